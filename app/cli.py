@@ -1,0 +1,49 @@
+"""The `seadragons` command: simulate games, run the server, apply migrations."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="seadragons", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play games between bots and print a JSON summary")
+    sim.add_argument("--players", type=int, default=4, choices=range(2, 6))
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--expansion", action="store_true", help="play with Treasures of the Deep")
+    sim.add_argument("--bots", default=None, help="comma-separated bot level per seat")
+    sim.add_argument("--record", default=None, help="write one JSON line per game to this file")
+
+    serve = sub.add_parser("serve", help="run the web server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+
+    sub.add_parser("migrate", help="apply pending database migrations")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args = _parser().parse_args(argv)
+    if args.command == "simulate":
+        from app.simulate import run_from_args
+
+        return run_from_args(args)
+    if args.command == "serve":
+        from app.main import serve
+
+        return serve(args.host, args.port)
+    if args.command == "migrate":
+        from app.db.migrate import upgrade_to_head
+
+        upgrade_to_head()
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

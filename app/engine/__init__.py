@@ -1,0 +1,56 @@
+"""The Sea Dragons rules engine: pure and deterministic (no I/O, no clock, no global random).
+
+Public API:
+    new_game(options, seed) -> State
+    legal_actions(state, seat) -> list[action dict]
+    apply(state, action, seat) -> (State, events)       raises EngineError
+    to_act(state), is_over(state), final_scores(state)
+    view_for(state, viewer), event_for(event, viewer), describe(event)
+    state_to_json(state), state_from_json(data), replay(options, seed, moves)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import CODES, EngineError
+from .events import describe
+from .legal import legal_actions
+from .rules import apply, to_act
+from .scoring import final_scores
+from .setup import new_game
+from .state import GameOptions, State, state_from_json, state_to_json
+from .views import event_for, view_for
+
+
+def is_over(state: State) -> bool:
+    """Whether the game has ended."""
+    return state.over
+
+
+def replay(options: GameOptions, seed: int, moves: list[tuple[int, dict[str, Any]]]) -> State:
+    """The state reached by applying `(seat, action)` moves to a new game."""
+    state = new_game(options, seed)
+    for seat, action in moves:
+        state, _ = apply(state, action, seat)
+    return state
+
+
+__all__ = [
+    "CODES",
+    "EngineError",
+    "GameOptions",
+    "State",
+    "apply",
+    "describe",
+    "event_for",
+    "final_scores",
+    "is_over",
+    "legal_actions",
+    "new_game",
+    "replay",
+    "state_from_json",
+    "state_to_json",
+    "to_act",
+    "view_for",
+]

@@ -1,0 +1,182 @@
+"""Actions: parsing the JSON form once (bad input -> `bad_action`), and describing them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import SIZE
+from .content import DECKS, SHIP_COLOURS
+from .errors import EngineError
+
+TYPES = (
+    "place",
+    "mission",
+    "draw",
+    "end_turn",
+    "pass",
+    "cash_gold",
+    "keep_reef",
+    # Treasures of the Deep
+    "use_ancestral",
+    "use_treasure",
+    "play_reef",
+    "draw_reefs",
+    "keep_treasure",
+    "choose_tail",
+)
+TRACKS = ("green", "purple", "red")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One parsed action; only the fields its `type` uses are set."""
+
+    type: str
+    card: str | None = None
+    cells: tuple[tuple[int, int], ...] = ()
+    head: tuple[int, int] | None = None
+    mission: str | None = None
+    tokens: dict[str, int] = field(default_factory=dict)
+    cards: tuple[str, ...] = ()
+    source: dict[str, str] | None = None
+    discard: str | None = None
+    track: str | None = None
+    tracks: tuple[str, ...] = ()
+    convert: tuple[str, str] | None = None
+
+    def describe(self) -> str:
+        """A short human description, used in error messages."""
+        if self.type == "place":
+            cells = " ".join(f"{r},{c}" for r, c in self.cells)
+            return f"place {self.card} on [{cells}]"
+        if self.type == "mission":
+            return f"complete {self.mission}"
+        if self.type == "draw":
+            return f"draw {_source_text(self.source)}"
+        if self.type == "pass":
+            return f"pass discarding {self.discard} and drawing {_source_text(self.source)}"
+        if self.card:
+            return f"{self.type.replace('_', ' ')} {self.card}"
+        return self.type.replace("_", " ")
+
+
+def _source_text(source: dict[str, str] | None) -> str:
+    if source is None:
+        return "nothing"
+    return source.get("card") or f"from the {source.get('deck')} deck"
+
+
+def _bad(msg: str) -> EngineError:
+    return EngineError("bad_action", msg)
+
+
+def _str(d: dict[str, Any], key: str, optional: bool = False) -> str | None:
+    v = d.get(key)
+    if v is None and optional:
+        return None
+    if not isinstance(v, str) or not 0 < len(v) <= 16:
+        raise _bad(f"{d.get('type')}: field {key!r} must be a card id")
+    return v
+
+
+def _square(v: Any) -> tuple[int, int]:
+    ok = (
+        isinstance(v, list | tuple)
+        and len(v) == 2
+        and all(type(x) is int and 0 <= x < SIZE for x in v)
+    )
+    if not ok:
+        raise _bad(f"a square must be [row, column] inside the 15x15 board, not {v!r}")
+    return (v[0], v[1])
+
+
+def _source(v: Any, optional: bool = False) -> dict[str, str] | None:
+    if v is None and optional:
+        return None
+    if isinstance(v, dict) and v.get("source") == "market" and isinstance(v.get("card"), str):
+        return {"source": "market", "card": v["card"]}
+    if isinstance(v, dict) and v.get("source") == "deck" and v.get("deck") in DECKS:
+        return {"source": "deck", "deck": v["deck"]}
+    raise _bad(f'a draw is {{"source": "market", "card": id}} or {{"source": "deck", ...}}: {v!r}')
+
+
+def _track(v: Any) -> str:
+    if v not in TRACKS:
+        raise _bad(f"a track is one of {', '.join(TRACKS)}, not {v!r}")
+    return v
+
+
+def parse_action(d: Any) -> Action:
+    """Parse an action's JSON form, checking shapes and types but not legality."""
+    if not isinstance(d, dict) or d.get("type") not in TYPES:
+        raise _bad(f"an action is an object whose type is one of {', '.join(TYPES)}")
+    t = d["type"]
+    if t == "place":
+        cells = d.get("cells")
+        if not isinstance(cells, list) or not 1 <= len(cells) <= 6:
+            raise _bad("place: cells must be a list of 1 to 6 squares")
+        squares = tuple(_square(c) for c in cells)
+        head = _square(d["head"]) if "head" in d else squares[0]
+        return Action(t, card=_str(d, "card"), cells=squares, head=head)
+    if t == "mission":
+        tokens = d.get("tokens", {})
+        if not isinstance(tokens, dict) or any(
+            k not in SHIP_COLOURS or type(v) is not int or not 0 <= v <= 20
+            for k, v in tokens.items()
+        ):
+            raise _bad("mission: tokens maps ship colours to counts")
+        cards = d.get("cards", [])
+        if not isinstance(cards, list) or len(cards) > 5 or len(set(map(str, cards))) < len(cards):
+            raise _bad("mission: cards is a list of distinct Reef card ids")
+        return Action(
+            t,
+            mission=_str(d, "mission"),
+            tokens={k: v for k, v in tokens.items() if v},
+            cards=tuple(str(c) for c in cards),
+        )
+    if t == "draw":
+        return Action(t, source=_source(d))
+    if t == "pass":
+        return Action(t, discard=_str(d, "discard", True), source=_source(d.get("draw"), True))
+    if t in ("cash_gold", "keep_reef", "keep_treasure"):
+        return Action(t, card=_str(d, "card"))
+    if t == "play_reef":
+        tracks = d.get("tracks", [])
+        if not isinstance(tracks, list) or len(tracks) > 3:
+            raise _bad("play_reef: tracks is a list")
+        return Action(t, card=_str(d, "card"), tracks=tuple(_track(x) for x in tracks))
+    if t == "use_treasure":
+        conv = d.get("convert")
+        convert = None
+        if conv is not None:
+            ok = isinstance(conv, list) and len(conv) == 2 and all(c in SHIP_COLOURS for c in conv)
+            if not ok:
+                raise _bad("use_treasure: convert is [from colour, to colour]")
+            convert = (conv[0], conv[1])
+        return Action(t, card=_str(d, "card"), convert=convert)
+    if t == "choose_tail":
+        return Action(t, track=_track(d.get("track")))
+    return Action(t)
+
+
+def to_json(a: Action) -> dict[str, Any]:
+    """The canonical JSON form of a parsed action."""
+    out: dict[str, Any] = {"type": a.type}
+    if a.type == "place":
+        out.update(card=a.card, cells=[list(c) for c in a.cells], head=list(a.head or a.cells[0]))
+    elif a.type == "mission":
+        out.update(mission=a.mission, tokens=dict(a.tokens), cards=list(a.cards))
+    elif a.type == "draw":
+        out.update(a.source or {})
+    elif a.type == "pass":
+        out.update(discard=a.discard, draw=a.source)
+    elif a.type == "choose_tail":
+        out["track"] = a.track
+    elif a.card is not None:
+        out["card"] = a.card
+        if a.type == "play_reef" and a.tracks:
+            out["tracks"] = list(a.tracks)
+        if a.convert:
+            out["convert"] = list(a.convert)
+    return out

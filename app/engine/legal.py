@@ -1,0 +1,103 @@
+"""Legal actions: every complete action the deciding seat may submit now."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import expansion
+from .board import squares_of
+from .content import content
+from .missions import minimal_payments
+from .placement import affordable, gold_cards_held, region_for, spendable_gold
+from .rules import drawable
+from .shapes import placements
+from .state import State
+
+Json = dict[str, Any]
+
+
+def legal_actions(state: State, seat: int | None) -> list[Json]:
+    """Every action `seat` may take now (empty if it is not that seat's decision)."""
+    if state.over or seat is None or seat != state.turn.seat:
+        return []
+    if state.pending:
+        return pending_actions(state)
+    phase = state.turn.phase
+    actions: list[Json] = []
+    if phase == "place":
+        actions += placement_actions(state)
+        actions += pass_actions(state)
+    elif phase == "mission":
+        actions += mission_actions(state)
+        actions += draw_actions(state)
+    elif phase == "draw":
+        actions += draw_actions(state)
+    actions += free_actions(state)
+    return actions
+
+
+def pending_actions(state: State) -> list[Json]:
+    """The answers to the front pending choice (R-25)."""
+    front = state.pending[0]
+    if front["kind"] == "reef" and "cards" in front:
+        return [{"type": "keep_reef", "card": cid} for cid in dict.fromkeys(front["cards"])]
+    return expansion.pending_actions(state, front)
+
+
+def placement_masks(state: State, card: str) -> list[int]:
+    """Masks of every legal, affordable placement of a hand card (one per set of squares)."""
+    seat = state.turn.seat
+    region = region_for(state, seat)
+    blocked, touch = region.blocked, region.touch
+    shape = content().pattern_shape[card]
+    masks = [m for m in placements(shape) if not m & blocked and m & touch]
+    spendable = spendable_gold(state, seat)
+    masks = [m for m in masks if affordable(state, seat, m, spendable)]
+    return expansion.extend_placements(state, card, masks, region) if state.turn.effects else masks
+
+
+def placement_actions(state: State) -> list[Json]:
+    """One `place` action per hand card and distinct set of squares, head on the first square."""
+    actions = []
+    for card in dict.fromkeys(state.players[state.turn.seat].hand):
+        for m in placement_masks(state, card):
+            cells = [list(sq) for sq in squares_of(m)]
+            actions.append({"type": "place", "card": card, "cells": cells, "head": cells[0]})
+    return actions
+
+
+def pass_actions(state: State) -> list[Json]:
+    """Every pass: which card to discard times which card to draw (R-28)."""
+    hand = list(dict.fromkeys(state.players[state.turn.seat].hand)) or [None]
+    draws: list[Any] = drawable(state, any_deck=True) or [None]
+    return [{"type": "pass", "discard": d, "draw": s} for d in hand for s in draws]
+
+
+def mission_actions(state: State) -> list[Json]:
+    """Every mission in the market with each distinct minimal payment (R-26)."""
+    if state.turn.missions_done >= state.turn.mission_limit:
+        return []
+    player = state.players[state.turn.seat]
+    missions = content().missions
+    actions = []
+    for mid in state.market["missions"]:
+        for tokens, cards in minimal_payments(missions[mid], player.ships, player.reefs):
+            actions.append({"type": "mission", "mission": mid, "tokens": tokens, "cards": cards})
+    return actions
+
+
+def draw_actions(state: State) -> list[Json]:
+    """The Pattern draws open now (R-27), or ending the turn when there is none."""
+    options = drawable(state)
+    if not options:
+        return [{"type": "end_turn"}]
+    return [{"type": "draw", **src} for src in options]
+
+
+def free_actions(state: State) -> list[Json]:
+    """Actions allowed any number of times on one's own turn (R-29)."""
+    seat = state.turn.seat
+    actions: list[Json] = [
+        {"type": "cash_gold", "card": cid} for cid in dict.fromkeys(gold_cards_held(state, seat))
+    ]
+    return actions + expansion.free_actions(state)

@@ -1,0 +1,95 @@
+"""Paying for Mission cards with ships (R-26): feasibility and the distinct minimal payments."""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+from .content import SHIP_COLOURS, Mission, content
+
+
+def ships_from_cards(card_ids: list[str]) -> tuple[dict[str, int], int]:
+    """Ship counts by colour from Two-Ship cards, and the number of Ship Wild cards."""
+    reefs = content().reefs
+    pool = {c: 0 for c in SHIP_COLOURS}
+    wilds = 0
+    for cid in card_ids:
+        card = reefs[cid]
+        if card.kind == "two_ships":
+            for col in card.ships:
+                pool[col] += 1
+        elif card.kind == "wild_ship":
+            wilds += 1
+    return pool, wilds
+
+
+def covers(required: dict[str, int], pool: dict[str, int], wilds: int) -> bool:
+    """Whether ships `pool` plus `wilds` Wild cards pay `required`.
+
+    A ship pays a slot of its colour or an "any" slot; a Wild pays any slot; two ships of one
+    colour pay one slot of any colour (R-26). Wilds go to colour deficits first (each saves
+    a pair), then pairs cover what is left, then single surplus ships fill "any" slots.
+    """
+    deficit = 0
+    surplus: list[int] = []
+    for col in SHIP_COLOURS:
+        need = required.get(col, 0)
+        have = pool.get(col, 0)
+        deficit += max(0, need - have)
+        surplus.append(max(0, have - need))
+    any_slots = required.get("any", 0)
+    wild_left = max(0, wilds - deficit)
+    deficit = max(0, deficit - wilds)
+    any_slots = max(0, any_slots - wild_left)
+    if sum(s // 2 for s in surplus) < deficit:
+        return False
+    return sum(surplus) - 2 * deficit >= any_slots
+
+
+def payment_covers(mission: Mission, tokens: dict[str, int], card_ids: list[str]) -> bool:
+    """Whether these ship tokens and Reef cards pay for the mission."""
+    pool, wilds = ships_from_cards(card_ids)
+    for col, n in tokens.items():
+        pool[col] += n
+    return covers(mission.ships, pool, wilds)
+
+
+def is_minimal(mission: Mission, tokens: dict[str, int], card_ids: list[str]) -> bool:
+    """Whether the payment covers the mission and nothing in it could be kept back."""
+    if not payment_covers(mission, tokens, card_ids):
+        return False
+    for col, n in tokens.items():
+        if n and payment_covers(mission, {**tokens, col: n - 1}, card_ids):
+            return False
+    for i in range(len(card_ids)):
+        if payment_covers(mission, tokens, card_ids[:i] + card_ids[i + 1 :]):
+            return False
+    return True
+
+
+def _card_type(cid: str) -> tuple[Any, ...]:
+    card = content().reefs[cid]
+    return (card.kind, tuple(sorted(card.ships)))
+
+
+def minimal_payments(
+    mission: Mission, held_tokens: dict[str, int], held_reefs: list[str]
+) -> list[tuple[dict[str, int], list[str]]]:
+    """Every distinct minimal payment for the mission from what a player holds."""
+    slots = sum(mission.ships.values())
+    # Interchangeable cards (same kind and ships) give the same payment: keep one id list per type.
+    by_type: dict[tuple[Any, ...], list[str]] = {}
+    for cid in held_reefs:
+        if content().reefs[cid].kind in ("two_ships", "wild_ship"):
+            by_type.setdefault(_card_type(cid), []).append(cid)
+    types = sorted(by_type)
+    card_choices = product(*(range(min(len(by_type[t]), slots) + 1) for t in types))
+    token_ranges = [range(min(held_tokens.get(c, 0), 2 * slots) + 1) for c in SHIP_COLOURS]
+    results = []
+    for counts in card_choices:
+        cards = [cid for t, k in zip(types, counts, strict=True) for cid in by_type[t][:k]]
+        for combo in product(*token_ranges):
+            tokens = {c: n for c, n in zip(SHIP_COLOURS, combo, strict=True) if n}
+            if is_minimal(mission, tokens, cards):
+                results.append((tokens, cards))
+    return results

@@ -1,0 +1,80 @@
+"""Placing a Dragon (R-21..R-24): legality as mask arithmetic, cost, and rewards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import ISLAND, ISLAND_ADJACENT, neighbours
+from .content import content
+from .state import State
+
+# Hidden Treasure effects (R-54) that change a placement; see expansion.py.
+NO_COST = "no_cost"
+TRIPLE_GOLD = "triple_gold"
+EXTRA_BODY = "extra_body"
+FREE_SHAPE = "free_shape"
+DOUBLE_CONTACT = "contact_gold"
+
+
+@dataclass(frozen=True)
+class Region:
+    """Where the player to act may place this turn (R-21), as masks."""
+
+    blocked: int  # occupied, island, or next to one of the player's own pieces
+    touch: int  # next to the island or to another player's piece
+
+
+def region_for(state: State, seat: int) -> Region:
+    """The placement region of a seat in the current position."""
+    own = state.players[seat].pieces
+    others = state.occupied & ~own
+    return Region(
+        blocked=state.occupied | ISLAND | neighbours(own),
+        touch=ISLAND_ADJACENT | neighbours(others),
+    )
+
+
+def is_legal_mask(region: Region, mask: int) -> bool:
+    """R-21: empty squares off the island, touching island or opponent, never own pieces."""
+    return not mask & region.blocked and bool(mask & region.touch)
+
+
+def cost_of(state: State, mask: int) -> int:
+    """Gold to pay: 2 per Whirlpool or Sea Current square covered (R-22)."""
+    if NO_COST in state.turn.effects:
+        return 0
+    return 2 * (mask & state.board.turbulent).bit_count()
+
+
+def gold_gain_of(state: State, mask: int) -> int:
+    """Gold from Gold symbols covered (R-23), tripled by the Hidden Treasure that says so."""
+    gain = (mask & state.board.gold_spaces).bit_count()
+    return 3 * gain if TRIPLE_GOLD in state.turn.effects else gain
+
+
+def gold_cards_held(state: State, seat: int) -> list[str]:
+    """The Gold Reef cards a player could cash."""
+    reefs = content().reefs
+    return [cid for cid in state.players[seat].reefs if reefs[cid].kind == "gold"]
+
+
+def spendable_gold(state: State, seat: int) -> int:
+    """Gold held plus what Gold cards held would give if cashed (R-22)."""
+    return state.players[seat].gold + 4 * len(gold_cards_held(state, seat))
+
+
+def affordable(state: State, seat: int, mask: int, spendable: int | None = None) -> bool:
+    """R-22: the cost is covered by Gold, Gold cards, and this placement's own Gold."""
+    if spendable is None:
+        spendable = spendable_gold(state, seat)
+    return cost_of(state, mask) <= spendable + gold_gain_of(state, mask)
+
+
+def touching_dragons(state: State, mask: int, seat: int) -> dict[int, int]:
+    """Other players' Dragons touching `mask`, counted once per Dragon (R-24), by owner."""
+    ring = neighbours(mask) & ~mask
+    counts: dict[int, int] = {}
+    for d in state.dragons:
+        if d.owner != seat and d.mask & ring:
+            counts[d.owner] = counts.get(d.owner, 0) + 1
+    return counts

@@ -1,0 +1,112 @@
+"""What each viewer may see (R-60): the one choke point where secrets are stripped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import REALMS
+from .content import DECKS
+from .scoring import final_scores
+from .state import State
+
+DECK_NAMES = (*DECKS, "missions", "reefs", "treasures")
+
+
+def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+    p = state.players[seat]
+    reveal = viewer == seat or state.over  # hands are shown once the game has ended
+    view: dict[str, Any] = {
+        "seat": seat,
+        "colour": p.colour,
+        "gold": p.gold,
+        "heads": p.heads,
+        "ships": dict(p.ships),
+        "missions": list(p.missions),
+        "played": list(p.played),
+        "discarded": list(p.discarded),
+        "hand_count": len(p.hand),
+        "reef_count": len(p.reefs),
+        "hand": list(p.hand) if reveal else None,
+        "reefs": list(p.reefs) if reveal else None,
+    }
+    if state.options.expansion:
+        view.update(
+            ancestral=p.ancestral,
+            tails=dict(p.tails),
+            used=list(p.used),
+            treasure_count=len(p.treasures),
+            treasures=list(p.treasures) if reveal else None,
+            reefs_acquired=p.reefs_acquired,
+            treasures_acquired=p.treasures_acquired,
+        )
+    return view
+
+
+def _pending_view(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    out = []
+    for d in state.pending:
+        item = {"kind": d["kind"], "seat": state.turn.seat}
+        if "cards" in d:
+            # The cards drawn to choose from are the chooser's secret (R-60).
+            item["cards"] = list(d["cards"]) if viewer == state.turn.seat else None
+            item["card_count"] = len(d["cards"])
+        for key in ("reason", "count"):
+            if key in d:
+                item[key] = d[key]
+        out.append(item)
+    return out
+
+
+def view_for(state: State, viewer: int | None) -> dict[str, Any]:
+    """The state as seen by a seat (0..n-1) or a spectator (None), as JSON-ready data."""
+    board = state.board
+    view: dict[str, Any] = {
+        "players_count": len(state.players),
+        "expansion": state.options.expansion,
+        "viewer": viewer,
+        "board": {
+            "layouts": dict(zip(REALMS, state.layouts, strict=True)),
+            "rows": board.symbol_rows(),
+            "ships": [[r, c, col] for (r, c), col in sorted(state.ships_on_board.items())],
+            "dragons": [
+                {
+                    "owner": d.owner,
+                    "cells": [list(c) for c in d.cells],
+                    "head": list(d.head),
+                    "card": d.card,
+                    "ancestral": d.ancestral,
+                }
+                for d in state.dragons
+            ],
+        },
+        "players": [_player_view(state, s, viewer) for s in range(len(state.players))],
+        "market": {k: list(v) for k, v in state.market.items()},
+        "deck_sizes": {k: len(state.decks[k]) for k in DECK_NAMES if k in state.decks},
+        "turn": {
+            "seat": state.turn.seat,
+            "phase": state.turn.phase,
+            "number": state.turn.number,
+            "played_deck": state.turn.played_deck,
+            "missions_done": state.turn.missions_done,
+            "mission_limit": state.turn.mission_limit,
+            "treasure_used": state.turn.treasure_used,
+            "effects": list(state.turn.effects),
+            "ancestral": state.turn.ancestral,
+        },
+        "pending": _pending_view(state, viewer),
+        "over": state.over,
+    }
+    if state.options.expansion:
+        view["reward"] = state.reward
+    if state.over:
+        view["scores"] = final_scores(state)
+    return view
+
+
+def event_for(event: dict[str, Any], viewer: int | None, over: bool = False) -> dict[str, Any]:
+    """An event as a viewer may see it: its `secret` part only for the acting seat (R-60)."""
+    if "secret" not in event:
+        return event
+    if (viewer is not None and viewer == event.get("seat")) or over:
+        return event
+    return {k: v for k, v in event.items() if k != "secret"}
