@@ -1,0 +1,1 @@
+"""Database: SQLAlchemy 2 models, the session factory and migrations."""

@@ -1,0 +1,174 @@
+"""SQLAlchemy 2 models: users, sessions, games, seats and the move log."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+# JSONB on Postgres (compact, indexable), plain JSON text elsewhere.
+JsonType = JSON().with_variant(JSONB(), "postgresql")
+
+# Stable constraint names so Alembic migrations can refer to them on every backend.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every backend (SQLite hands back naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is not None:
+            value = value.astimezone(UTC)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    """Declarative base with the naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class User(Base):
+    """A guest (no username) or an account; a guest who registers is upgraded in place."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    display_name: Mapped[str] = mapped_column(String(32))
+    # Stored lower-case so uniqueness is case-insensitive on every backend.
+    username: Mapped[str | None] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    @property
+    def is_guest(self) -> bool:
+        """True until the user registers a username and password."""
+        return self.username is None
+
+
+class AuthSession(Base):
+    """A server-side login session; the cookie carries a signed random token, we keep its hash."""
+
+    __tablename__ = "sessions"
+
+    # sha256 of the token: a leaked table does not let anyone sign in.
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class Game(Base):
+    """A table: lobby data, then the engine snapshot and its version once started."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    # open -> live -> finished; open -> cancelled when everyone leaves.
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    visibility: Mapped[str] = mapped_column(String(16), default="public")
+    invite_code: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    # GameOptions.to_dict(); the engine's own format.
+    options: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    # Drawn with `secrets` at start; never leaves the server (R-60), not even after the end.
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    # Number of accepted moves; every action names the version it was made against.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    snapshot: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    # Denormalised from the snapshot so lobby lists need not load game states.
+    to_act: Mapped[int | None] = mapped_column(Integer)
+    final_scores: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (Index("ix_games_status_visibility", "status", "visibility"),)
+
+
+class Seat(Base):
+    """One seat of a game, created empty with the game.
+
+    `user_id` is the human who owns the seat (None for a pure bot seat); `bot_level` set means a
+    bot plays the seat right now, so a player can be replaced by a bot and take the seat back.
+    """
+
+    __tablename__ = "seats"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    bot_level: Mapped[str | None] = mapped_column(String(32))
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    user: Mapped[User | None] = relationship(lazy="joined")
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),
+        # NULLs are distinct, so any number of bot seats; one seat per human per game.
+        UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),
+    )
+
+    @property
+    def is_empty(self) -> bool:
+        """Nobody (human or bot) holds this seat."""
+        return self.user_id is None and self.bot_level is None
+
+
+class Move(Base):
+    """An accepted action; (game_id, seq) is unique and seq equals the game version it produced."""
+
+    __tablename__ = "moves"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    # Full events, secrets included; filtered per viewer with engine.event_for on the way out.
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_moves_game_seq"),)

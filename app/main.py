@@ -1,0 +1,85 @@
+"""The FastAPI application factory and the `seadragons serve` entry point."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse
+from itsdangerous import Signer
+from sqlalchemy import text
+
+from app.db.migrate import upgrade_to_head
+from app.db.session import make_engine, make_sessionmaker
+from app.services.notify import Notifier
+from app.settings import Settings, get_settings
+from app.web import api_games, api_users, errors
+from app.web.limits import BodyLimitMiddleware
+
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app: connect, apply pending migrations, mount the API."""
+    settings = settings or get_settings()
+    engine = make_engine(settings.resolved_database_url())
+    if settings.migrate_on_start:
+        upgrade_to_head(engine=engine)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="Sea Dragons Online",
+        version="0.1.0",
+        summary="Accounts, lobby and games of Sea Dragons; see docs/api.md.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = make_sessionmaker(engine)
+    app.state.notifier = Notifier()
+    app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
+
+    errors.install(app)
+    if settings.allowed_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.allowed_origins,
+            allow_credentials=True,
+            allow_methods=["GET", "POST"],
+            allow_headers=["content-type"],
+        )
+    # Added last so it is the outermost: oversized bodies never reach CORS, routing or parsing.
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+
+    app.include_router(api_users.router)
+    app.include_router(api_games.router)
+
+    @app.get("/healthz", tags=["health"])
+    def healthz(request: Request) -> JSONResponse:
+        """200 once the database answers; 503 otherwise."""
+        try:
+            with request.app.state.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except Exception as exc:  # any driver error means "not ready", not a crash
+            log.warning("health check failed: %s", exc)
+            return errors.error_response("unavailable", "the database is not reachable", 503)
+        return JSONResponse({"ok": True})
+
+    return app
+
+
+def serve(host: str, port: int) -> int:
+    """Run the server with uvicorn until interrupted; returns the exit code."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO)
+    app = create_app()
+    uvicorn.run(app, host=host, port=port, proxy_headers=True)
+    return 0

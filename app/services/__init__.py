@@ -1,0 +1,1 @@
+"""Use cases: each public function owns its transaction (helpers never commit)."""

@@ -1,0 +1,12 @@
+"""The service layer's error: a stable code and a message; web and socket layers map codes."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A refused request; nothing was changed. `code` is stable, `message` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message

@@ -1,0 +1,227 @@
+"""Tables before the game: create, list, join, leave, start."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from app.db.models import Game, Seat, User, utcnow
+from app.services.errors import ServiceError
+from app.services.notify import Notifier, notify
+
+STATUSES = ("open", "live", "finished", "cancelled")
+LIST_LIMIT = 100
+
+
+def _rules() -> Any:
+    # Imported late: the lobby works (and its tests run) without touching the rules engine.
+    import app.engine as rules
+
+    return rules
+
+
+def get_game(db: Session, game_id: int) -> Game:
+    """The game with its seats, freshly read; `not_found` if there is none."""
+    game = db.scalar(
+        select(Game)
+        .where(Game.id == game_id)
+        .options(selectinload(Game.seats))
+        .execution_options(populate_existing=True)
+    )
+    if game is None:
+        raise ServiceError("not_found", f"there is no game {game_id}")
+    return game
+
+
+def seat_of(game: Game, user_id: int | None) -> Seat | None:
+    """The seat `user_id` owns in `game`, if any."""
+    if user_id is None:
+        return None
+    return next((s for s in game.seats if s.user_id == user_id), None)
+
+
+def check_access(game: Game, user_id: int | None, invite_code: str | None) -> None:
+    """Private games are visible only to their players and to holders of the invite code."""
+    if game.visibility == "public" or seat_of(game, user_id) is not None:
+        return
+    if not invite_code:
+        raise ServiceError("invite_required", "this game is private: it needs its invite code")
+    if not secrets.compare_digest(invite_code.encode(), game.invite_code.encode()):
+        raise ServiceError("bad_invite_code", "that invite code does not match this game")
+
+
+def game_options(players: int, expansion: bool, extra: dict[str, Any]) -> dict[str, Any]:
+    """Check options with the engine's GameOptions and return its dict form."""
+    if not 2 <= players <= 5:
+        raise ServiceError("invalid_options", "a game has 2 to 5 players")
+    rules = _rules()
+    try:
+        options = rules.GameOptions.from_dict({"players": players, "expansion": expansion, **extra})
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ServiceError("invalid_options", f"bad game options: {exc}") from None
+    return options.to_dict()
+
+
+def create_game(
+    db: Session,
+    host: User,
+    players: int,
+    expansion: bool = False,
+    visibility: str = "public",
+    extra_options: dict[str, Any] | None = None,
+    notifier: Notifier | None = None,
+) -> Game:
+    """Open a new table with `host` in seat 0 and the other seats empty."""
+    if visibility not in ("public", "private"):
+        raise ServiceError("invalid_options", "visibility is 'public' or 'private'")
+    options = game_options(players, expansion, extra_options or {})
+    game = Game(
+        host_id=host.id,
+        status="open",
+        visibility=visibility,
+        invite_code=secrets.token_urlsafe(9),
+        players=players,
+        options=options,
+        version=0,
+    )
+    game.seats = [Seat(seat=i) for i in range(players)]
+    game.seats[0].user_id = host.id
+    game.seats[0].joined_at = utcnow()
+    db.add(game)
+    db.commit()
+    notify(notifier, game.id, game.version)
+    return get_game(db, game.id)
+
+
+def _lock_open_game(db: Session, game_id: int) -> Game:
+    """Take the game's row lock (Postgres) or the write lock (SQLite) while it is open.
+
+    A no-op UPDATE locks on both engines, so join, leave and start on one table are serialised
+    and each sees the others' committed seats.
+    """
+    result = db.execute(
+        update(Game)
+        .where(Game.id == game_id, Game.status == "open")
+        .values(version=Game.version)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        game = get_game(db, game_id)  # raises not_found
+        db.rollback()
+        raise ServiceError("not_open", f"game {game.id} is {game.status}, not open")
+    return get_game(db, game_id)
+
+
+def join_game(
+    db: Session,
+    game_id: int,
+    user: User,
+    invite_code: str | None = None,
+    notifier: Notifier | None = None,
+) -> Game:
+    """Take the lowest empty seat; joining a game one already sits in changes nothing."""
+    game = get_game(db, game_id)
+    if seat_of(game, user.id) is not None:
+        return game
+    check_access(game, user.id, invite_code)
+    game = _lock_open_game(db, game_id)
+    if seat_of(game, user.id) is not None:
+        db.rollback()
+        return game
+    free = next((s for s in game.seats if s.is_empty), None)
+    if free is None:
+        db.rollback()
+        raise ServiceError("game_full", f"every seat of game {game_id} is taken")
+    free.user_id = user.id
+    free.joined_at = utcnow()
+    try:
+        db.commit()
+    except IntegrityError:  # the same user joining twice at once: the unique (game, user) wins
+        db.rollback()
+        return get_game(db, game_id)
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
+
+
+def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
+    """Give up one's seat before the start; the host passes on, and an empty table is cancelled."""
+    game = get_game(db, game_id)
+    if seat_of(game, user.id) is None:
+        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+    game = _lock_open_game(db, game_id)
+    seat = seat_of(game, user.id)
+    if seat is None:
+        db.rollback()
+        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+    seat.user_id = None
+    seat.joined_at = None
+    humans = [s for s in game.seats if s.user_id is not None]
+    if not humans:
+        game.status = "cancelled"
+    elif game.host_id == user.id:
+        game.host_id = humans[0].user_id  # type: ignore[assignment]
+    db.commit()
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
+
+
+def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
+    """Deal the game: host only, every seat taken; the seed is drawn here with `secrets`."""
+    game = get_game(db, game_id)
+    if game.host_id != user.id:
+        raise ServiceError("not_host", "only the host can start the game")
+    game = _lock_open_game(db, game_id)
+    if game.host_id != user.id:
+        db.rollback()
+        raise ServiceError("not_host", "only the host can start the game")
+    if any(s.is_empty for s in game.seats):
+        db.rollback()
+        raise ServiceError("seats_not_full", "every seat must be taken before the start")
+    rules = _rules()
+    seed = secrets.randbits(62)  # fits a signed BIGINT; never leaves the server (R-60)
+    state = rules.new_game(rules.GameOptions.from_dict(game.options), seed)
+    game.seed = seed
+    game.snapshot = rules.state_to_json(state)
+    game.to_act = rules.to_act(state)
+    game.version = 0
+    game.status = "live"
+    game.started_at = utcnow()
+    db.commit()
+    from app.services.cache import cache_for
+
+    cache_for(db.get_bind()).put(game.id, 0, state)  # type: ignore[arg-type]
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
+
+
+def list_games(db: Session, status: str = "open", limit: int = LIST_LIMIT) -> list[Game]:
+    """Public games with `status`, newest first."""
+    if status not in STATUSES:
+        raise ServiceError("invalid_request", f"status is one of {', '.join(STATUSES)}")
+    return list(
+        db.scalars(
+            select(Game)
+            .where(Game.status == status, Game.visibility == "public")
+            .options(selectinload(Game.seats))
+            .order_by(Game.id.desc())
+            .limit(limit)
+        )
+    )
+
+
+def my_games(db: Session, user: User, limit: int = LIST_LIMIT) -> list[Game]:
+    """Every game `user` has a seat in (open, live and finished), newest first."""
+    return list(
+        db.scalars(
+            select(Game)
+            .join(Seat, Seat.game_id == Game.id)
+            .where(Seat.user_id == user.id, Game.status != "cancelled")
+            .options(selectinload(Game.seats))
+            .order_by(Game.id.desc())
+            .limit(limit)
+        )
+    )

@@ -1,0 +1,164 @@
+"""Identity: guests, accounts, passwords and server-side sessions."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db.models import AuthSession, User, utcnow
+from app.services.errors import ServiceError
+
+# Letters and digits of any script, inner spaces and a little punctuation; no markup characters,
+# no control characters. Templates escape anyway; this keeps names readable everywhere.
+DISPLAY_NAME = re.compile(r"^[^\W_](?:[\w .'-]{0,22}[\w.'-])?$")
+USERNAME = re.compile(r"^[a-z0-9_.-]{3,24}$")
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+
+_hasher = PasswordHasher()
+# Verified against when the username is unknown, so timing does not reveal which usernames exist.
+_DUMMY_HASH = _hasher.hash("not a real password")
+
+
+def clean_display_name(name: str) -> str:
+    """Normalise spaces and check a display name (1-24 characters, letters/digits first)."""
+    name = " ".join(name.split())
+    if not DISPLAY_NAME.match(name):
+        raise ServiceError(
+            "invalid_name",
+            "a name is 1 to 24 letters, digits, spaces or . ' - _, starting with a letter or digit",
+        )
+    return name
+
+
+def clean_username(username: str) -> str:
+    """Lower-case and check a username (3-24 of a-z 0-9 _ . -)."""
+    username = username.strip().lower()
+    if not USERNAME.match(username):
+        raise ServiceError("invalid_username", "a username is 3 to 24 of a-z, 0-9, _ . -")
+    return username
+
+
+def _check_password(password: str) -> None:
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ServiceError(
+            "invalid_password", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"
+        )
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_session(db: Session, user: User, days: int) -> str:
+    token = secrets.token_urlsafe(32)
+    db.add(
+        AuthSession(
+            token_hash=_token_hash(token),
+            user=user,
+            expires_at=utcnow() + timedelta(days=days),
+        )
+    )
+    return token
+
+
+def _drop_session(db: Session, token: str | None) -> None:
+    if token:
+        db.execute(delete(AuthSession).where(AuthSession.token_hash == _token_hash(token)))
+
+
+def user_for_token(db: Session, token: str) -> User | None:
+    """The user of a live session token, or None if unknown, revoked or expired."""
+    row = db.get(AuthSession, _token_hash(token))
+    if row is None or row.expires_at <= utcnow():
+        return None
+    return row.user
+
+
+def start_guest(
+    db: Session, name: str, current: User | None, old_token: str | None, days: int = 30
+) -> tuple[User, str]:
+    """Sign in as a guest called `name`; a signed-in guest is renamed and keeps their games."""
+    display = clean_display_name(name)
+    if current is not None and not current.is_guest:
+        raise ServiceError("already_signed_in", "log out before playing as a guest")
+    if current is not None:
+        current.display_name = display
+        user = current
+    else:
+        user = User(display_name=display)
+        db.add(user)
+    # A new token each time: an old cookie (maybe seen elsewhere) stops working.
+    _drop_session(db, old_token)
+    token = _new_session(db, user, days)
+    db.commit()
+    return user, token
+
+
+def register(
+    db: Session,
+    username: str,
+    password: str,
+    current: User | None,
+    old_token: str | None,
+    days: int = 30,
+) -> tuple[User, str]:
+    """Create an account, or upgrade the signed-in guest in place so they keep their games."""
+    name = clean_username(username)
+    _check_password(password)
+    if current is not None and not current.is_guest:
+        raise ServiceError("already_signed_in", "you already have an account; log out first")
+    if db.scalar(select(User.id).where(User.username == name)) is not None:
+        raise ServiceError("username_taken", f"the username {name!r} is taken")
+    user = current if current is not None else User(display_name=name)
+    if current is None:
+        db.add(user)
+    user.username = name
+    user.password_hash = _hasher.hash(password)
+    _drop_session(db, old_token)
+    token = _new_session(db, user, days)
+    try:
+        db.commit()
+    except IntegrityError:  # a concurrent registration took the name between check and commit
+        db.rollback()
+        raise ServiceError("username_taken", f"the username {name!r} is taken") from None
+    return user, token
+
+
+def login(
+    db: Session, username: str, password: str, old_token: str | None, days: int = 30
+) -> tuple[User, str]:
+    """Check a username and password and open a new session."""
+    user = db.scalar(select(User).where(User.username == username.strip().lower()))
+    try:
+        _hasher.verify(user.password_hash if user and user.password_hash else _DUMMY_HASH, password)
+    except (VerificationError, InvalidHashError):
+        user = None
+    if user is None:
+        raise ServiceError("bad_credentials", "wrong username or password")
+    if _hasher.check_needs_rehash(user.password_hash or ""):
+        user.password_hash = _hasher.hash(password)
+    _drop_session(db, old_token)
+    token = _new_session(db, user, days)
+    db.commit()
+    return user, token
+
+
+def logout(db: Session, token: str | None) -> None:
+    """Revoke the session behind `token` (nothing happens if there is none)."""
+    _drop_session(db, token)
+    db.commit()
+
+
+def revoke_all(db: Session, user_id: int) -> int:
+    """Revoke every session of a user (e.g. after a password change); returns how many."""
+    result = db.execute(delete(AuthSession).where(AuthSession.user_id == user_id))
+    db.commit()
+    return result.rowcount or 0

@@ -1,0 +1,83 @@
+"""Server settings, read from `SEADRAGONS_*` environment variables."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+SECRET_FILE = "secret_key"
+SQLITE_FILE = "seadragons.db"
+
+
+class Settings(BaseSettings):
+    """Everything the server reads from its environment; unset values get safe local defaults."""
+
+    model_config = SettingsConfigDict(env_prefix="SEADRAGONS_", extra="ignore")
+
+    data_dir: Path = Path("./data")
+    # None: a SQLite file in data_dir. Plain postgresql:// URLs are mapped to psycopg 3.
+    database_url: str | None = None
+    # None: one process, in-memory broadcast (used by app/realtime).
+    redis_url: str | None = None
+    # None: generated once and kept in data_dir, so sessions survive restarts.
+    secret_key: str | None = None
+    # Comma-separated list (or JSON list) of origins allowed to call the API from a browser.
+    allowed_origins: Annotated[list[str], NoDecode] = []
+    # Set in production behind HTTPS so browsers only send the cookie encrypted.
+    cookie_secure: bool = False
+    session_days: int = 30
+    max_body_bytes: int = 64 * 1024
+    # Apply pending Alembic migrations when the app is created.
+    migrate_on_start: bool = True
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.startswith("["):
+                import json
+
+                return json.loads(text)
+            return [part.strip() for part in text.split(",") if part.strip()]
+        return value
+
+    def resolved_database_url(self) -> str:
+        """The SQLAlchemy URL to connect to, with the driver made explicit."""
+        if self.database_url:
+            return normalize_database_url(self.database_url)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{(self.data_dir / SQLITE_FILE).resolve()}"
+
+    def resolved_secret_key(self) -> str:
+        """The key that signs session cookies; created in data_dir on first use if unset."""
+        if self.secret_key:
+            return self.secret_key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / SECRET_FILE
+        if path.exists():
+            key = path.read_text().strip()
+            if key:
+                return key
+        key = secrets.token_urlsafe(48)
+        # Written with mode 0600: anyone who reads it can forge cookies.
+        path.touch(mode=0o600, exist_ok=True)
+        path.write_text(key + "\n")
+        return key
+
+
+def normalize_database_url(url: str) -> str:
+    """Map `postgres://` and `postgresql://` to the psycopg 3 driver; leave others alone."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def get_settings() -> Settings:
+    """Settings from the current environment."""
+    return Settings()

@@ -1,0 +1,1 @@
+"""HTTP layer: JSON API routes, dependencies, error handlers, request limits."""

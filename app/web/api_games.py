@@ -1,0 +1,115 @@
+"""Game routes: the lobby, the caller's state, actions and the move log."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Query
+
+from app.services import games, lobby
+from app.web.deps import DbDep, MaybeUserDep, NotifierDep, UserDep
+from app.web.schemas import (
+    ActionIn,
+    ActionOut,
+    CreateGameIn,
+    GameListOut,
+    GameOut,
+    JoinIn,
+    StateOut,
+)
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+InviteQuery = Annotated[str | None, Query(max_length=64, description="needed for private games")]
+
+
+@router.post("", response_model=GameOut, status_code=201)
+def create_game(body: CreateGameIn, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+    """Open a table; the creator is its host and sits in seat 0."""
+    extra: dict[str, Any] = {}
+    if body.layouts is not None:
+        extra["layouts"] = body.layouts
+    if body.first_player is not None:
+        extra["first_player"] = body.first_player
+    game = lobby.create_game(
+        db, user, body.players, body.expansion, body.visibility, extra, notifier=notifier
+    )
+    return GameOut.of(game, user.id)
+
+
+@router.get("", response_model=GameListOut)
+def list_games(
+    db: DbDep,
+    user: MaybeUserDep,
+    status: Literal["open", "live", "finished"] = "open",
+) -> GameListOut:
+    """Public games with the given status, newest first."""
+    uid = user.id if user else None
+    return GameListOut(games=[GameOut.of(g, uid) for g in lobby.list_games(db, status)])
+
+
+@router.get("/{game_id}", response_model=GameOut)
+def get_game(
+    game_id: int, db: DbDep, user: MaybeUserDep, invite_code: InviteQuery = None
+) -> GameOut:
+    """A game's seats and status."""
+    game = lobby.get_game(db, game_id)
+    uid = user.id if user else None
+    lobby.check_access(game, uid, invite_code)
+    return GameOut.of(game, uid)
+
+
+@router.post("/{game_id}/join", response_model=GameOut)
+def join_game(
+    game_id: int,
+    db: DbDep,
+    user: UserDep,
+    notifier: NotifierDep,
+    body: Annotated[JoinIn | None, Body()] = None,
+) -> GameOut:
+    """Take a free seat (private games need `invite_code`)."""
+    code = body.invite_code if body else None
+    return GameOut.of(lobby.join_game(db, game_id, user, code, notifier=notifier), user.id)
+
+
+@router.post("/{game_id}/leave", response_model=GameOut)
+def leave_game(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+    """Give up one's seat before the start."""
+    return GameOut.of(lobby.leave_game(db, game_id, user, notifier=notifier), user.id)
+
+
+@router.post("/{game_id}/start", response_model=GameOut)
+def start_game(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+    """Deal the game (host only, every seat taken)."""
+    return GameOut.of(lobby.start_game(db, game_id, user, notifier=notifier), user.id)
+
+
+@router.get("/{game_id}/state", response_model=StateOut)
+def game_state(
+    game_id: int, db: DbDep, user: MaybeUserDep, invite_code: InviteQuery = None
+) -> dict[str, Any]:
+    """The caller's view (a spectator's when not seated) and the actions they may take now."""
+    return games.game_state(db, game_id, user.id if user else None, invite_code)
+
+
+@router.post("/{game_id}/actions", response_model=ActionOut)
+def submit_action(
+    game_id: int, body: ActionIn, db: DbDep, user: UserDep, notifier: NotifierDep
+) -> ActionOut:
+    """Apply one action against `version`; answered only after the move is committed."""
+    version, events = games.submit_action(
+        db, game_id, user.id, body.version, body.action, notifier=notifier
+    )
+    return ActionOut(version=version, events=events)
+
+
+@router.get("/{game_id}/log")
+def game_log(
+    game_id: int,
+    db: DbDep,
+    user: MaybeUserDep,
+    invite_code: InviteQuery = None,
+    since: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """The move log with readable text; after the end, the full record (never the seed)."""
+    return games.game_log(db, game_id, user.id if user else None, invite_code, since)

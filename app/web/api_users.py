@@ -1,0 +1,85 @@
+"""Identity routes: guest sessions, accounts, login, logout, me."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+
+from app.services import lobby, users
+from app.web.deps import (
+    DbDep,
+    MaybeUserDep,
+    SettingsDep,
+    UserDep,
+    clear_session_cookie,
+    session_token,
+    set_session_cookie,
+)
+from app.web.schemas import CredentialsIn, GameListOut, GameOut, GuestIn, OkOut, UserOut
+
+router = APIRouter(prefix="/api", tags=["identity"])
+
+
+@router.post("/session/guest", response_model=UserOut)
+def start_guest(
+    body: GuestIn,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    user: MaybeUserDep,
+    settings: SettingsDep,
+) -> UserOut:
+    """Play as a guest called `name` (a signed-in guest is renamed and keeps their games)."""
+    user, token = users.start_guest(
+        db, body.name, user, session_token(request), settings.session_days
+    )
+    set_session_cookie(request, response, token)
+    return UserOut.of(user)
+
+
+@router.post("/users", response_model=UserOut, status_code=201)
+def register(
+    body: CredentialsIn,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    user: MaybeUserDep,
+    settings: SettingsDep,
+) -> UserOut:
+    """Create an account; a signed-in guest becomes that account and keeps their games."""
+    user, token = users.register(
+        db, body.username, body.password, user, session_token(request), settings.session_days
+    )
+    set_session_cookie(request, response, token)
+    return UserOut.of(user)
+
+
+@router.post("/session/login", response_model=UserOut)
+def login(
+    body: CredentialsIn, request: Request, response: Response, db: DbDep, settings: SettingsDep
+) -> UserOut:
+    """Sign in with a username and password."""
+    user, token = users.login(
+        db, body.username, body.password, session_token(request), settings.session_days
+    )
+    set_session_cookie(request, response, token)
+    return UserOut.of(user)
+
+
+@router.post("/session/logout", response_model=OkOut)
+def logout(request: Request, response: Response, db: DbDep) -> OkOut:
+    """Revoke the current session (harmless when not signed in)."""
+    users.logout(db, session_token(request))
+    clear_session_cookie(request, response)
+    return OkOut()
+
+
+@router.get("/me", response_model=UserOut)
+def me(user: UserDep) -> UserOut:
+    """Who the session cookie belongs to."""
+    return UserOut.of(user)
+
+
+@router.get("/me/games", response_model=GameListOut)
+def my_games(db: DbDep, user: UserDep) -> GameListOut:
+    """My open, live and finished games, newest first (to rejoin them)."""
+    return GameListOut(games=[GameOut.of(g, user.id) for g in lobby.my_games(db, user)])

@@ -1,0 +1,91 @@
+"""Request dependencies: the database session, the signed session cookie, the current user."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Request, Response
+from itsdangerous import BadSignature, Signer
+from sqlalchemy.orm import Session
+
+from app.db.models import User
+from app.services import users
+from app.services.errors import ServiceError
+from app.services.notify import Notifier
+from app.settings import Settings
+
+COOKIE = "sd_session"
+
+
+def get_db(request: Request) -> Iterator[Session]:
+    """One session per request; services commit, this only closes (rolling back leftovers)."""
+    with request.app.state.sessionmaker() as session:
+        yield session
+
+
+def get_settings(request: Request) -> Settings:
+    """The settings the app was created with."""
+    return request.app.state.settings
+
+
+def get_notifier(request: Request) -> Notifier:
+    """The app's after-commit hooks (the realtime layer listens there)."""
+    return request.app.state.notifier
+
+
+def _signer(request: Request) -> Signer:
+    return request.app.state.signer
+
+
+def session_token(request: Request) -> str | None:
+    """The raw session token from the signed cookie, or None if absent or tampered with."""
+    cookie = request.cookies.get(COOKIE)
+    if not cookie:
+        return None
+    try:
+        return _signer(request).unsign(cookie).decode()
+    except BadSignature:
+        return None
+
+
+def optional_user(request: Request, db: Annotated[Session, Depends(get_db)]) -> User | None:
+    """The signed-in user, or None."""
+    token = session_token(request)
+    return users.user_for_token(db, token) if token else None
+
+
+def current_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
+    """The signed-in user; 401 `not_signed_in` otherwise."""
+    if user is None:
+        raise ServiceError("not_signed_in", "sign in (as a guest or with an account) first")
+    return user
+
+
+def set_session_cookie(request: Request, response: Response, token: str) -> None:
+    """Send the signed session cookie: HttpOnly, SameSite=Lax, Secure when configured."""
+    settings: Settings = request.app.state.settings
+    response.set_cookie(
+        COOKIE,
+        _signer(request).sign(token).decode(),
+        max_age=settings.session_days * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+        path="/",
+    )
+
+
+def clear_session_cookie(request: Request, response: Response) -> None:
+    """Tell the browser to forget the session cookie."""
+    settings: Settings = request.app.state.settings
+    response.delete_cookie(
+        COOKIE, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/"
+    )
+
+
+DbDep = Annotated[Session, Depends(get_db)]
+UserDep = Annotated[User, Depends(current_user)]
+MaybeUserDep = Annotated[User | None, Depends(optional_user)]
+NotifierDep = Annotated[Notifier, Depends(get_notifier)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]

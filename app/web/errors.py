@@ -1,0 +1,112 @@
+"""Every error leaves as `{"error": {"code", "message"}}` with a status chosen by its code."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.services.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+# Stable code -> HTTP status. Codes not listed are 400.
+STATUS: dict[str, int] = {
+    # engine: out of order (retry after refreshing) vs. wrong in itself
+    "not_your_turn": 409,
+    "decision_pending": 409,
+    "wrong_phase": 409,
+    "game_over": 409,
+    "bad_action": 422,
+    "no_such_card": 422,
+    "illegal_placement": 422,
+    "cannot_afford": 422,
+    "wrong_deck": 422,
+    "bad_payment": 422,
+    "not_allowed": 422,
+    # services
+    "stale_version": 409,
+    "not_started": 409,
+    "not_open": 409,
+    "game_full": 409,
+    "seats_not_full": 409,
+    "seat_has_bot": 409,
+    "username_taken": 409,
+    "already_signed_in": 409,
+    "not_signed_in": 401,
+    "bad_credentials": 401,
+    "not_seated": 403,
+    "not_host": 403,
+    "invite_required": 403,
+    "bad_invite_code": 403,
+    "not_found": 404,
+    "invalid_request": 422,
+    "invalid_name": 422,
+    "invalid_username": 422,
+    "invalid_password": 422,
+    "invalid_options": 422,
+    "body_too_large": 413,
+    "internal_error": 500,
+}
+
+HTTP_CODES = {
+    400: "bad_request",
+    401: "not_signed_in",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    429: "too_many_requests",
+}
+
+
+def error_response(
+    code: str, message: str, status: int | None = None, **extra: Any
+) -> JSONResponse:
+    """The one error shape of the API."""
+    body: dict[str, Any] = {"code": code, "message": message, **extra}
+    return JSONResponse({"error": body}, status_code=status or STATUS.get(code, 400))
+
+
+async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ServiceError)
+    return error_response(exc.code, exc.message)
+
+
+async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
+    response = error_response(code, str(exc.detail), exc.status_code)
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    details = [
+        {"loc": list(err.get("loc", ())), "msg": str(err.get("msg", ""))} for err in exc.errors()
+    ]
+    first = details[0] if details else {"loc": [], "msg": "invalid request"}
+    where = ".".join(str(part) for part in first["loc"])
+    return error_response(
+        "invalid_request", f"{where}: {first['msg']}" if where else first["msg"], details=details
+    )
+
+
+async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error", exc_info=exc)
+    return error_response("internal_error", "something went wrong on the server", 500)
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that give every error the same shape."""
+    app.add_exception_handler(ServiceError, _service_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,148 @@
+"""API request and response bodies (separate from the ORM models)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.db.models import Game, Seat, User
+
+
+class Body(BaseModel):
+    """A request body: unknown fields are refused rather than silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class GuestIn(Body):
+    name: str = Field(max_length=64, examples=["Nessie"])
+
+
+class CredentialsIn(Body):
+    username: str = Field(max_length=64, examples=["nessie"])
+    password: str = Field(max_length=256, examples=["correct horse battery"])
+
+
+class CreateGameIn(Body):
+    players: int = Field(ge=2, le=5, examples=[3])
+    expansion: bool = False
+    visibility: Literal["public", "private"] = "public"
+    # Passed to the engine's GameOptions: fixed realm layouts, a fixed first player.
+    layouts: list[str] | None = Field(default=None, max_length=4)
+    first_player: int | None = Field(default=None, ge=0, le=4)
+
+
+class JoinIn(Body):
+    invite_code: str | None = Field(default=None, max_length=64)
+
+
+class ActionIn(Body):
+    version: int = Field(ge=0, examples=[12])
+    action: dict[str, Any] = Field(examples=[{"type": "pass"}])
+
+
+class UserOut(BaseModel):
+    id: int
+    display_name: str
+    username: str | None
+    guest: bool
+
+    @classmethod
+    def of(cls, user: User) -> UserOut:
+        """Build from the ORM row."""
+        return cls(
+            id=user.id,
+            display_name=user.display_name,
+            username=user.username,
+            guest=user.is_guest,
+        )
+
+
+class PlayerOut(BaseModel):
+    id: int
+    display_name: str
+
+
+class SeatOut(BaseModel):
+    seat: int
+    player: PlayerOut | None
+    bot_level: str | None
+
+    @classmethod
+    def of(cls, seat: Seat) -> SeatOut:
+        """Build from the ORM row."""
+        player = None
+        if seat.user is not None:
+            player = PlayerOut(id=seat.user.id, display_name=seat.user.display_name)
+        return cls(seat=seat.seat, player=player, bot_level=seat.bot_level)
+
+
+class GameOut(BaseModel):
+    id: int
+    status: Literal["open", "live", "finished", "cancelled"]
+    visibility: Literal["public", "private"]
+    players: int
+    expansion: bool
+    options: dict[str, Any]
+    host_id: int
+    seats: list[SeatOut]
+    version: int
+    to_act: int | None
+    your_seat: int | None
+    your_turn: bool
+    # Shown to the players of the game only: they share it to invite others.
+    invite_code: str | None
+    final_scores: dict[str, Any] | None
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+    @classmethod
+    def of(cls, game: Game, user_id: int | None) -> GameOut:
+        """Build from the ORM row, as seen by `user_id`."""
+        mine = next((s for s in game.seats if user_id and s.user_id == user_id), None)
+        your_seat = mine.seat if mine is not None else None
+        return cls(
+            id=game.id,
+            status=game.status,  # type: ignore[arg-type]
+            visibility=game.visibility,  # type: ignore[arg-type]
+            players=game.players,
+            expansion=bool(game.options.get("expansion", False)),
+            options=game.options,
+            host_id=game.host_id,
+            seats=[SeatOut.of(s) for s in game.seats],
+            version=game.version,
+            to_act=game.to_act,
+            your_seat=your_seat,
+            your_turn=game.status == "live" and your_seat is not None and game.to_act == your_seat,
+            invite_code=game.invite_code if mine is not None else None,
+            final_scores=game.final_scores,
+            created_at=game.created_at,
+            started_at=game.started_at,
+            finished_at=game.finished_at,
+        )
+
+
+class GameListOut(BaseModel):
+    games: list[GameOut]
+
+
+class StateOut(BaseModel):
+    game_id: int
+    version: int
+    status: str
+    seat: int | None
+    to_act: int | None
+    view: dict[str, Any]
+    legal_actions: list[dict[str, Any]]
+
+
+class ActionOut(BaseModel):
+    version: int
+    events: list[dict[str, Any]]
+
+
+class OkOut(BaseModel):
+    ok: bool = True

@@ -1,0 +1,50 @@
+"""Settings: database URL mapping, the generated secret key, allowed origins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.settings import Settings, normalize_database_url
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("postgresql://u:p@h:5432/db", "postgresql+psycopg://u:p@h:5432/db"),
+        ("postgres://u@h/db", "postgresql+psycopg://u@h/db"),
+        ("postgresql+psycopg://u@h/db", "postgresql+psycopg://u@h/db"),
+        ("sqlite:///x.db", "sqlite:///x.db"),
+    ],
+)
+def test_plain_postgres_urls_use_psycopg3(given: str, expected: str) -> None:
+    assert normalize_database_url(given) == expected
+
+
+def test_default_database_is_sqlite_in_the_data_dir(tmp_path: Path) -> None:
+    url = Settings(data_dir=tmp_path / "d").resolved_database_url()
+    assert url == f"sqlite:///{(tmp_path / 'd' / 'seadragons.db').resolve()}"
+    assert (tmp_path / "d").is_dir()
+
+
+def test_secret_key_is_generated_once_and_kept(tmp_path: Path) -> None:
+    first = Settings(data_dir=tmp_path).resolved_secret_key()
+    assert len(first) >= 40
+    assert Settings(data_dir=tmp_path).resolved_secret_key() == first
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+    assert Settings(data_dir=tmp_path, secret_key="given").resolved_secret_key() == "given"
+
+
+def test_environment_variables(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("SEADRAGONS_DATABASE_URL", "postgresql://a@b/c")
+    monkeypatch.setenv("SEADRAGONS_ALLOWED_ORIGINS", "https://a.example, https://b.example")
+    monkeypatch.setenv("SEADRAGONS_REDIS_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("SEADRAGONS_DATA_DIR", str(tmp_path))
+    s = Settings()
+    assert s.resolved_database_url() == "postgresql+psycopg://a@b/c"
+    assert s.allowed_origins == ["https://a.example", "https://b.example"]
+    assert s.redis_url == "redis://127.0.0.1:6379/0"
+    assert s.data_dir == tmp_path
+    monkeypatch.setenv("SEADRAGONS_ALLOWED_ORIGINS", '["https://c.example"]')
+    assert Settings().allowed_origins == ["https://c.example"]
