@@ -1,0 +1,117 @@
+"""Missions (R-26): payments with tokens, Two-Ship and Wild cards, two-for-one, one per turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine import EngineError, apply, legal_actions, state_to_json
+from app.engine.board import mask_of
+from app.engine.content import Mission
+from app.engine.missions import covers, is_minimal, minimal_payments
+from tests.engine.helpers import card_of_shape, game, place_action
+
+RED_GREEN = Mission("T1", {"red": 1, "green": 1}, 5, 0)
+
+
+def test_two_ships_of_one_colour_pay_one_of_any_colour_R26():
+    assert covers({"red": 1, "green": 1}, {"green": 1, "purple": 2}, 0)
+    assert not covers({"red": 1, "green": 1}, {"green": 1, "purple": 1}, 0)
+    assert covers({"blue": 1, "any": 1}, {"green": 3}, 0)
+    assert not covers({"blue": 2}, {"green": 3}, 0)
+
+
+def test_wild_card_counts_as_one_ship_of_any_colour_R14():
+    assert covers({"red": 1, "green": 1}, {"green": 1}, 1)
+    assert covers({"any": 2}, {}, 2)
+    assert not covers({"any": 3}, {}, 2)
+
+
+def test_two_ship_card_leftover_is_lost_R26():
+    s = game(players=2, first=0)
+    s.players[0].ships = {"green": 1, "purple": 0, "red": 0, "blue": 0}
+    s.players[0].reefs = ["RF04"]  # purple + red
+    s.market["missions"][0] = "MS07"  # red + green
+    s = _to_mission_step(s)
+    payments = [a for a in legal_actions(s, 0) if a["type"] == "mission" and a["mission"] == "MS07"]
+    assert {
+        "type": "mission",
+        "mission": "MS07",
+        "tokens": {"green": 1},
+        "cards": ["RF04"],
+    } in payments
+    new, _ = apply(
+        s, {"type": "mission", "mission": "MS07", "tokens": {"green": 1}, "cards": ["RF04"]}, 0
+    )
+    p = new.players[0]
+    assert p.missions == ["MS07"] and p.reefs == [] and p.ships["green"] == 0
+    assert p.ships["purple"] == 0  # the purple ship on the card was not kept
+
+
+def _to_mission_step(s):
+    card = card_of_shape("I3")
+    s.players[0].hand = [card, "M05"]
+    s.players[0].gold = 20
+    s, _ = apply(s, place_action(card, mask_of([(4, 8), (5, 8), (6, 8)])), 0)
+    s.ships_on_board.clear()
+    return s
+
+
+def test_complete_a_mission_pays_tokens_refills_market_and_allows_only_one_R26():
+    s = game(players=2, first=0)
+    s.players[0].ships = {"green": 3, "purple": 2, "red": 0, "blue": 0}
+    s.market["missions"] = ["MS07", "MS01", "MS05", "MS02"]
+    top = s.decks["missions"][0]
+    s = _to_mission_step(s)
+    # red + green with 1 green and 2 purple standing in for the red.
+    action = {
+        "type": "mission",
+        "mission": "MS07",
+        "tokens": {"green": 1, "purple": 2},
+        "cards": [],
+    }
+    assert action in legal_actions(s, 0)
+    new, _events = apply(s, action, 0)
+    assert new.players[0].ships == {"green": 2, "purple": 0, "red": 0, "blue": 0}
+    assert new.market["missions"] == ["MS01", "MS05", "MS02", top]
+    assert new.turn.phase == "draw"
+    assert not [a for a in legal_actions(new, 0) if a["type"] == "mission"]
+    with pytest.raises(EngineError) as err:
+        apply(new, {"type": "mission", "mission": "MS01", "tokens": {"green": 2}, "cards": []}, 0)
+    assert err.value.code == "wrong_phase"
+
+
+def test_overpaying_or_underpaying_is_bad_payment():
+    s = game(players=2, first=0)
+    s.players[0].ships = {"green": 3, "purple": 2, "red": 1, "blue": 0}
+    s.market["missions"][0] = "MS07"
+    s = _to_mission_step(s)
+    before = state_to_json(s)
+    for tokens in ({"green": 1}, {"green": 2, "red": 1}, {"green": 5}):
+        with pytest.raises(EngineError) as err:
+            apply(s, {"type": "mission", "mission": "MS07", "tokens": tokens, "cards": []}, 0)
+        assert err.value.code == "bad_payment"
+    assert state_to_json(s) == before
+
+
+def test_minimal_payments_are_distinct_and_minimal():
+    pays = minimal_payments(
+        RED_GREEN, {"green": 2, "red": 1, "purple": 2, "blue": 0}, ["RF09", "RF10"]
+    )
+    keys = [(tuple(sorted(t.items())), tuple(c)) for t, c in pays]
+    assert len(keys) == len(set(keys))
+    assert all(is_minimal(RED_GREEN, t, c) for t, c in pays)
+    # Wild cards are interchangeable: only one of them is ever offered alone.
+    assert ({"red": 1, "green": 1}, []) in pays
+    assert ({"red": 1}, ["RF09"]) in pays and ({"red": 1}, ["RF10"]) not in pays
+    assert ({"green": 1, "purple": 2}, []) in pays
+
+
+def test_mission_with_reef_reward_draws_reefs():
+    s = game(players=2, first=0)
+    s.players[0].ships = {"green": 0, "purple": 2, "red": 0, "blue": 0}
+    s.market["missions"][0] = "MS02"  # purple x2, 1 Reef draw
+    s = _to_mission_step(s)
+    new, _ = apply(
+        s, {"type": "mission", "mission": "MS02", "tokens": {"purple": 2}, "cards": []}, 0
+    )
+    assert new.pending and new.pending[0]["kind"] == "reef" and len(new.pending[0]["cards"]) == 2
