@@ -1,0 +1,85 @@
+"""HTML pages of the browser client (issue 7) and the static card data its scripts need.
+
+Pages are thin shells: each renders a Jinja2 template that loads one ES module from /static,
+and the module talks to the JSON API (and the WebSocket) itself. Mount with
+`app.include_router(pages.router)` and
+`app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.templating import Jinja2Templates
+
+from app.engine.content import content
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES_DIR = ROOT / "templates"
+STATIC_DIR = ROOT / "static"
+
+templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+router = APIRouter(include_in_schema=False)
+
+
+def _page(request: Request, name: str, **ctx: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, {"page": name.removesuffix(".html"), **ctx})
+
+
+@router.get("/", response_class=HTMLResponse)
+def lobby_page(request: Request) -> HTMLResponse:
+    """The lobby: identity, create a table, open tables, live games, my games."""
+    return _page(request, "lobby.html", title="Lobby")
+
+
+@router.get("/join/{code}", response_class=HTMLResponse)
+def join_page(request: Request, code: str) -> HTMLResponse:
+    """An invite link: the script joins the game (id from ?game=) with this code."""
+    return _page(request, "join.html", title="Join a table", code=code[:64])
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(request: Request, game_id: int) -> HTMLResponse:
+    """The game table, for a seated player or a spectator."""
+    return _page(request, "game.html", title=f"Game {game_id}", game_id=game_id)
+
+
+@router.get("/games/{game_id}/replay", response_class=HTMLResponse)
+def replay_page(request: Request, game_id: int) -> HTMLResponse:
+    """Step through a game's move log."""
+    return _page(request, "replay.html", title=f"Replay of game {game_id}", game_id=game_id)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_page(request: Request) -> HTMLResponse:
+    """A summary of the rules."""
+    return _page(request, "rules.html", title="Rules")
+
+
+@cache
+def client_content() -> dict[str, Any]:
+    """The printed card data the client needs to draw cards (shapes, missions, reefs)."""
+    c = content()
+    return {
+        "shapes": {k: [list(sq) for sq in v] for k, v in c.shapes.items()},
+        "pattern_shape": dict(c.pattern_shape),
+        "pattern_deck": dict(c.pattern_deck),
+        "missions": {
+            k: {"ships": m.ships, "vp": m.vp, "reef": m.reef} for k, m in c.missions.items()
+        },
+        "reefs": {
+            k: {"kind": r.kind, "ships": list(r.ships), "realm": r.realm, "gold": r.gold,
+                "tracks": list(r.tracks)}
+            for k, r in c.reefs.items()
+        },
+    }
+
+
+@router.get("/content.json")
+def content_json() -> JSONResponse:
+    """Static card data; public (it is printed on the cards), cacheable for an hour."""
+    return JSONResponse(client_content(), headers={"cache-control": "public, max-age=3600"})

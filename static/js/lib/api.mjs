@@ -1,0 +1,50 @@
+// Thin JSON helpers for the REST API of issue 4. Errors come back as {error: {code, message}};
+// they are thrown as ApiError so callers can switch on the stable code.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.name = "ApiError";
+    this.status = status; // HTTP status (0 when the network failed)
+    this.code = code; // stable error code from the server, e.g. "stale_version"
+  }
+}
+
+/** Call the API and return the parsed JSON body; throws ApiError on any failure. */
+export async function api(path, { method = "GET", body, fetchImpl = globalThis.fetch } = {}) {
+  let res;
+  try {
+    res = await fetchImpl(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, "network", `network error: ${e.message}`);
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null; // an empty or non-JSON body (a proxy error page, say)
+  }
+  if (!res.ok) {
+    const err = data?.error ?? {};
+    const detail = Array.isArray(data?.detail) ? data.detail.map((d) => d.msg).join("; ") : null;
+    throw new ApiError(res.status, err.code ?? `http_${res.status}`, err.message ?? detail ?? res.statusText);
+  }
+  return data;
+}
+
+/** A short human sentence for an ApiError code. */
+export function errorText(e) {
+  const known = {
+    stale_version: "The game moved on; showing the latest state.",
+    not_your_turn: "It is not your turn.",
+    illegal_placement: "That placement is not allowed.",
+    cannot_afford: "Not enough Gold for that placement.",
+    network: "Network problem; retrying.",
+  };
+  return known[e?.code] ?? e?.message ?? String(e);
+}

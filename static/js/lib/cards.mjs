@@ -1,0 +1,128 @@
+// Card and action wording from the static content (/content.json) and the view. Pure; no DOM.
+// Anything the client does not know (a future card kind, a new action type) falls back to a
+// readable form of its JSON, so new server features stay usable before the client learns them.
+
+export const DECK_NAMES = { S: "Small", M: "Medium", L: "Large" };
+export const SHIP_COLOURS = ["green", "purple", "red", "blue"];
+export const SHIP_NAMES = { green: "green", purple: "purple", red: "red", blue: "dark blue", any: "any colour" };
+export const PLAYER_COLOURS = ["orange", "green", "purple", "pink", "yellow"];
+export const REALMS = ["starfish", "conch", "seahorse", "turtle"];
+
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/** The pattern shape ([row, col] squares) of a card id, or null when unknown. */
+export function shapeOf(content, card) {
+  const name = content?.pattern_shape?.[card];
+  return name ? content.shapes[name] : null;
+}
+
+/** "S" | "M" | "L" for a Pattern card id (its first letter, as R-16 numbers them). */
+export function deckOf(card) {
+  return typeof card === "string" ? card[0] : "?";
+}
+
+/** Mission text: the ships it needs and its rewards. */
+export function missionText(content, id) {
+  const m = content?.missions?.[id];
+  if (!m) return id;
+  const ships = Object.entries(m.ships)
+    .map(([col, n]) => `${n} ${SHIP_NAMES[col] ?? col}`)
+    .join(" + ");
+  return `${ships}: ${m.vp} VP${m.reef ? ", 1 Reef draw" : ""}`;
+}
+
+/** A Reef card's effect in a few words. */
+export function reefText(content, id) {
+  const r = content?.reefs?.[id];
+  if (!r) return id;
+  switch (r.kind) {
+    case "two_ships":
+      return `Two ships: ${r.ships.map((s) => SHIP_NAMES[s]).join(" + ")}`;
+    case "wild_ship":
+      return "Ship wild (any colour)";
+    case "hidden_dragon":
+      return `Hidden Dragon in ${cap(r.realm)}`;
+    case "gold":
+      return `Gold card (${r.gold || 4} Gold)`;
+    case "advance_tails":
+      return `Advance tails: ${r.tracks.join(", ")}`;
+    case "advance_tail_gold":
+      return `Advance ${r.tracks[0]} tail, +${r.gold} Gold`;
+    default:
+      return `${id} (${r.kind.replace(/_/g, " ")})`;
+  }
+}
+
+function sourceText(src) {
+  if (!src) return "nothing";
+  if (src.source === "market" || src.card) return src.card;
+  return `top of the ${DECK_NAMES[src.deck] ?? src.deck} deck`;
+}
+
+function paymentText(a) {
+  const parts = Object.entries(a.tokens ?? {}).map(([c, n]) => `${n} ${SHIP_NAMES[c] ?? c}`);
+  for (const c of a.cards ?? []) parts.push(c);
+  return parts.length ? parts.join(" + ") : "nothing";
+}
+
+/** A readable label for any action object; unknown types are labelled from their JSON. */
+export function actionLabel(content, a) {
+  switch (a.type) {
+    case "place":
+      return `Place ${a.card}`;
+    case "mission":
+      return `Complete ${a.mission}, paying ${paymentText(a)}`;
+    case "draw":
+      return `Draw ${sourceText(a)}`;
+    case "pass":
+      return `Pass: discard ${a.discard ?? "nothing"}, draw ${sourceText(a.draw)}`;
+    case "end_turn":
+      return "End turn";
+    case "cash_gold":
+      return `Cash ${a.card} for 4 Gold`;
+    case "keep_reef":
+      return `Keep ${a.card}: ${reefText(content, a.card)}`;
+    case "keep_treasure":
+      return `Keep treasure ${a.card}`;
+    case "choose_tail":
+      return `Advance the ${a.track} tail`;
+    case "play_reef":
+      return `Play ${a.card}${a.tracks?.length ? ` (${a.tracks.join(", ")})` : ""}`;
+    case "use_treasure":
+      return `Use treasure ${a.card}${a.convert ? `: ${a.convert.join(" to ")}` : ""}`;
+    case "use_ancestral":
+      return "Use the Ancestral head";
+    case "draw_reefs":
+      return "Draw Reef cards";
+    default:
+      return genericLabel(a);
+  }
+}
+
+/** "Some thing: key value, ..." from an action's JSON (for types the client does not know). */
+export function genericLabel(a) {
+  const type = String(a.type ?? "action").replace(/_/g, " ");
+  const rest = Object.entries(a)
+    .filter(([k]) => k !== "type")
+    .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`);
+  return cap(type) + (rest.length ? ` (${rest.join(", ")})` : "");
+}
+
+/** Group key for the action panel: where a button belongs. */
+export function actionGroup(a) {
+  if (["mission"].includes(a.type)) return "missions";
+  if (["draw", "end_turn"].includes(a.type)) return "draw";
+  if (a.type === "pass") return "pass";
+  if (["keep_reef", "keep_treasure", "choose_tail"].includes(a.type)) return "choice";
+  if (a.type === "place") return "place";
+  return "other";
+}
+
+/** Words for a turn phase. */
+export function phaseText(phase) {
+  return (
+    { place: "place a Dragon or pass", mission: "complete a mission or draw", draw: "draw a Pattern card", over: "game over" }[
+      phase
+    ] ?? String(phase)
+  );
+}

@@ -1,0 +1,238 @@
+// Keeps a game document in sync with the server and sends actions.
+// Prefers the WebSocket of issue 5 (state + RFC 6902 patches, ack/error by action id); when the
+// socket cannot be opened it polls GET /api/games/{id}/state and sends actions over REST, and
+// keeps retrying the socket with exponential backoff. No DOM: the environment (fetch,
+// WebSocket, timers, location) is injected, so the logic runs under Node's test runner.
+
+import { applyPatch } from "./patch.mjs";
+import { api, ApiError } from "./api.mjs";
+
+export class Connection {
+  /**
+   * @param {object} o
+   * @param {number|string} o.gameId
+   * @param {(doc: object, version: number, meta: object) => void} o.onDocument new {view, legal_actions}
+   * @param {(status: string) => void} [o.onStatus] connecting | live | polling | reconnecting | offline
+   * @param {(msg: object) => void} [o.onMessage] other socket messages (log, chat, presence, your_turn)
+   * @param {string} [o.inviteCode] for private games
+   */
+  constructor(o) {
+    this.gameId = o.gameId;
+    this.inviteCode = o.inviteCode ?? null;
+    this.onDocument = o.onDocument;
+    this.onStatus = o.onStatus ?? (() => {});
+    this.onMessage = o.onMessage ?? (() => {});
+    this.fetch = o.fetch ?? globalThis.fetch?.bind(globalThis);
+    this.WebSocket = o.WebSocket === undefined ? globalThis.WebSocket : o.WebSocket;
+    this.setTimeout = o.setTimeout ?? globalThis.setTimeout.bind(globalThis);
+    this.clearTimeout = o.clearTimeout ?? globalThis.clearTimeout.bind(globalThis);
+    this.wsUrl = o.wsUrl ?? null; // full ws:// URL; computed from location when null
+    this.pollMs = o.pollMs ?? 1500;
+    this.random = o.random ?? Math.random;
+    this.doc = null; // the last document, patched in place of the server's copy
+    this.version = -1; // version of `doc`
+    this.status = "connecting";
+    this.ws = null; // the open (or opening) socket, or null
+    this.attempt = 0; // failed socket attempts in a row (for the backoff)
+    this.pollTimer = null;
+    this.retryTimer = null;
+    this.nextId = 1; // action ids: the server applies the same id once
+    this.waiting = new Map(); // action id -> {resolve, reject} until ack/error
+    this.closed = false;
+  }
+
+  get statePath() {
+    const q = this.inviteCode ? `?invite_code=${encodeURIComponent(this.inviteCode)}` : "";
+    return `/api/games/${this.gameId}/state${q}`;
+  }
+
+  setStatus(s) {
+    if (s !== this.status) {
+      this.status = s;
+      this.onStatus(s);
+    }
+  }
+
+  /** Load the state over HTTP, then try the socket. Resolves after the first state. */
+  async start() {
+    await this.refresh();
+    this.openSocket();
+  }
+
+  stop() {
+    this.closed = true;
+    this.clearTimeout(this.pollTimer);
+    this.clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close();
+  }
+
+  /** Fetch the full state over HTTP (first load, polling, or after a refused action). */
+  async refresh() {
+    const data = await api(this.statePath, { fetchImpl: this.fetch });
+    if (data.version !== this.version || this.doc === null) {
+      this.accept({ view: data.view, legal_actions: data.legal_actions }, data.version, data);
+    }
+    return data;
+  }
+
+  accept(doc, version, meta = {}) {
+    this.doc = doc;
+    this.version = version;
+    this.onDocument(doc, version, meta);
+  }
+
+  backoffMs() {
+    // 0.5 s, 1 s, 2 s ... capped at 30 s, with jitter so many clients do not retry in step.
+    const base = Math.min(30000, 500 * 2 ** Math.min(this.attempt, 6));
+    return Math.round(base * (0.75 + 0.5 * this.random()));
+  }
+
+  openSocket() {
+    if (this.closed) return;
+    if (!this.WebSocket) {
+      this.setStatus("polling");
+      return this.startPolling();
+    }
+    let url = this.wsUrl;
+    if (!url) {
+      const loc = globalThis.location;
+      url = `${loc.protocol === "https:" ? "wss" : "ws"}://${loc.host}/ws/games/${this.gameId}`;
+      if (this.inviteCode) url += `?invite_code=${encodeURIComponent(this.inviteCode)}`;
+    }
+    let opened = false;
+    let ws;
+    try {
+      ws = new this.WebSocket(url);
+    } catch {
+      return this.socketFailed(false);
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      opened = true;
+      this.attempt = 0;
+      this.stopPolling();
+      this.setStatus("live");
+      // Ask for whatever we missed while away; the server answers with patches or a state.
+      if (this.version >= 0) this.send({ type: "resync", version: this.version });
+    };
+    ws.onmessage = (ev) => this.handle(ev.data);
+    ws.onclose = () => {
+      if (this.ws === ws) this.ws = null;
+      this.failWaiting("network", "connection lost");
+      if (!this.closed) this.socketFailed(opened);
+    };
+    ws.onerror = () => {}; // onclose follows and does the work
+  }
+
+  socketFailed(wasOpen) {
+    this.attempt += 1;
+    // Poll meanwhile so the table keeps moving even if the socket never comes back.
+    this.startPolling();
+    this.setStatus(wasOpen ? "reconnecting" : "polling");
+    this.clearTimeout(this.retryTimer);
+    this.retryTimer = this.setTimeout(() => this.openSocket(), this.backoffMs());
+  }
+
+  startPolling() {
+    if (this.pollTimer !== null || this.closed) return;
+    const tick = async () => {
+      try {
+        await this.refresh();
+        if (this.status === "offline") this.setStatus(this.ws ? "live" : "polling");
+      } catch {
+        this.setStatus("offline");
+      }
+      if (this.pollTimer !== null) this.pollTimer = this.setTimeout(tick, this.pollMs);
+    };
+    this.pollTimer = this.setTimeout(tick, this.pollMs);
+  }
+
+  stopPolling() {
+    if (this.pollTimer !== null) this.clearTimeout(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === 1) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  /** Handle one socket frame; malformed or unexpected frames trigger a resync, never a crash. */
+  handle(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.type === "state") {
+      this.accept({ view: msg.view, legal_actions: msg.legal_actions }, msg.version, msg);
+    } else if (msg.type === "patch") {
+      if (msg.version <= this.version) return; // already have it (a resync overlap)
+      if (this.doc === null || (typeof msg.base === "number" && msg.base !== this.version)) {
+        return this.resync();
+      }
+      try {
+        this.accept(applyPatch(this.doc, msg.ops), msg.version, msg);
+      } catch {
+        this.resync();
+      }
+    } else if (msg.type === "ack") {
+      this.settle(msg.id, null, msg);
+    } else if (msg.type === "error") {
+      const err = new ApiError(400, msg.code ?? "error", msg.message);
+      if (msg.id != null && this.waiting.has(msg.id)) this.settle(msg.id, err);
+      else this.onMessage(msg);
+      if (msg.code === "stale_version") this.resync();
+    } else {
+      this.onMessage(msg);
+    }
+  }
+
+  resync() {
+    if (!this.send({ type: "resync", version: this.version })) this.refresh().catch(() => {});
+  }
+
+  settle(id, err, value) {
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.waiting.delete(id);
+    if (err) w.reject(err);
+    else w.resolve(value);
+  }
+
+  failWaiting(code, message) {
+    for (const id of [...this.waiting.keys()]) this.settle(id, new ApiError(0, code, message));
+  }
+
+  /** Send an action made against the current version; resolves once the server accepted it. */
+  async act(action) {
+    const version = this.version;
+    if (this.ws && this.ws.readyState === 1) {
+      const id = `a${this.nextId++}`;
+      const p = new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+      this.send({ type: "action", id, version, action });
+      return p;
+    }
+    try {
+      const res = await api(`/api/games/${this.gameId}/actions`, {
+        method: "POST",
+        body: { version, action },
+        fetchImpl: this.fetch,
+      });
+      await this.refresh();
+      return res;
+    } catch (e) {
+      this.refresh().catch(() => {}); // whatever went wrong, show the server's truth
+      throw e;
+    }
+  }
+
+  /** Send a chat line (socket only). */
+  chat(text) {
+    return this.send({ type: "chat", text });
+  }
+}

@@ -1,0 +1,261 @@
+// The headless game-table state: one plain object, mutated only through the functions here,
+// read by the renderers. No DOM, so every rule of the client's behaviour is unit-tested in Node.
+// Legality is never computed here: a ghost is legal exactly when its squares equal the squares
+// of a `place` action the server listed in legal_actions.
+
+import { cellsKey, orient, orientationFor, placeAt, step, SIZE } from "./geometry.mjs";
+import { shapeOf } from "./cards.mjs";
+
+/** A fresh table state. */
+export function createState(opts = {}) {
+  return {
+    gameId: opts.gameId ?? null, // id of the game on this page
+    content: opts.content ?? null, // static card data from /content.json (shapes, missions, reefs)
+    version: -1, // server version of `doc`; every action carries it (stale ones are refused)
+    doc: null, // {view, legal_actions}: exactly the document the server's patches apply to
+    seat: null, // my seat number, or null when spectating (then everything is read-only)
+    names: [], // display names by seat, from GET /api/games/{id}
+    status: "connecting", // connection state shown to the player (connecting|live|polling|reconnecting|offline)
+    selected: null, // hand card id being placed, or null when no card is picked
+    rot: 0, // quarter turns clockwise applied to the selected card's shape (R key)
+    mirrored: false, // whether the shape is mirrored before rotating (F key)
+    anchor: null, // [row, col] where the ghost's pivot sits (pointer or arrow keys), or null
+    locked: false, // true once the player fixed a legal spot and is choosing the head
+    headIndex: 0, // index into the ghost's squares of the chosen head square
+    pending: false, // an action was sent and not answered yet: input waits to avoid doubles
+    lastPlaced: null, // {cells, at} of the newest Dragon, briefly highlighted after it lands
+    error: null, // the last refusal or network problem, shown to the player, or null
+    log: [], // readable log lines [{seq, text}] oldest first
+    chat: [], // chat messages [{name, text, at}] oldest first
+    presence: null, // who is connected, as the server last reported it, or null
+  };
+}
+
+/** The current view, or null before the first state arrives. */
+export const viewOf = (s) => s.doc?.view ?? null;
+
+/** The legal actions for me now (empty for spectators and off-turn). */
+export const legalOf = (s) => (s.seat === null ? [] : s.doc?.legal_actions ?? []);
+
+/**
+ * Take a new document (full state, or the result of a patch). Detects a newly placed Dragon
+ * for the highlight, and drops a selection that no longer makes sense (card left the hand).
+ */
+export function setDocument(s, doc, version, now = Date.now()) {
+  const before = s.doc?.view?.board?.dragons?.length ?? null;
+  const couldPlace = allPlaceActions(s).length > 0;
+  s.doc = doc;
+  s.version = version;
+  const dragons = doc?.view?.board?.dragons ?? [];
+  if (before !== null && dragons.length > before) {
+    s.lastPlaced = { cells: dragons[dragons.length - 1].cells, at: now };
+  }
+  const hand = myHand(s);
+  // Keep a card picked ahead of my turn, but drop it once it left my hand or my placing ended.
+  const placingEnded = couldPlace && allPlaceActions(s).length === 0;
+  if (s.selected && (!hand.includes(s.selected) || placingEnded)) clearSelection(s);
+  if (s.locked && !currentAction(s)) s.locked = false;
+}
+
+/** My hand (Pattern card ids), or [] for a spectator. */
+export function myHand(s) {
+  const v = viewOf(s);
+  if (!v || s.seat === null) return [];
+  return v.players?.[s.seat]?.hand ?? [];
+}
+
+/** Whether the game waits for me right now. */
+export function isMyTurn(s) {
+  return legalOf(s).length > 0;
+}
+
+/** The `place` actions listed for one card (by default the selected one). */
+export function placeActions(s, card = s.selected) {
+  return legalOf(s).filter((a) => a.type === "place" && a.card === card);
+}
+
+/** Every listed `place` action, whatever the card. */
+export function allPlaceActions(s) {
+  return legalOf(s).filter((a) => a.type === "place");
+}
+
+/** Actions other than placements: every one gets a button (missions, draws, pass, ...). */
+export function otherActions(s) {
+  return legalOf(s).filter((a) => a.type !== "place");
+}
+
+/** Pick a hand card to place; the ghost starts where the pointer last was, or mid-board. */
+export function selectCard(s, card) {
+  if (s.seat === null || !myHand(s).includes(card)) return false;
+  s.selected = card;
+  s.rot = 0;
+  s.mirrored = false;
+  s.locked = false;
+  s.headIndex = 0;
+  if (!s.anchor) s.anchor = [Math.floor(SIZE / 2), Math.floor(SIZE / 2) - 3];
+  return true;
+}
+
+/** Drop the card being placed. */
+export function clearSelection(s) {
+  s.selected = null;
+  s.locked = false;
+  s.headIndex = 0;
+}
+
+/** R: a quarter turn clockwise. */
+export function rotateGhost(s) {
+  if (!s.selected || s.locked) return;
+  s.rot = (s.rot + 1) % 4;
+}
+
+/** F: mirror left-right. Mirroring after a rotation must look like flipping what is shown. */
+export function mirrorGhost(s) {
+  if (!s.selected || s.locked) return;
+  s.mirrored = !s.mirrored;
+  // orient() mirrors before rotating; flipping the displayed shape left-right equals mirroring
+  // the base and rotating the other way round.
+  s.rot = (4 - s.rot) % 4;
+}
+
+/** Put the ghost's pivot on a square (pointer move). */
+export function moveGhostTo(s, cell) {
+  if (!s.selected || s.locked || !cell) return;
+  s.anchor = [cell[0], cell[1]];
+}
+
+/** Arrow keys: move the ghost one square. */
+export function moveGhostBy(s, dr, dc) {
+  if (!s.selected || s.locked) return;
+  s.anchor = step(s.anchor ?? [7, 7], dr, dc);
+}
+
+/** The board squares the ghost covers now, or [] with no card selected. */
+export function ghostCells(s) {
+  const shape = shapeOf(s.content, s.selected);
+  if (!shape || !s.anchor) return [];
+  return placeAt(orient(shape, s.rot, s.mirrored), s.anchor);
+}
+
+/** The listed `place` action whose squares equal the ghost's, or null (= illegal here). */
+export function currentAction(s) {
+  const cells = ghostCells(s);
+  if (!cells.length) return null;
+  const key = cellsKey(cells);
+  return placeActions(s).find((a) => cellsKey(a.cells) === key) ?? null;
+}
+
+/** Every square covered by some legal placement of the selected card (a faint hint layer). */
+export function legalHintCells(s) {
+  const seen = new Map();
+  for (const a of placeActions(s)) for (const c of a.cells) seen.set(`${c[0]},${c[1]}`, c);
+  return [...seen.values()];
+}
+
+/** Fix the ghost where it is (only on a legal spot) so the head can be chosen. */
+export function lockGhost(s) {
+  const a = currentAction(s);
+  if (!a) return false;
+  s.locked = true;
+  const cells = ghostCells(s);
+  const key = `${a.head[0]},${a.head[1]}`;
+  s.headIndex = Math.max(0, cells.findIndex(([r, c]) => `${r},${c}` === key));
+  return true;
+}
+
+/** Back from choosing the head to moving the ghost. */
+export function unlockGhost(s) {
+  s.locked = false;
+}
+
+/** Choose the head: a square of the ghost (by board square), or cycle with no argument. */
+export function chooseHead(s, cell) {
+  const cells = ghostCells(s);
+  if (!cells.length) return false;
+  if (!cell) {
+    s.headIndex = (s.headIndex + 1) % cells.length;
+    return true;
+  }
+  const i = cells.findIndex(([r, c]) => r === cell[0] && c === cell[1]);
+  if (i < 0) return false;
+  s.headIndex = i;
+  return true;
+}
+
+/** The head square of the ghost. */
+export function headCell(s) {
+  const cells = ghostCells(s);
+  return cells.length ? cells[Math.min(s.headIndex, cells.length - 1)] : null;
+}
+
+/** The exact action to send for the locked ghost: the listed action with my chosen head. */
+export function placementToSend(s) {
+  const a = currentAction(s);
+  if (!a) return null;
+  return { ...a, head: headCell(s) };
+}
+
+/**
+ * Jump the ghost to the next (dir=1) or previous legal placement of the selected card, so a
+ * keyboard user never has to hunt for a legal square.
+ */
+export function cycleLegal(s, dir = 1) {
+  const acts = placeActions(s);
+  const shape = shapeOf(s.content, s.selected);
+  if (!acts.length || !shape || s.locked) return false;
+  const cur = currentAction(s);
+  const i = cur ? acts.indexOf(cur) : -1;
+  const next = acts[(i + dir + acts.length) % acts.length];
+  const o = orientationFor(shape, next.cells);
+  if (!o) return false;
+  s.rot = o.rot;
+  s.mirrored = o.mirrored;
+  s.anchor = o.anchor;
+  return true;
+}
+
+/**
+ * What covering the ghost's squares would cost and give, read off the board's printed
+ * symbols (R-22, R-23): 2 Gold per Whirlpool or Current, ships, Gold and Reef symbols.
+ * A preview only: the server computes the real outcome.
+ */
+export function preview(s, cells = ghostCells(s)) {
+  const v = viewOf(s);
+  const out = { cost: 0, gold: 0, reefs: 0, ships: [] };
+  if (!v) return out;
+  const rows = v.board.rows;
+  const ships = new Map(v.board.ships.map(([r, c, col]) => [`${r},${c}`, col]));
+  for (const [r, c] of cells) {
+    const ch = rows[r]?.[c];
+    if (ch === "W" || ch === "~") out.cost += 2;
+    if (ch === "G") out.gold += 1;
+    if (ch === "R") out.reefs += 1;
+    const ship = ships.get(`${r},${c}`);
+    if (ship) out.ships.push(ship);
+  }
+  return out;
+}
+
+/** Whether the newest placement should still be highlighted. */
+export function highlightActive(s, now = Date.now(), ms = 2500) {
+  return !!s.lastPlaced && now - s.lastPlaced.at < ms;
+}
+
+/** Append log lines, skipping ones already shown (polling and the socket may repeat them). */
+export function addLog(s, entries, max = 300) {
+  const seen = new Set(s.log.map((e) => `${e.seq}|${e.text}`));
+  for (const e of entries) {
+    const key = `${e.seq}|${e.text}`;
+    if (!seen.has(key)) {
+      s.log.push(e);
+      seen.add(key);
+    }
+  }
+  if (s.log.length > max) s.log.splice(0, s.log.length - max);
+}
+
+/** Append one chat message, keeping the last `max`. */
+export function addChat(s, msg, max = 200) {
+  s.chat.push(msg);
+  if (s.chat.length > max) s.chat.splice(0, s.chat.length - max);
+}

@@ -1,0 +1,207 @@
+// The connection: socket first, polling fallback, patches, resync, backoff, actions.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Connection } from "../../static/js/lib/connection.mjs";
+
+// A manual clock: timers run only when the test advances time.
+function clock() {
+  let now = 0;
+  let id = 0;
+  const timers = new Map();
+  return {
+    setTimeout: (fn, ms) => (timers.set(++id, { fn, at: now + ms }), id),
+    clearTimeout: (i) => timers.delete(i),
+    async advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        const due = [...timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        timers.delete(due[0]);
+        now = due[1].at;
+        await due[1].fn();
+        await new Promise((r) => setImmediate(r));
+      }
+      now = end;
+    },
+    pending: () => timers.size,
+  };
+}
+
+function fakeServer() {
+  const srv = { version: 3, doc: { view: { n: 3 }, legal_actions: [{ type: "pass" }] }, posts: [], gets: 0, down: false };
+  srv.fetch = async (path, init = {}) => {
+    if (srv.down) throw new Error("offline");
+    if (init.method === "POST") {
+      const body = JSON.parse(init.body);
+      srv.posts.push(body);
+      if (body.version !== srv.version) {
+        return { ok: false, status: 409, json: async () => ({ error: { code: "stale_version", message: "stale" } }) };
+      }
+      srv.version += 1;
+      srv.doc = { view: { n: srv.version }, legal_actions: [] };
+      return { ok: true, status: 200, json: async () => ({ version: srv.version, events: [] }) };
+    }
+    srv.gets += 1;
+    return { ok: true, status: 200, json: async () => ({ version: srv.version, ...structuredClone(srv.doc) }) };
+  };
+  return srv;
+}
+
+// A fake socket class whose instances the test drives.
+function fakeSockets({ refuse = false } = {}) {
+  const made = [];
+  class FakeWS {
+    constructor(url) {
+      this.url = url;
+      this.sent = [];
+      this.readyState = 0;
+      made.push(this);
+      if (refuse) queueMicrotask(() => this.onclose?.());
+    }
+    open() {
+      this.readyState = 1;
+      this.onopen?.();
+    }
+    receive(msg) {
+      this.onmessage?.({ data: JSON.stringify(msg) });
+    }
+    send(text) {
+      this.sent.push(JSON.parse(text));
+    }
+    close() {
+      this.readyState = 3;
+      this.onclose?.();
+    }
+  }
+  return { FakeWS, made };
+}
+
+function connect(opts) {
+  const docs = [];
+  const statuses = [];
+  const c = new Connection({
+    gameId: 5,
+    wsUrl: "ws://test/ws/games/5",
+    onDocument: (doc, version) => docs.push({ doc, version }),
+    onStatus: (s) => statuses.push(s),
+    random: () => 0.5,
+    ...opts,
+  });
+  return { c, docs, statuses };
+}
+
+test("no socket endpoint: falls back to polling, then retries the socket with backoff", async () => {
+  const t = clock();
+  const srv = fakeServer();
+  const { FakeWS, made } = fakeSockets({ refuse: true });
+  const { c, docs, statuses } = connect({ fetch: srv.fetch, WebSocket: FakeWS, ...t });
+  await c.start();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(docs[0].version, 3);
+  assert.equal(statuses.at(-1), "polling");
+  srv.version = 4;
+  srv.doc = { view: { n: 4 }, legal_actions: [] };
+  await t.advance(1500);
+  assert.equal(docs.at(-1).version, 4);
+  assert.ok(made.length >= 2, "the socket was retried");
+  const gaps = [c.backoffMs()];
+  c.attempt += 1;
+  gaps.push(c.backoffMs());
+  assert.ok(gaps[1] > gaps[0]);
+  c.attempt = 50;
+  assert.ok(c.backoffMs() <= 30000);
+  c.stop();
+});
+
+test("socket: state, in-order patches, stale patches ignored, gaps and bad patches resync", async () => {
+  const t = clock();
+  const srv = fakeServer();
+  const { FakeWS, made } = fakeSockets();
+  const { c, docs, statuses } = connect({ fetch: srv.fetch, WebSocket: FakeWS, ...t });
+  await c.start();
+  const ws = made[0];
+  ws.open();
+  assert.equal(statuses.at(-1), "live");
+  assert.deepEqual(ws.sent[0], { type: "resync", version: 3 });
+  ws.receive({ type: "state", version: 7, view: { n: 7, hand: ["M01"] }, legal_actions: [] });
+  assert.equal(c.version, 7);
+  ws.receive({ type: "patch", version: 8, ops: [{ op: "replace", path: "/view/n", value: 8 }] });
+  assert.equal(docs.at(-1).doc.view.n, 8);
+  ws.receive({ type: "patch", version: 8, ops: [{ op: "replace", path: "/view/n", value: 99 }] });
+  assert.equal(c.doc.view.n, 8, "an old patch is ignored");
+  ws.receive({ type: "patch", version: 9, ops: [{ op: "remove", path: "/view/nothing" }] });
+  assert.equal(c.version, 8, "a failing patch changes nothing");
+  assert.deepEqual(ws.sent.at(-1), { type: "resync", version: 8 });
+  c.stop();
+});
+
+test("socket actions resolve on ack and reject on error with the code", async () => {
+  const t = clock();
+  const srv = fakeServer();
+  const { FakeWS, made } = fakeSockets();
+  const { c } = connect({ fetch: srv.fetch, WebSocket: FakeWS, ...t });
+  await c.start();
+  made[0].open();
+  const p = c.act({ type: "pass" });
+  const sent = made[0].sent.at(-1);
+  assert.equal(sent.type, "action");
+  assert.equal(sent.version, 3);
+  made[0].receive({ type: "ack", id: sent.id, version: 4 });
+  assert.equal((await p).version, 4);
+  const q = c.act({ type: "end_turn" });
+  const id = made[0].sent.at(-1).id;
+  assert.notEqual(id, sent.id);
+  made[0].receive({ type: "error", id, code: "not_your_turn", message: "wait" });
+  await assert.rejects(q, (e) => e.code === "not_your_turn");
+  // A lost connection fails what was waiting, so the UI never hangs.
+  const r = c.act({ type: "pass" });
+  made[0].close();
+  await assert.rejects(r, (e) => e.code === "network");
+  c.stop();
+});
+
+test("other socket messages go to onMessage", async () => {
+  const t = clock();
+  const { FakeWS, made } = fakeSockets();
+  const got = [];
+  const { c } = connect({ fetch: fakeServer().fetch, WebSocket: FakeWS, onMessage: (m) => got.push(m), ...t });
+  await c.start();
+  made[0].open();
+  made[0].receive({ type: "chat", name: "Ann", text: "hi" });
+  made[0].receive({ type: "presence", spectators: 2 });
+  made[0].onmessage({ data: "not json" });
+  assert.deepEqual(got.map((m) => m.type), ["chat", "presence"]);
+  assert.ok(c.chat("hello"));
+  assert.deepEqual(made[0].sent.at(-1), { type: "chat", text: "hello" });
+  c.stop();
+});
+
+test("REST actions: POST with the version, then refresh; stale refusals refresh too", async () => {
+  const t = clock();
+  const srv = fakeServer();
+  const { c, docs } = connect({ fetch: srv.fetch, WebSocket: null, ...t });
+  await c.start();
+  await c.act({ type: "pass" });
+  assert.deepEqual(srv.posts[0], { version: 3, action: { type: "pass" } });
+  assert.equal(docs.at(-1).version, 4);
+  srv.version = 9; // someone else moved
+  await assert.rejects(c.act({ type: "pass" }), (e) => e.code === "stale_version" && e.status === 409);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(c.version, 9);
+  c.stop();
+});
+
+test("polling shows offline while the server is unreachable and recovers", async () => {
+  const t = clock();
+  const srv = fakeServer();
+  const { c, statuses } = connect({ fetch: srv.fetch, WebSocket: null, ...t });
+  await c.start();
+  srv.down = true;
+  await t.advance(1600);
+  assert.equal(statuses.at(-1), "offline");
+  srv.down = false;
+  await t.advance(1600);
+  assert.equal(statuses.at(-1), "polling");
+  c.stop();
+  assert.equal(t.pending(), 0);
+});

@@ -1,0 +1,71 @@
+"""Build sample documents from the real engine for the JS unit tests and page screenshots.
+
+`python tests/js/make_fixtures.py` rewrites tests/js/fixtures/*.json; the JS tests read them so
+they check the client against the engine's real view format, not a hand-written imitation.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from app.engine import GameOptions, apply, legal_actions, new_game, to_act, view_for  # noqa: E402
+from app.web.pages import client_content  # noqa: E402
+
+OUT = Path(__file__).parent / "fixtures"
+
+
+def play(players: int, seed: int, moves: int, expansion: bool = False) -> Any:
+    """A game after `moves` random legal actions (placements preferred, so the board fills)."""
+    rng = random.Random(seed)
+    state = new_game(GameOptions(players=players, expansion=expansion), seed)
+    for _ in range(moves):
+        if state.over:
+            break
+        seat = to_act(state)
+        acts = legal_actions(state, seat)
+        places = [a for a in acts if a["type"] == "place"]
+        missions = [a for a in acts if a["type"] == "mission"]
+        pool = places or missions or [a for a in acts if a["type"] != "pass"] or acts
+        state, _ = apply(state, rng.choice(pool), seat)
+    # Stop at the start of a placement so the sample shows a hand ready to be played.
+    while not state.over and (state.turn.phase != "place" or state.pending):
+        seat = to_act(state)
+        acts = [a for a in legal_actions(state, seat) if a["type"] != "pass"]
+        state, _ = apply(state, acts[0], seat)
+    return state
+
+
+def doc(state: Any, seat: int | None) -> dict[str, Any]:
+    """The {view, legal_actions} document as the server sends it to `seat`."""
+    acting = to_act(state)
+    acts = legal_actions(state, seat) if seat is not None and seat == acting else []
+    return {"view": view_for(state, seat), "legal_actions": acts}
+
+
+def main() -> None:
+    """Write the fixtures."""
+    OUT.mkdir(exist_ok=True)
+    (OUT / "content.json").write_text(json.dumps(client_content()))
+    start = new_game(GameOptions(players=3), 1)
+    mid = play(4, 7, 40)
+    end = play(3, 11, 2000)
+    samples = {
+        "start.json": doc(start, to_act(start)),
+        "mid.json": doc(mid, to_act(mid)),
+        "mid_spectator.json": doc(mid, None),
+        "over.json": doc(end, 0),
+    }
+    for name, data in samples.items():
+        (OUT / name).write_text(json.dumps(data))
+    print("wrote", ", ".join(samples), "and content.json; end over:", end.over)
+
+
+if __name__ == "__main__":
+    main()
