@@ -21,7 +21,7 @@ TYPES = (
     "use_ancestral",
     "use_treasure",
     "play_reef",
-    "draw_reefs",
+    "decline",
     "keep_treasure",
     "choose_tail",
 )

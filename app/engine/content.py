@@ -89,3 +89,28 @@ def content() -> Content:
         base_reef_ids=tuple(r["id"] for r in base["reefs"]),
         coral_reef_ids=tuple(r["id"] for r in coral),
     )
+
+
+@dataclass(frozen=True)
+class ExpansionContent:
+    """Treasures of the Deep: Hidden Treasure effects, Bonus tiles, Reward Board spaces."""
+
+    treasures: dict[str, str]  # card id -> effect
+    bonus_tiles: dict[str, dict]  # tile id -> {kind, values: [2-3 players, 4-5 players], text}
+    reward_board: dict[int, dict[str, tuple[str, ...]]]  # players -> track -> spaces 1..length
+
+
+@cache
+def expansion_content() -> ExpansionContent:
+    """The expansion's content (loaded once)."""
+    treasures = json.loads((CONTENT_DIR / "treasures.json").read_text())
+    tiles = json.loads((CONTENT_DIR / "bonus_tiles.json").read_text())
+    board = json.loads((CONTENT_DIR / "reward_board.json").read_text())
+    return ExpansionContent(
+        treasures={t["id"]: t["effect"] for t in treasures},
+        bonus_tiles={t["id"]: t for t in tiles},
+        reward_board={
+            int(n): {track: tuple(spaces) for track, spaces in tracks.items()}
+            for n, tracks in board.items()
+        },
+    )

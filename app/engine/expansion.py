@@ -1,68 +1,441 @@
-"""Treasures of the Deep (R-50..R-56): hooks the base rules call; inert in base games."""
+"""Treasures of the Deep (R-50..R-56): hooks the base rules call; inert in base games.
+
+The Reward Board (fixed after setup) lives in `state.reward`; tails, Hidden Treasures and the
+personal discard pile live on each Player; Hidden Treasure effects of the current turn live in
+`state.turn.effects`.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from .content import content
+from .board import ISLAND, neighbours
+from .content import SHIP_COLOURS, content, expansion_content
 from .errors import EngineError
-from .shapes import same_shape
+from .placement import (
+    EXTRA_BODY,
+    FREE_SHAPE,
+    Region,
+    affordable,
+    spendable_gold,
+)
+from .shapes import is_connected, placements, same_shape
 from .state import State
+
+Events = list[dict[str, Any]]
+TRACKS = ("green", "purple", "red")
+TRACK_LENGTH = {2: 9, 3: 8, 4: 7, 5: 6}  # spaces after the start (R-50)
+# When each Hidden Treasure may be used (R-54).
+BEFORE_PLACING = ("no_cost", "triple_gold", "extra_body", "free_shape", "contact_gold")
+AT_MISSION = ("convert", "two_missions")
+AT_DRAW = ("same_deck",)
+
+
+def _milestone(length: int) -> int:
+    return -(-length // 2) + 1  # ceil(length / 2) + 1 (R-50)
 
 
 def setup_expansion(state: State, rng: random.Random) -> None:
-    """Reward Board, arrows, bonus tiles, treasures, ancestral heads."""
-    raise NotImplementedError
+    """Reward Board with arrows and 3 Bonus tiles, Hidden Treasures, tails, Ancestral heads."""
+    xc = expansion_content()
+    n = len(state.players)
+    spaces = xc.reward_board[n]
+    slots = [(t, i + 1) for t in TRACKS for i, sp in enumerate(spaces[t]) if sp == "A"]
+    arrows = [colour for colour in TRACKS for _ in range(3)]  # 9 tokens, 3 per colour (R-52)
+    rng.shuffle(arrows)
+    arrow_at: dict[str, dict[str, str]] = {t: {} for t in TRACKS}
+    for (track, pos), colour in zip(slots, arrows, strict=False):
+        arrow_at[track][str(pos)] = colour
+    tiles = sorted(xc.bonus_tiles)
+    rng.shuffle(tiles)
+    length = TRACK_LENGTH[n]
+    state.reward = {
+        "length": length,
+        "milestone": _milestone(length),
+        "spaces": {t: list(spaces[t]) for t in TRACKS},
+        "arrows": arrow_at,
+        "bonus": dict(zip(TRACKS, tiles[:3], strict=False)),
+    }
+    treasures = sorted(xc.treasures)
+    rng.shuffle(treasures)
+    state.decks["treasures"] = treasures
+    for p in state.players:
+        p.ancestral = True  # one head swapped for the Ancestral head (R-56)
+        p.tails = {t: 0 for t in TRACKS}
+
+
+def _effect(card: str) -> str:
+    return expansion_content().treasures[card]
+
+
+def _held_with(s: State, effects: tuple[str, ...]) -> list[str]:
+    """Hidden Treasures the current player holds with one of these effects, usable now."""
+    if s.turn.treasure_used or not s.options.expansion:
+        return []
+    held = s.players[s.turn.seat].treasures
+    return list(dict.fromkeys(c for c in held if _effect(c) in effects))
+
+
+# --- Placement effects ---------------------------------------------------------------------------
 
 
 def check_shape(s: State, card: str, cells: tuple[tuple[int, int], ...]) -> None:
-    """Raise illegal_placement unless `cells` are the card's shape (R-21)."""
+    """Raise illegal_placement unless `cells` fit the card's shape, given this turn's effects."""
     shape = content().shapes[content().pattern_shape[card]]
-    if len(cells) != len(shape) or not same_shape(list(cells), shape):
+    sq = list(cells)
+    if FREE_SHAPE in s.turn.effects:
+        from .board import mask_of
+
+        ok = len(sq) == len(shape) and is_connected(mask_of(sq))
+    elif EXTRA_BODY in s.turn.effects and len(sq) == len(shape) + 1:
+        ok = any(
+            same_shape(sq[:i] + sq[i + 1 :], shape) and _touches(sq[i], sq[:i] + sq[i + 1 :])
+            for i in range(len(sq))
+        )
+    else:
+        ok = len(sq) == len(shape) and same_shape(sq, shape)
+    if not ok:
         raise EngineError(
-            "illegal_placement", f"place {card}: the squares are not the card's shape (R-21)"
+            "illegal_placement", f"place {card}: the squares are not the card's shape (R-21, R-54)"
         )
 
 
-def on_ships_gained(s: State, seat: int, ships: list[str], events: list[dict[str, Any]]) -> None:
-    """Advance tails for ships gained (R-50)."""
+def _touches(square: tuple[int, int], others: list[tuple[int, int]]) -> bool:
+    r, c = square
+    return any(abs(r - r2) + abs(c - c2) == 1 for r2, c2 in others)
+
+
+def extend_placements(s: State, card: str, masks: list[int], region: Region) -> list[int]:
+    """Placements under this turn's Hidden Treasure effect (extra body, free shape)."""
+    effects = s.turn.effects
+    if EXTRA_BODY not in effects and FREE_SHAPE not in effects:
+        return masks
+    shape_name = content().pattern_shape[card]
+    seat = s.turn.seat
+    spendable = spendable_gold(s, seat)
+    found: set[int] = set()
+    if FREE_SHAPE in effects:
+        size = len(content().shapes[shape_name])
+        for name, cells in content().shapes.items():
+            if len(cells) == size:
+                found.update(m for m in placements(name) if not m & region.blocked)
+    else:
+        found.update(masks)  # the plain shape stays legal: the extra body is optional
+        free = ~region.blocked & ~ISLAND
+        for m in placements(shape_name):
+            if m & region.blocked:
+                continue
+            extra = neighbours(m) & ~m & free
+            while extra:
+                low = extra & -extra
+                found.add(m | low)
+                extra ^= low
+    return sorted(m for m in found if m & region.touch and affordable(s, seat, m, spendable))
+
+
+# --- Reward Board ------------------------------------------------------------------------------
+
+
+def on_ships_gained(s: State, seat: int, ships: list[str], events: Events) -> None:
+    """Each ship gained advances its colour's tail; dark blue asks which (R-50)."""
+    if not s.options.expansion or not ships:
+        return
+    if _held_with(s, ("any_tail",)):
+        s.pending.append({"kind": "advance", "ships": list(ships)})
+        return
+    _advance_for_ships(s, seat, ships, events)
+
+
+def _advance_for_ships(s: State, seat: int, ships: list[str], events: Events) -> None:
+    for colour in ships:
+        if colour == "blue":
+            s.pending.append({"kind": "tail", "reason": "blue_ship"})
+        else:
+            advance_tail(s, seat, colour, events)
+
+
+def advance_tail(s: State, seat: int, track: str, events: Events) -> None:
+    """Move a tail one space and take that space's reward; arrows chain (R-50..R-52)."""
+    player = s.players[seat]
+    pos = player.tails[track]
+    length = s.reward["length"]
+    if pos >= length:
+        events.append({"type": "tail_blocked", "seat": seat, "track": track})
+        return  # a tail never moves past A; the advance is lost
+    pos += 1
+    player.tails[track] = pos
+    events.append({"type": "tail_advanced", "seat": seat, "track": track, "to": pos})
+    space = s.reward["spaces"][track][pos - 1]
+    if space.startswith("g"):
+        player.gold += int(space[1:])
+    elif space == "T":
+        s.pending.append({"kind": "treasure"})
+    elif space == "A":
+        colour = s.reward["arrows"][track].get(str(pos))
+        if colour:
+            advance_tail(s, seat, colour, events)
+
+
+# --- Pending choices -----------------------------------------------------------------------------
+
+
+def may_widen_reef_draw(s: State) -> bool:
+    """Whether the player may first choose to use the draw-4 Hidden Treasure (R-54)."""
+    return not s.pending[0].get("declined") and bool(_held_with(s, ("reef4",)))
+
+
+def materialise(s: State, front: dict[str, Any], events: Events) -> bool:
+    """Prepare the front pending choice; True when it resolved itself (loop again)."""
+    if front["kind"] == "treasure" and "cards" not in front:
+        deck = s.decks["treasures"]
+        cards, s.decks["treasures"] = deck[:2], deck[2:]
+        if len(cards) < 2:  # R-31: one card left is simply kept; none, nothing happens
+            s.pending.pop(0)
+            if cards:
+                _keep_treasure(s, cards[0], [], events)
+            return True
+        s.pending[0] = {**front, "cards": cards}
+        return False
+    if front["kind"] == "tail" and not _open_tracks(s):
+        s.pending.pop(0)
+        return True
+    return False
+
+
+def _open_tracks(s: State) -> list[str]:
+    tails = s.players[s.turn.seat].tails
+    return [t for t in TRACKS if tails[t] < s.reward["length"]]
+
+
+def pending_actions(s: State, front: dict[str, Any]) -> list[dict[str, Any]]:
+    """The answers to an expansion pending choice (R-25)."""
+    kind = front["kind"]
+    if kind == "reef":  # not yet drawn: the draw-4 treasure may be used first
+        uses = [{"type": "use_treasure", "card": c} for c in _held_with(s, ("reef4",))]
+        return [*uses, {"type": "decline"}]
+    if kind == "advance":
+        uses = [{"type": "use_treasure", "card": c} for c in _held_with(s, ("any_tail",))]
+        return [*uses, {"type": "decline"}]
+    if kind == "treasure":
+        return [{"type": "keep_treasure", "card": c} for c in dict.fromkeys(front["cards"])]
+    if kind == "tail":
+        return [{"type": "choose_tail", "track": t} for t in _open_tracks(s)]
+    return []
+
+
+def _front(s: State, kinds: tuple[str, ...], what: str) -> dict[str, Any]:
+    if not s.pending or s.pending[0]["kind"] not in kinds:
+        raise EngineError("wrong_phase", f"cannot {what}: no such choice is pending")
+    return s.pending[0]
+
+
+def _keep_treasure(s: State, card: str, rest: list[str], events: Events) -> None:
+    player = s.players[s.turn.seat]
+    player.treasures.append(card)
+    player.treasures_acquired += 1
+    s.decks["treasures"].extend(rest)
+    events.append(
+        {"type": "treasure_kept", "seat": s.turn.seat, "secret": {"card": card, "returned": rest}}
+    )
+
+
+def _keep_treasure_action(s: State, a: Any, events: Events) -> None:
+    front = _front(s, ("treasure",), a.describe())
+    if a.card not in front.get("cards", []):
+        raise EngineError("no_such_card", f"cannot {a.describe()}: it was not drawn")
+    s.pending.pop(0)
+    _keep_treasure(s, a.card, [c for c in front["cards"] if c != a.card], events)
+
+
+def _choose_tail(s: State, a: Any, events: Events) -> None:
+    _front(s, ("tail",), a.describe())
+    if a.track not in _open_tracks(s):
+        raise EngineError("not_allowed", f"cannot {a.describe()}: that tail is at the end")
+    s.pending.pop(0)
+    advance_tail(s, s.turn.seat, a.track, events)
+
+
+def _decline(s: State, a: Any, events: Events) -> None:
+    front = _front(s, ("reef", "advance"), a.describe())
+    if front["kind"] == "reef":
+        if "cards" in front:
+            raise EngineError("wrong_phase", "cannot decline: the Reef cards are drawn")
+        s.pending[0] = {**front, "declined": True}
+    else:
+        s.pending.pop(0)
+        _advance_for_ships(s, s.turn.seat, front["ships"], events)
+
+
+# --- Using cards: Hidden Treasures, Coral Reefs, the Ancestral head -----------------------------
+
+
+def _use_treasure(s: State, a: Any, events: Events) -> None:
+    seat = s.turn.seat
+    player = s.players[seat]
+    if a.card not in player.treasures:
+        raise EngineError("no_such_card", f"cannot {a.describe()}: you hold no such treasure")
+    if s.turn.treasure_used:
+        raise EngineError("not_allowed", f"cannot {a.describe()}: one Hidden Treasure per turn")
+    effect = _effect(a.card)
+    front = s.pending[0] if s.pending else None
+    if front is not None:
+        # While a choice is pending only the treasures that answer it may be used (R-25).
+        wants = {"reef": "reef4", "advance": "any_tail"}.get(front["kind"])
+        if effect != wants or "cards" in front:
+            raise EngineError("decision_pending", f"cannot {a.describe()}: a choice is pending")
+    elif not _usable_now(s, effect):
+        raise EngineError("wrong_phase", f"cannot {a.describe()} at this point of the turn")
+    if effect == "convert":
+        src, dst = a.convert or (None, None)
+        if src is None or src == dst or player.ships.get(src, 0) < 1:
+            raise EngineError(
+                "bad_action", f"{a.describe()}: convert one held ship to another colour"
+            )
+        player.ships[src] -= 1
+        player.ships[dst] += 1
+    player.treasures.remove(a.card)
+    player.used.append(a.card)
+    s.turn.treasure_used = True
+    events.append({"type": "treasure_used", "seat": seat, "card": a.card, "effect": effect})
+    if effect == "reef4":
+        s.pending[0] = {**front, "count": 4, "declined": True}
+    elif effect == "any_tail":
+        s.pending.pop(0)
+        s.pending.extend({"kind": "tail", "reason": "any_tail"} for _ in front["ships"])
+    elif effect == "two_missions":
+        s.turn.mission_limit = 2
+    elif effect != "convert":
+        s.turn.effects.append(effect)
+
+
+def _usable_now(s: State, effect: str) -> bool:
+    phase = s.turn.phase
+    if effect in BEFORE_PLACING:
+        return phase == "place"
+    if effect == "two_missions":
+        return phase == "mission" and s.turn.missions_done == 0
+    if effect == "convert":
+        return phase == "mission" and s.turn.missions_done < s.turn.mission_limit
+    if effect in AT_DRAW:
+        return phase in ("mission", "draw")
+    return False  # reef4 and any_tail answer pending choices
+
+
+def _play_reef(s: State, a: Any, events: Events) -> None:
+    seat = s.turn.seat
+    player = s.players[seat]
+    card = content().reefs.get(a.card or "")
+    if a.card not in player.reefs or card is None or not card.tracks:
+        raise EngineError("no_such_card", f"cannot {a.describe()}: you hold no such Coral Reef")
+    player.reefs.remove(a.card)
+    player.used.append(a.card)  # R-55: to the personal discard pile
+    player.gold += card.gold
+    events.append({"type": "reef_played", "seat": seat, "card": a.card, "gold": card.gold})
+    for track in card.tracks:
+        advance_tail(s, seat, track, events)
+
+
+def _use_ancestral(s: State, a: Any, events: Events) -> None:
+    player = s.players[s.turn.seat]
+    if s.turn.phase != "place":
+        raise EngineError("wrong_phase", "use the Ancestral head before placing a Dragon")
+    if not player.ancestral or s.turn.ancestral:
+        raise EngineError("not_allowed", "the Ancestral head is used once per game (R-56)")
+    s.turn.ancestral = True
+    events.append({"type": "ancestral_declared", "seat": s.turn.seat})
 
 
 def same_deck_allowed(s: State) -> bool:
     """Whether this turn's draw may come from the played card's deck (a Hidden Treasure)."""
-    return False
-
-
-def may_widen_reef_draw(s: State) -> bool:
-    """Whether the player may first choose to use the draw-4 Hidden Treasure."""
-    return False
-
-
-def materialise(s: State, front: dict[str, Any], events: list[dict[str, Any]]) -> bool:
-    """Prepare an expansion pending choice; True when it resolved itself."""
-    return False
-
-
-def pending_actions(s: State, front: dict[str, Any]) -> list[dict[str, Any]]:
-    """Answers to an expansion pending choice."""
-    return []
-
-
-def extend_placements(s: State, card: str, masks: list[int], region: Any) -> list[int]:
-    """Placements widened by a Hidden Treasure effect."""
-    return masks
+    return "same_deck" in s.turn.effects
 
 
 def free_actions(s: State) -> list[dict[str, Any]]:
-    """Expansion free actions on one's own turn."""
-    return []
+    """Expansion actions open on one's own turn with no choice pending."""
+    if not s.options.expansion:
+        return []
+    player = s.players[s.turn.seat]
+    reefs = content().reefs
+    actions: list[dict[str, Any]] = [
+        {"type": "play_reef", "card": c} for c in dict.fromkeys(player.reefs) if reefs[c].tracks
+    ]
+    if s.turn.phase == "place" and player.ancestral and not s.turn.ancestral:
+        actions.append({"type": "use_ancestral"})
+    for card in _held_with(s, BEFORE_PLACING + AT_MISSION + AT_DRAW):
+        effect = _effect(card)
+        if not _usable_now(s, effect):
+            continue
+        if effect == "convert":
+            actions.extend(
+                {"type": "use_treasure", "card": card, "convert": [src, dst]}
+                for src in SHIP_COLOURS
+                if player.ships.get(src, 0)
+                for dst in SHIP_COLOURS
+                if dst != src
+            )
+        else:
+            actions.append({"type": "use_treasure", "card": card})
+    return actions
 
 
-HANDLERS: dict[str, Any] = {}
-PENDING_HANDLERS: dict[str, Any] = {}
+# --- Scoring -------------------------------------------------------------------------------------
+
+
+def _tile_raw(s: State, seat: int, tile: dict[str, Any]) -> int:
+    from .board import OUTER_EDGE, REALM_MASKS, REALMS
+    from .scoring import gold_vp, mission_vp, realm_presence
+
+    p = s.players[seat]
+    per = tile["values"][0 if len(s.players) <= 3 else 1]
+    kind = tile["kind"]
+    dragons = [d for d in s.dragons if d.owner == seat]
+    if kind == "treasures":
+        return per * p.treasures_acquired
+    if kind == "half_missions":
+        return mission_vp(s, seat) // 2
+    if kind == "two_realm_dragons":
+        return per * sum(
+            1 for d in dragons if sum(1 for m in REALM_MASKS.values() if d.mask & m) >= 2
+        )
+    if kind == "least_used_deck":
+        decks = content().pattern_deck
+        return per * min(sum(1 for c in p.played if decks[c] == d) for d in ("S", "M", "L"))
+    if kind == "weakest_realm":
+        return per * min(realm_presence(s, r).get(seat, (0, 0))[0] for r in REALMS)
+    if kind == "half_gold":
+        return gold_vp(s, seat) // 2
+    if kind == "outer_edge":
+        return per * sum(1 for d in dragons if d.mask & OUTER_EDGE)
+    if kind == "reefs":
+        return per * p.reefs_acquired
+    raise ValueError(f"unknown bonus tile kind {kind}")
+
+
+def tail_score(s: State, seat: int, track: str) -> int:
+    """One tail's bonus VP: the tile in full at A, half (rounded down) from B (R-53)."""
+    tile = expansion_content().bonus_tiles[s.reward["bonus"][track]]
+    pos = s.players[seat].tails[track]
+    full = min(20, _tile_raw(s, seat, tile))
+    if pos >= s.reward["length"]:
+        return full
+    if pos >= s.reward["milestone"]:
+        return full // 2
+    return 0
 
 
 def tail_scores(s: State) -> list[int]:
-    """Bonus VP per seat from the tails on the Reward Board (R-53)."""
-    return [0] * len(s.players)
+    """Bonus VP per seat from the three tails (R-53)."""
+    return [sum(tail_score(s, seat, t) for t in TRACKS) for seat in range(len(s.players))]
+
+
+HANDLERS: dict[str, Any] = {
+    "play_reef": _play_reef,
+    "use_ancestral": _use_ancestral,
+}
+PENDING_HANDLERS: dict[str, Any] = {
+    "use_treasure": _use_treasure,
+    "keep_treasure": _keep_treasure_action,
+    "choose_tail": _choose_tail,
+    "decline": _decline,
+}

@@ -89,7 +89,8 @@ def _place(s: State, a: Action, events: Events) -> None:
     player.hand.remove(a.card)
     player.played.append(a.card)
     player.heads -= 1
-    ancestral = s.turn.ancestral
+    # With only the Ancestral head left in supply, it is the head placed.
+    ancestral = s.turn.ancestral or (player.ancestral and player.heads == 0)
     if ancestral:
         player.ancestral = False
         s.turn.ancestral = False
@@ -287,6 +288,8 @@ def _pass(s: State, a: Action, events: Events) -> None:
     if a.source is not None:
         _check_draw(s, a, a.source, any_deck=True)
     player.heads -= 1
+    if player.ancestral and player.heads == 0:
+        player.ancestral = False  # the last head returned to the box is the Ancestral one
     if a.discard is not None:
         player.hand.remove(a.discard)
         player.discarded.append(a.discard)
