@@ -26,6 +26,8 @@ def _summary(s) -> dict:
         "hands": [p.hand for p in s.players],
         "reefs": [p.reefs for p in s.players],
         "missions": [p.missions for p in s.players],
+        "tails": [p.tails for p in s.players],
+        "treasures": [p.treasures for p in s.players],
         "market": s.market,
         "pending": s.pending,
         "legal": len(legal_actions(s, to_act(s))),
@@ -59,6 +61,8 @@ def playthrough(options: GameOptions, seed: int) -> list[str]:
 CASES = {
     "base_2p_seed2026": (GameOptions(players=2), 2026),
     "base_4p_seed7": (GameOptions(players=4), 7),
+    "expansion_3p_seed11": (GameOptions(players=3, expansion=True), 11),
+    "expansion_5p_seed5": (GameOptions(players=5, expansion=True), 5),
 }
 
 

@@ -48,15 +48,31 @@ def _check_invariants(s, paid_ships: Counter) -> None:
     held = Counter()
     for p in s.players:
         held.update(p.ships)
-    total = Counter(s.ships_on_board.values()) + held + paid_ships
-    assert dict(total) == SHIP_TOKENS
+    # `paid_ships` also nets out conversions by the Hidden Treasure (one colour becomes another).
+    board = Counter(s.ships_on_board.values())
+    total = {c: board[c] + held[c] + paid_ships[c] for c in SHIP_TOKENS}
+    assert total == SHIP_TOKENS
+    # Reef and Hidden Treasure cards: in the deck, drawn for a choice, held, or used; once each.
+    pending = [c for d in s.pending for c in d.get("cards", [])]
+    for deck, prefix, size in (
+        ("reefs", "RF", 31 if s.options.expansion else 24),
+        ("treasures", "HT", 30),
+    ):
+        if deck not in s.decks:
+            continue
+        held = [c for p in s.players for c in p.reefs + p.treasures + p.used]
+        every = s.decks[deck] + [c for c in pending + held if c.startswith(prefix)]
+        assert len(every) == len(set(every)) == size, deck
+    if s.options.expansion:
+        for p in s.players:
+            assert all(0 <= v <= s.reward["length"] for v in p.tails.values())
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
-def test_random_games_keep_every_invariant(players, seed):
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1), expansion=st.booleans())
+def test_random_games_keep_every_invariant(players, seed, expansion):
     rng = random.Random(seed)
-    s = new_game(GameOptions(players=players), seed)
+    s = new_game(GameOptions(players=players, expansion=expansion), seed)
     moves = []
     paid = Counter()
     passes = Counter()
@@ -74,6 +90,9 @@ def test_random_games_keep_every_invariant(players, seed):
         moves.append((seat, a))
         if a["type"] == "mission":
             paid.update(a["tokens"])
+        if a.get("convert"):
+            paid[a["convert"][0]] += 1
+            paid[a["convert"][1]] -= 1
         if a["type"] == "pass":
             passes[seat] += 1
         _check_invariants(s, paid)

@@ -56,3 +56,10 @@ def test_simulate_other_seed_differs():
     a = _run("--players", "3", "--games", "3", "--seed", "1")
     b = _run("--players", "3", "--games", "3", "--seed", "2")
     assert _untimed(a) != _untimed(b)
+
+
+def test_simulate_expansion_reports_the_tails_category():
+    a = _run("--players", "4", "--games", "3", "--seed", "1", "--expansion")
+    b = _run("--players", "4", "--games", "3", "--seed", "1", "--expansion")
+    assert _untimed(a) == _untimed(b)
+    assert a["expansion"] is True and "tails" in a["mean_scores"]
