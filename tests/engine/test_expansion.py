@@ -41,7 +41,7 @@ def test_setup_R50_R52_R53_R56(players):
     assert s.reward["milestone"] == -(-length // 2) + 1
     slots = sum(sp == "A" for t in s.reward["spaces"].values() for sp in t)
     assert sum(len(a) for a in s.reward["arrows"].values()) == min(slots, 9)
-    for track, spaces in s.reward["spaces"].items():
+    for _track, spaces in s.reward["spaces"].items():
         assert len(spaces) == length and "T" in spaces and "A" in spaces
     assert len(set(s.reward["bonus"].values())) == 3
     assert len(s.decks["treasures"]) == 30 and len(s.decks["reefs"]) == 31
@@ -80,7 +80,7 @@ def _plain_reward(s):
 def test_ships_advance_their_tails_and_blue_asks_R50():
     s = xgame(first=0)
     _plain_reward(s)
-    s, events = apply(s, _ship_placement(s, ["green", "blue"]), 0)
+    s, _events = apply(s, _ship_placement(s, ["green", "blue"]), 0)
     assert s.players[0].tails["green"] == 1
     assert [a["type"] for a in legal_actions(s, 0)] == ["choose_tail"] * 3
     _refused(s, {"type": "draw", "source": "deck", "deck": "L"}, 0, "decision_pending")
