@@ -8,10 +8,11 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Move, User, utcnow
+import app.engine as rules
+from app.db.models import Game, Move, utcnow
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
-from app.services.lobby import _rules, check_access, get_game, seat_of
+from app.services.lobby import check_access, get_game, seat_of
 from app.services.notify import Notifier, notify
 
 
@@ -22,7 +23,7 @@ def load_state(db: Session, game: Game) -> Any:
     cache = cache_for(db.get_bind())  # type: ignore[arg-type]
     state = cache.get(game.id, game.version)
     if state is None:
-        state = _rules().state_from_json(game.snapshot)
+        state = rules.state_from_json(game.snapshot)
         cache.put(game.id, game.version, state)
     return state
 
@@ -39,7 +40,6 @@ def game_state(
     """`{version, status, seat, to_act, view, legal_actions}` as the caller may see it (R-60)."""
     game = get_game(db, game_id)
     check_access(game, user_id, invite_code)
-    rules = _rules()
     state = load_state(db, game)
     seat_row = seat_of(game, user_id)
     seat = seat_row.seat if seat_row is not None else None
@@ -106,7 +106,6 @@ def _apply(
         raise ServiceError("game_over", f"game {game.id} is {game.status}")
     if version != game.version:
         raise ServiceError("stale_version", f"the game is at version {game.version}, not {version}")
-    rules = _rules()
     state = load_state(db, game)
     try:
         new_state, events = rules.apply(state, action, seat)
@@ -157,7 +156,6 @@ def game_log(
     moves = list(
         db.scalars(select(Move).where(Move.game_id == game_id, Move.seq > since).order_by(Move.seq))
     )
-    rules = _rules() if moves or game.status == "finished" else None
     over = game.status == "finished"
     # During the game each viewer sees public events plus their own secrets; after it, everything
     # but the seed (R-60).
@@ -184,7 +182,7 @@ def game_log(
         "moves": entries,
     }
     if over:
-        log["record"] = _record(game, names, rules)
+        log["record"] = _record(game, names)
     return log
 
 
@@ -200,7 +198,7 @@ def _seat_names(game: Game) -> list[str]:
     return names
 
 
-def _record(game: Game, names: list[str], rules: Any) -> dict[str, Any]:
+def _record(game: Game, names: list[str]) -> dict[str, Any]:
     """Everything a replay needs except the seed: options, the dealt setup, scores."""
     initial = rules.new_game(rules.GameOptions.from_dict(game.options), game.seed)
     return {
@@ -214,11 +212,3 @@ def _record(game: Game, names: list[str], rules: Any) -> dict[str, Any]:
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
-
-
-def user_seats(db: Session, user: User) -> dict[int, int]:
-    """game id -> seat for every game `user` sits in (used to mark 'your turn' in lists)."""
-    from app.db.models import Seat
-
-    rows = db.execute(select(Seat.game_id, Seat.seat).where(Seat.user_id == user.id))
-    return {game_id: seat for game_id, seat in rows}

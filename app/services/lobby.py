@@ -9,19 +9,14 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
+import app.engine as rules
 from app.db.models import Game, Seat, User, utcnow
+from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.notify import Notifier, notify
 
 STATUSES = ("open", "live", "finished", "cancelled")
 LIST_LIMIT = 100
-
-
-def _rules() -> Any:
-    # Imported late: the lobby works (and its tests run) without touching the rules engine.
-    import app.engine as rules
-
-    return rules
 
 
 def get_game(db: Session, game_id: int) -> Game:
@@ -58,7 +53,6 @@ def game_options(players: int, expansion: bool, extra: dict[str, Any]) -> dict[s
     """Check options with the engine's GameOptions and return its dict form."""
     if not 2 <= players <= 5:
         raise ServiceError("invalid_options", "a game has 2 to 5 players")
-    rules = _rules()
     try:
         options = rules.GameOptions.from_dict({"players": players, "expansion": expansion, **extra})
     except (ValueError, TypeError, KeyError) as exc:
@@ -181,7 +175,6 @@ def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     if any(s.is_empty for s in game.seats):
         db.rollback()
         raise ServiceError("seats_not_full", "every seat must be taken before the start")
-    rules = _rules()
     seed = secrets.randbits(62)  # fits a signed BIGINT; never leaves the server (R-60)
     state = rules.new_game(rules.GameOptions.from_dict(game.options), seed)
     game.seed = seed
@@ -191,8 +184,6 @@ def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     game.status = "live"
     game.started_at = utcnow()
     db.commit()
-    from app.services.cache import cache_for
-
     cache_for(db.get_bind()).put(game.id, 0, state)  # type: ignore[arg-type]
     notify(notifier, game_id, game.version)
     return get_game(db, game_id)
