@@ -1,0 +1,148 @@
+"""The expert bot: flat Monte Carlo over determinised hidden information, greedy-pruned.
+
+For one decision: greedy scores every legal action and keeps the top few (placement lists run to
+hundreds). Then, round after round until the time budget is spent, one determinisation of the
+hidden cards is sampled (`determinise`, from the view only) and every candidate is played out on
+that same world (common random numbers, so candidates are compared on equal luck): the candidate,
+the rest of the turn, every opponent's turn and the bot's own next placement, all by fast greedy
+policies; then the static evaluation is read. The mean result, shrunk towards the greedy score,
+picks the move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from app.engine import EngineError, apply, legal_actions, view_for
+from app.engine.state import State
+
+from .determinise import determinise
+from .evaluate import DEFAULT, Evaluator, Weights
+from .greedy import GreedyBot, Scorer
+from .position import position_from_view
+
+Json = dict[str, Any]
+
+DEFAULT_BUDGET_S = 0.5
+TOP_K_PLACE = 6  # candidates kept in the place step (placements and passes)
+TOP_K_OTHER = 4  # candidates kept for draws, missions, Reef choices
+MAX_PASSES = 2  # passes differ only by the cards swapped: keep the best two
+PRIOR = 1.0  # weight of the greedy score, in rollouts' worth
+CLEAR_GAP = 12.0  # a greedy lead this large (VP) is not worth searching
+MAX_STEPS = 80  # a rollout never runs longer than this many actions
+
+
+class ExpertBot:
+    """Searches within `budget_s` seconds per decision; `rounds` caps the search (determinism)."""
+
+    level = "expert"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        budget_s: float = DEFAULT_BUDGET_S,
+        rounds: int | None = None,
+        weights: Weights = DEFAULT,
+    ) -> None:
+        self.rng = rng
+        self.budget_s = budget_s
+        self.rounds = rounds
+        self.weights = weights
+        self.greedy = GreedyBot(rng, weights)
+        self.last_stats: dict[str, Any] = {}
+
+    def choose(self, view: Json, legal: list[Json]) -> Json:
+        """Pick one element of `legal`."""
+        start = time.perf_counter()
+        if len(legal) == 1:
+            return legal[0]
+        scores = Scorer(view, self.weights).score_all(legal)
+        self.greedy._guard_unknown(view, legal, scores)
+        candidates = self._candidates(view, legal, scores)
+        if view["expansion"] or len(candidates) < 2:
+            # Expansion content is not sampled by `determinise`: decide as greedy does.
+            return legal[candidates[0]]
+        seeds = [self.rng.getrandbits(32) for _ in range(2)]
+        values = self._search(view, legal, candidates, scores, start, seeds)
+        best = max(range(len(candidates)), key=lambda j: values[j])
+        return legal[candidates[best]]
+
+    def _candidates(self, view: Json, legal: list[Json], scores: list[float]) -> list[int]:
+        """Indices of the actions worth searching, best greedy score first."""
+        order = sorted(range(len(legal)), key=lambda i: -scores[i])
+        k = TOP_K_PLACE if view["turn"]["phase"] == "place" else TOP_K_OTHER
+        out: list[int] = []
+        passes = 0
+        for i in order:
+            if scores[i] <= -1e8:
+                break
+            if legal[i].get("type") == "pass":
+                passes += 1
+                if passes > MAX_PASSES:
+                    continue
+            if out and scores[out[0]] - scores[i] > CLEAR_GAP:
+                break
+            out.append(i)
+            if len(out) >= k:
+                break
+        return out or [order[0]]
+
+    def _search(
+        self,
+        view: Json,
+        legal: list[Json],
+        candidates: list[int],
+        scores: list[float],
+        start: float,
+        seeds: list[int],
+    ) -> list[float]:
+        """Shrunk mean rollout value of each candidate (complete rounds only)."""
+        me = view["viewer"]
+        deadline = start + self.budget_s
+        root = Evaluator(position_from_view(view), self.weights).objective0
+        sums = [0.0] * len(candidates)
+        rounds = 0
+        world_rng = random.Random(seeds[0])
+        play_rng = random.Random(seeds[1])
+        while self.rounds is None or rounds < self.rounds:
+            world_seed = world_rng.getrandbits(32)
+            play_seed = play_rng.getrandbits(32)
+            results = []
+            for i in candidates:
+                if time.perf_counter() >= deadline:
+                    break
+                world = determinise(view, random.Random(world_seed))
+                try:
+                    leaf = self._rollout(world, legal[i], me, random.Random(play_seed)) - root
+                except EngineError:
+                    # An action the sampled world refuses (an unknown expansion type, say):
+                    # count it at its greedy score rather than guess.
+                    leaf = scores[i]
+                results.append(leaf)
+            if len(results) < len(candidates):
+                break  # an unfinished round would compare candidates on unequal luck
+            sums = [s + r for s, r in zip(sums, results, strict=True)]
+            rounds += 1
+        self.last_stats = {"rounds": rounds, "candidates": len(candidates)}
+        return [(sums[j] + PRIOR * scores[i]) / (rounds + PRIOR) for j, i in enumerate(candidates)]
+
+    def _rollout(self, world: State, action: Json, me: int, rng: random.Random) -> float:
+        """Play `action`, then fast greedy until after the bot's own next placement; evaluate."""
+        state, _ = apply(world, action, me)
+        policy = GreedyBot(rng, self.weights, fast=True)
+        left = state.turn.seat != me
+        for _ in range(MAX_STEPS):
+            if state.over:
+                break
+            seat = state.turn.seat
+            if seat != me:
+                left = True
+            mine_again = left and seat == me and state.turn.phase == "place" and not state.pending
+            view = view_for(state, seat)
+            choice = policy.choose(view, legal_actions(state, seat))
+            state, _ = apply(state, choice, seat)
+            if mine_again and choice.get("type") in ("place", "pass"):
+                break
+        return Evaluator(position_from_view(view_for(state, me)), self.weights).objective0

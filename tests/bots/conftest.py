@@ -1,0 +1,43 @@
+"""Helpers for the bot tests: positions reached by play, and whole games between bots."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from app.bots import make_bot
+from app.engine import GameOptions, State, apply, is_over, legal_actions, new_game, to_act, view_for
+
+Json = dict[str, Any]
+
+
+def expert(seed: int, rounds: int | None = 1, budget_s: float = 30.0) -> Any:
+    """A small expert: `rounds` bounds the search so its choices are reproducible."""
+    from app.bots.expert import ExpertBot
+
+    return ExpertBot(random.Random(seed), budget_s=budget_s, rounds=rounds)
+
+
+def mid_game(players: int, seed: int, moves: int, level: str = "greedy") -> State:
+    """The state after `moves` actions of a game played by `level` bots."""
+    state = new_game(GameOptions(players=players), seed)
+    bots = [make_bot(level, random.Random(seed * 7 + s)) for s in range(players)]
+    for _ in range(moves):
+        if is_over(state):
+            break
+        seat = to_act(state)
+        action = bots[seat].choose(view_for(state, seat), legal_actions(state, seat))
+        state, _ = apply(state, action, seat)
+    return state
+
+
+def play_out(state: State, bots: list[Any], check: bool = True) -> State:
+    """Play to the end; with `check`, every choice must be an element of the legal list."""
+    while not is_over(state):
+        seat = to_act(state)
+        legal = legal_actions(state, seat)
+        action = bots[seat].choose(view_for(state, seat), legal)
+        if check:
+            assert action in legal, f"seat {seat} chose an illegal action {action}"
+        state, _ = apply(state, action, seat)
+    return state
