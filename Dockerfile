@@ -11,7 +11,8 @@ COPY pyproject.toml README.md ./
 COPY app/__init__.py app/__init__.py
 RUN pip install --no-cache-dir . && pip uninstall -y seadragons
 COPY . .
-RUN pip install --no-cache-dir --no-deps . \
+# Editable, so migrations/, templates/ and static/ are found beside the app package.
+RUN pip install --no-cache-dir --no-deps -e . \
     && useradd --system --home /srv/seadragons seadragons \
     && mkdir -p /data && chown seadragons /data
 
