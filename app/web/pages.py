@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
-from app.engine.content import content
+from app.engine.content import content, expansion_content
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "templates"
@@ -64,6 +64,7 @@ def rules_page(request: Request) -> HTMLResponse:
 def client_content() -> dict[str, Any]:
     """The printed card data the client needs to draw cards (shapes, missions, reefs)."""
     c = content()
+    x = expansion_content()
     return {
         "shapes": {k: [list(sq) for sq in v] for k, v in c.shapes.items()},
         "pattern_shape": dict(c.pattern_shape),
@@ -76,6 +77,10 @@ def client_content() -> dict[str, Any]:
                 "tracks": list(r.tracks)}
             for k, r in c.reefs.items()
         },
+        # Treasures of the Deep: what each Hidden Treasure does, and the Bonus tiles' text.
+        "treasures": dict(x.treasures),
+        "bonus_tiles": {k: {"kind": t["kind"], "values": t["values"], "text": t["text"]}
+                        for k, t in x.bonus_tiles.items()},
     }
 
 

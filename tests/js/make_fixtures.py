@@ -15,7 +15,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from app.engine import GameOptions, apply, legal_actions, new_game, to_act, view_for  # noqa: E402
+from app.engine import (  # noqa: E402
+    GameOptions,
+    apply,
+    describe,
+    event_for,
+    legal_actions,
+    new_game,
+    to_act,
+    view_for,
+)
 from app.web.pages import client_content  # noqa: E402
 
 OUT = Path(__file__).parent / "fixtures"
@@ -49,10 +58,29 @@ def doc(state: Any, seat: int | None) -> dict[str, Any]:
     return {"view": view_for(state, seat), "legal_actions": acts}
 
 
-def main() -> None:
-    """Write the fixtures."""
-    OUT.mkdir(exist_ok=True)
-    (OUT / "content.json").write_text(json.dumps(client_content()))
+def replay_record(players: int, seed: int) -> dict[str, Any]:
+    """A finished game as the log API gives it: setup view, moves with public events, final view."""
+    rng = random.Random(seed)
+    state = new_game(GameOptions(players=players), seed)
+    setup = view_for(state, None)
+    moves = []
+    while not state.over:
+        seat = to_act(state)
+        acts = legal_actions(state, seat)
+        places = [a for a in acts if a["type"] == "place"]
+        # Some passes and missions too, so every event kind is replayed.
+        pool = places if places and rng.random() < 0.9 else acts
+        state, events = apply(state, rng.choice(pool), seat)
+        shown = [event_for(e, None, over=True) for e in events]
+        moves.append({"seq": len(moves) + 1, "seat": seat, "events": shown,
+                      "text": [describe(e) for e in shown]})
+    return {"setup": setup, "moves": moves, "final": view_for(state, None)}
+
+
+def main(out: Path = OUT) -> None:
+    """Write the fixtures into `out`."""
+    out.mkdir(exist_ok=True)
+    (out / "content.json").write_text(json.dumps(client_content()))
     start = new_game(GameOptions(players=3), 1)
     mid = play(4, 7, 40)
     end = play(3, 11, 2000)
@@ -62,8 +90,9 @@ def main() -> None:
         "mid_spectator.json": doc(mid, None),
         "over.json": doc(end, 0),
     }
+    samples["replay.json"] = replay_record(3, 5)
     for name, data in samples.items():
-        (OUT / name).write_text(json.dumps(data))
+        (out / name).write_text(json.dumps(data))
     print("wrote", ", ".join(samples), "and content.json; end over:", end.over)
 
 

@@ -53,6 +53,26 @@ export function reefText(content, id) {
   }
 }
 
+// Hidden Treasure effects (expansion rulebook), by the engine's effect names.
+export const TREASURE_TEXT = {
+  reef4: "Draw 4 Reef cards, keep 1",
+  no_cost: "No Gold cost for Whirlpools and Currents this turn",
+  triple_gold: "Triple Gold from Gold spaces this turn",
+  extra_body: "One extra Dragon body this turn",
+  free_shape: "Any connected shape of the card's size",
+  convert: "Convert a ship to another colour for a mission",
+  contact_gold: "2 Gold per Dragon your new Dragon touches",
+  same_deck: "Draw from the same deck you played",
+  any_tail: "Advance any tail for each ship",
+  two_missions: "Complete two missions this turn",
+};
+
+/** A Hidden Treasure card's effect in a few words. */
+export function treasureText(content, id) {
+  const effect = content?.treasures?.[id];
+  return effect ? TREASURE_TEXT[effect] ?? effect.replace(/_/g, " ") : id;
+}
+
 function sourceText(src) {
   if (!src) return "nothing";
   if (src.source === "market" || src.card) return src.card;
@@ -83,17 +103,19 @@ export function actionLabel(content, a) {
     case "keep_reef":
       return `Keep ${a.card}: ${reefText(content, a.card)}`;
     case "keep_treasure":
-      return `Keep treasure ${a.card}`;
+      return `Keep ${a.card}: ${treasureText(content, a.card)}`;
     case "choose_tail":
       return `Advance the ${a.track} tail`;
     case "play_reef":
       return `Play ${a.card}${a.tracks?.length ? ` (${a.tracks.join(", ")})` : ""}`;
     case "use_treasure":
-      return `Use treasure ${a.card}${a.convert ? `: ${a.convert.join(" to ")}` : ""}`;
+      return `Use ${a.card} (${treasureText(content, a.card)})${a.convert ? `: ${a.convert.join(" to ")}` : ""}`;
     case "use_ancestral":
       return "Use the Ancestral head";
     case "draw_reefs":
       return "Draw Reef cards";
+    case "decline":
+      return "Decline (use no treasure)";
     default:
       return genericLabel(a);
   }
@@ -113,7 +135,7 @@ export function actionGroup(a) {
   if (["mission"].includes(a.type)) return "missions";
   if (["draw", "end_turn"].includes(a.type)) return "draw";
   if (a.type === "pass") return "pass";
-  if (["keep_reef", "keep_treasure", "choose_tail"].includes(a.type)) return "choice";
+  if (["keep_reef", "keep_treasure", "choose_tail", "decline"].includes(a.type)) return "choice";
   if (a.type === "place") return "place";
   return "other";
 }

@@ -23,7 +23,7 @@ export function createState(opts = {}) {
     locked: false, // true once the player fixed a legal spot and is choosing the head
     headIndex: 0, // index into the ghost's squares of the chosen head square
     pending: false, // an action was sent and not answered yet: input waits to avoid doubles
-    lastPlaced: null, // {cells, at} of the newest Dragon, briefly highlighted after it lands
+    lastPlaced: null, // {cells, at, still?} of the newest Dragon, highlighted after it lands (still: no pulse)
     error: null, // the last refusal or network problem, shown to the player, or null
     log: [], // readable log lines [{seq, text}] oldest first
     chat: [], // chat messages [{name, text, at}] oldest first

@@ -1,0 +1,160 @@
+// The lobby: sign in (guest, login, register), create a table, and the game lists.
+
+import { api, errorText } from "../lib/api.mjs";
+import { $, fill, h } from "../ui/dom.mjs";
+import { seatName } from "../ui/seats.mjs";
+
+let me = null; // the signed-in user or null
+
+function identityForms() {
+  const tabs = ["Play as guest", "Log in", "Register"];
+  let current = 0;
+  const box = h("div");
+  const err = h("p.error", { role: "alert", hidden: true });
+  const show = () => {
+    const [path, fields, label] = [
+      ["/api/session/guest", [["name", "Your name", "text"]], "Play"],
+      ["/api/session/login", [["username", "Username", "text"], ["password", "Password", "password"]], "Log in"],
+      ["/api/users", [["username", "Username", "text"], ["password", "Password", "password"]], "Create account"],
+    ][current];
+    const form = h(
+      "form",
+      {
+        onsubmit: async (e) => {
+          e.preventDefault();
+          const body = Object.fromEntries(new FormData(e.target).entries());
+          try {
+            await api(path, { method: "POST", body });
+            await refresh();
+          } catch (ex) {
+            err.hidden = false;
+            err.textContent = errorText(ex);
+          }
+        },
+      },
+      fields.map(([name, ph, type]) => h("input", { name, placeholder: ph, type, required: true, maxlength: 64, "aria-label": ph, autocomplete: type === "password" ? "current-password" : "username" })),
+      h("button.primary", { type: "submit" }, label),
+    );
+    fill(
+      box,
+      h("div.tabs", { role: "tablist" }, tabs.map((t, i) => h("button", { type: "button", role: "tab", "aria-selected": String(i === current), onclick: () => ((current = i), show()) }, t))),
+      form,
+      err,
+    );
+  };
+  show();
+  return box;
+}
+
+function renderIdentity() {
+  const el = $("identity");
+  $("me").textContent = me ? me.display_name : "";
+  if (!me) {
+    fill(el, h("h2", {}, "Welcome aboard"), identityForms());
+    return;
+  }
+  const logout = async () => {
+    await api("/api/session/logout", { method: "POST" }).catch(() => {});
+    await refresh();
+  };
+  fill(
+    el,
+    h("h2", {}, `Ahoy, ${me.display_name}`),
+    h("p.muted", {}, me.guest ? "You are playing as a guest. Register to keep your games on any device." : `Signed in as ${me.username}.`),
+    me.guest ? identityUpgrade() : null,
+    h("div.buttons", {}, h("button", { type: "button", onclick: logout }, "Log out")),
+  );
+}
+
+function identityUpgrade() {
+  const err = h("p.error", { role: "alert", hidden: true });
+  return h(
+    "details",
+    {},
+    h("summary", {}, "Register this guest"),
+    h(
+      "form",
+      {
+        onsubmit: async (e) => {
+          e.preventDefault();
+          try {
+            await api("/api/users", { method: "POST", body: Object.fromEntries(new FormData(e.target).entries()) });
+            await refresh();
+          } catch (ex) {
+            err.hidden = false;
+            err.textContent = errorText(ex);
+          }
+        },
+      },
+      h("input", { name: "username", placeholder: "Username", required: true, "aria-label": "Username" }),
+      h("input", { name: "password", type: "password", placeholder: "Password", required: true, "aria-label": "Password" }),
+      h("button", { type: "submit" }, "Register"),
+    ),
+    err,
+  );
+}
+
+function gameItem(g, kind) {
+  const names = g.seats.map(seatName);
+  const taken = names.filter(Boolean).length;
+  const who = names.map((n) => n ?? "·").join(", ");
+  const link =
+    kind === "finished"
+      ? h("a", { href: `/games/${g.id}/replay` }, "Replay")
+      : h("a.button", { href: `/games/${g.id}` }, kind === "open" ? (g.your_seat !== null ? "Open" : "Join") : g.your_seat !== null ? "Play" : "Watch");
+  return h(
+    "li",
+    { dataset: { gameId: g.id } },
+    h(
+      "div",
+      {},
+      h("b", {}, `Table ${g.id}`),
+      g.your_turn ? h("span.badge", {}, " your turn") : null,
+      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.status} · ${who}`),
+    ),
+    link,
+  );
+}
+
+async function loadList(id, path, kind) {
+  try {
+    const data = await api(path);
+    const items = data.games.map((g) => gameItem(g, kind === "mine" ? g.status : kind));
+    fill($(id), items.length ? items : h("li.muted", {}, "None right now."));
+  } catch (e) {
+    fill($(id), h("li.muted", {}, kind === "mine" ? "Sign in to see your games." : errorText(e)));
+  }
+}
+
+async function refresh() {
+  me = await api("/api/me").catch(() => null);
+  renderIdentity();
+  $("create").hidden = !me;
+  await Promise.all([
+    me ? loadList("my-games", "/api/me/games", "mine") : Promise.resolve(fill($("my-games"), h("li.muted", {}, "Sign in to see your games."))),
+    loadList("open-games", "/api/games?status=open", "open"),
+    loadList("live-games", "/api/games?status=live", "live"),
+    loadList("finished-games", "/api/games?status=finished", "finished"),
+  ]);
+}
+
+$("create-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  const players = Number(f.get("players"));
+  const bots = Math.min(Number(f.get("bots")), players - 1);
+  const body = { players, expansion: f.get("expansion") === "on", visibility: f.get("visibility") };
+  // Bot seats are requested only when wanted, so the form works with servers without bots.
+  if (bots > 0) body.bots = Array.from({ length: bots }, () => f.get("bot_level"));
+  const err = $("create-error");
+  try {
+    const game = await api("/api/games", { method: "POST", body });
+    location.href = `/games/${game.id}`;
+  } catch (ex) {
+    err.hidden = false;
+    err.textContent = errorText(ex);
+  }
+});
+
+refresh();
+setInterval(refresh, 10000);

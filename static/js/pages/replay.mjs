@@ -1,0 +1,76 @@
+// The replay page: step through a game's moves with a slider, buttons and arrow keys.
+
+import { api, errorText } from "../lib/api.mjs";
+import { buildFrames, clampStep } from "../lib/replay.mjs";
+import * as st from "../lib/state.mjs";
+import { Board } from "../ui/board.mjs";
+import { $, fill, h } from "../ui/dom.mjs";
+import { renderPlayers } from "../ui/panels.mjs";
+import { renderScores } from "../ui/scores.mjs";
+
+const gameId = Number(document.body.dataset.gameId);
+const state = st.createState({ gameId }); // seat stays null: a replay is read-only
+let frames = []; // every public view of the game, setup first
+let step = 0; // the frame shown
+let frame = 0; // pending animation frame id
+
+const board = new Board($("board"), state, { redraw: () => (frame ||= requestAnimationFrame(draw)) });
+
+function draw() {
+  frame = 0;
+  board.draw();
+}
+
+function show(i) {
+  step = clampStep(i, frames);
+  const f = frames[step];
+  state.doc = { view: f.view, legal_actions: [] };
+  // Highlight what this move placed (kept on while the frame is shown).
+  state.lastPlaced = f.lastPlaced ? { cells: f.lastPlaced, at: Date.now() + 1e9, still: true } : null;
+  $("slider").value = String(step);
+  $("step-label").textContent = step === 0 ? "Setup" : `Move ${step} of ${frames.length - 1}`;
+  const who = f.move ? `${f.move.player ?? ""}` : "";
+  fill($("move-text"), h("h3", {}, step === 0 ? "Setup" : `Move ${step}${who ? ` · ${who}` : ""}`), h("ul", {}, f.text.map((t) => h("li", {}, t))));
+  renderPlayers($("players"), state);
+  renderScores($("scores"), f.view.over ? f.view.scores : null, state.names, f.view.players.map((p) => p.colour));
+  for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.step) === step);
+  $("moves").querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  frame ||= requestAnimationFrame(draw);
+}
+
+async function main() {
+  try {
+    const [content, log] = await Promise.all([api("/content.json"), api(`/api/games/${gameId}/log`)]);
+    state.content = content;
+    const record = log.record;
+    if (!record) {
+      fill($("move-text"), h("p", {}, "The replay opens once the game is over."), h("a", { href: `/games/${gameId}` }, "Back to the game"));
+      return;
+    }
+    state.names = record.players ?? [];
+    frames = buildFrames(record.setup.public, log.moves, record.final_scores);
+    $("slider").max = String(frames.length - 1);
+    fill(
+      $("moves"),
+      frames.slice(1).map((f, i) => h("li", { dataset: { step: i + 1 }, onclick: () => show(i + 1) }, `${i + 1}. ${f.text[0] ?? ""}`)),
+    );
+    show(0);
+  } catch (e) {
+    fill($("move-text"), h("p.error", {}, errorText(e)));
+  }
+}
+
+$("slider").addEventListener("input", (e) => show(Number(e.target.value)));
+$("prev").addEventListener("click", () => show(step - 1));
+$("next").addEventListener("click", () => show(step + 1));
+$("first").addEventListener("click", () => show(0));
+$("last").addEventListener("click", () => show(frames.length - 1));
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest("input")) return;
+  if (e.key === "ArrowLeft") show(step - 1);
+  else if (e.key === "ArrowRight") show(step + 1);
+  else if (e.key === "Home") show(0);
+  else if (e.key === "End") show(frames.length - 1);
+});
+
+main();

@@ -1,0 +1,56 @@
+// Tiny DOM helpers. Text always goes through textContent, so player names and chat can never
+// inject markup (names are escaped everywhere, issue 4).
+
+/** Create an element: h("button.primary", {onclick, title}, "text", child, ...). */
+export function h(spec, attrs = {}, ...children) {
+  const [tag, ...classes] = spec.split(".");
+  const el = document.createElement(tag || "div");
+  if (classes.length) el.className = classes.join(" ");
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "style" && typeof v === "object") {
+      // Custom properties (--pc) need setProperty; Object.assign silently ignores them.
+      for (const [p, val] of Object.entries(v)) {
+        if (p.startsWith("--")) el.style.setProperty(p, val);
+        else el.style[p] = val;
+      }
+    }
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** Replace an element's children, keeping focus on an equivalent control when possible. */
+export function fill(el, ...children) {
+  const focusKey = document.activeElement?.dataset?.key;
+  const wasInside = el.contains(document.activeElement);
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  if (wasInside && focusKey) el.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)?.focus();
+}
+
+/** Element by id. */
+export const $ = (id) => document.getElementById(id);
+
+/** A small coloured ship token (for panels and previews). */
+export function shipChip(colour, count) {
+  return h(`span.chip.ship-${colour}`, { title: `${colour === "blue" ? "dark blue" : colour} ships` }, count ?? "");
+}
+
+/** A mini drawing of a Pattern card's shape, coloured by deck (yellow, blue, red; R-12). */
+export function shapeMini(cells, deck, size = 10) {
+  const rows = Math.max(...cells.map(([r]) => r)) + 1;
+  const cols = Math.max(...cells.map(([, c]) => c)) + 1;
+  const grid = h(`span.shape.deck-${deck}`, {
+    style: { gridTemplateColumns: `repeat(${cols}, ${size}px)`, gridTemplateRows: `repeat(${rows}, ${size}px)` },
+    "aria-hidden": "true",
+  });
+  for (const [r, c] of cells) grid.append(h("i", { style: { gridRow: r + 1, gridColumn: c + 1 } }));
+  return grid;
+}

@@ -1,0 +1,43 @@
+// The end-of-game score breakdown per player and category (R-45) and a stacked bar chart.
+
+import { fill, h } from "./dom.mjs";
+import { PLAYER_HEX } from "./paint.mjs";
+
+const LABELS = { gold: "Gold", ships: "Ships", missions: "Missions", most_missions: "Most missions", realms: "Realm majorities", tails: "Tails (bonus tiles)" };
+const CAT_COLOURS = { gold: "#f5c542", ships: "#4f7be0", missions: "#52b788", most_missions: "#9ad1a8", realms: "#e07a5f", tails: "#b392f0" };
+
+/** Render the final score table and chart into `el` (hidden until the game is over). */
+export function renderScores(el, scores, names, colours) {
+  if (!scores) {
+    el.hidden = true;
+    return;
+  }
+  el.hidden = false;
+  const players = scores.players;
+  const cats = Object.keys(players[0]?.categories ?? {});
+  const nameOf = (seat) => names[seat] || colours[seat] || `Seat ${seat + 1}`;
+  const winners = new Set(scores.winners);
+  const head = h("tr", {}, h("th", {}, "Category"), players.map((p) => h("th", { style: { color: PLAYER_HEX[p.seat] } }, nameOf(p.seat), winners.has(p.seat) ? " 🏆" : "")));
+  const rows = cats.map((c) => h("tr", {}, h("th", { scope: "row" }, LABELS[c] ?? c), players.map((p) => h("td", {}, p.categories[c]))));
+  const total = h("tr.total", {}, h("th", { scope: "row" }, "Total"), players.map((p) => h("td", {}, h("b", {}, p.total))));
+  const table = h("table.scores", {}, h("thead", {}, head), h("tbody", {}, rows, total));
+  const max = Math.max(1, ...players.map((p) => p.total));
+  const bars = players.map((p) =>
+    h(
+      "div.bar-row",
+      {},
+      h("span.bar-name", {}, nameOf(p.seat)),
+      h(
+        "div.bar",
+        { role: "img", "aria-label": `${nameOf(p.seat)}: ${p.total} VP` },
+        cats.filter((c) => p.categories[c] > 0).map((c) =>
+          h("span.seg", { title: `${LABELS[c] ?? c}: ${p.categories[c]}`, style: { width: `${(100 * p.categories[c]) / max}%`, background: CAT_COLOURS[c] ?? "#999" } }),
+        ),
+      ),
+      h("b.bar-total", {}, p.total),
+    ),
+  );
+  const legend = h("div.legend", {}, cats.map((c) => h("span", {}, h("i", { style: { background: CAT_COLOURS[c] ?? "#999" } }), LABELS[c] ?? c)));
+  const winText = scores.winners.length > 1 ? `Shared victory: ${scores.winners.map(nameOf).join(", ")}` : `${nameOf(scores.winners[0])} wins!`;
+  fill(el, h("h2", {}, "Final scores"), h("p.winner", {}, winText), table, h("div.chart", {}, bars), legend);
+}

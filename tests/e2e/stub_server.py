@@ -1,0 +1,132 @@
+"""A stand-in for the game API backed by the real engine in memory (no database, no accounts).
+
+It serves the client's real pages and static files and answers the endpoints the game page
+uses, so the browser tests can drive placement, every kind of decision and the end of a game
+without the full server. The viewer is the seat to act ("hot seat"); `?invite_code=watch` makes
+the caller a spectator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from fastapi import FastAPI, HTTPException
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.engine import (
+    EngineError,
+    GameOptions,
+    apply,
+    describe,
+    legal_actions,
+    new_game,
+    to_act,
+    view_for,
+)
+from app.web import pages
+
+
+class Table:
+    """One engine game and its move log."""
+
+    def __init__(self, players: int, seed: int, expansion: bool = False) -> None:
+        self.state = new_game(GameOptions(players=players, expansion=expansion), seed)
+        self.version = 0
+        self.log: list[dict[str, Any]] = []
+
+    def act(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply an action for `seat` and log it."""
+        self.state, events = apply(self.state, action, seat)
+        self.version += 1
+        self.log.append({"seq": self.version, "seat": seat, "text": [describe(e) for e in events]})
+        return events
+
+    def advance(self, moves: int, rng: random.Random) -> None:
+        """Play `moves` random actions (placements first) to reach a mid-game position."""
+        for _ in range(moves):
+            if self.state.over:
+                return
+            seat = to_act(self.state)
+            acts = legal_actions(self.state, seat)
+            places = [a for a in acts if a["type"] == "place"]
+            self.act(seat, rng.choice(places or [a for a in acts if a["type"] != "pass"] or acts))
+        while not self.state.over and (self.state.turn.phase != "place" or self.state.pending):
+            seat = to_act(self.state)
+            self.act(seat, [a for a in legal_actions(self.state, seat) if a["type"] != "pass"][0])
+
+
+def make_app(tables: dict[int, Table]) -> FastAPI:
+    """The stub app: pages + static + the game endpoints of issue 4 for `tables`."""
+    app = FastAPI()
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
+
+    def table(game_id: int) -> Table:
+        if game_id not in tables:
+            raise HTTPException(404)
+        return tables[game_id]
+
+    @app.get("/api/me")
+    def me() -> dict[str, Any]:
+        return {"id": 1, "display_name": "Tester", "username": None, "guest": True}
+
+    @app.get("/api/games/{game_id}")
+    def game(game_id: int) -> dict[str, Any]:
+        t = table(game_id)
+        n = len(t.state.players)
+        return {
+            "id": game_id,
+            "status": "finished" if t.state.over else "live",
+            "visibility": "public",
+            "players": n,
+            "expansion": t.state.options.expansion,
+            "host_id": 1,
+            "invite_code": "x",
+            "seats": [
+                {"seat": i, "player": {"id": i + 1, "display_name": name}, "bot_level": None}
+                for i, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed"][:n])
+            ],
+            "your_seat": None,
+            "version": t.version,
+            "to_act": to_act(t.state),
+        }
+
+    @app.get("/api/games/{game_id}/state")
+    def state(game_id: int, invite_code: str | None = None) -> dict[str, Any]:
+        t = table(game_id)
+        seat = None if invite_code == "watch" or t.state.over else to_act(t.state)
+        if t.state.over and invite_code != "watch":
+            seat = 0
+        return {
+            "game_id": game_id,
+            "version": t.version,
+            "status": "live",
+            "seat": seat,
+            "to_act": to_act(t.state),
+            "view": view_for(t.state, seat),
+            "legal_actions": legal_actions(t.state, seat) if seat is not None else [],
+        }
+
+    @app.post("/api/games/{game_id}/actions")
+    def actions(game_id: int, body: dict[str, Any]) -> JSONResponse:
+        t = table(game_id)
+        if body.get("version") != t.version:
+            return JSONResponse({"error": {"code": "stale_version", "message": "stale"}}, 409)
+        try:
+            events = t.act(to_act(t.state), body["action"])
+        except EngineError as e:
+            return JSONResponse({"error": {"code": e.code, "message": e.message}}, 400)
+        return JSONResponse({"version": t.version, "events": events})
+
+    @app.get("/api/games/{game_id}/log")
+    def log(game_id: int, since: int = 0) -> dict[str, Any]:
+        t = table(game_id)
+        return {
+            "game_id": game_id,
+            "version": t.version,
+            "moves": [m for m in t.log if m["seq"] >= since],
+        }
+
+    return app
