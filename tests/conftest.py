@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -58,32 +59,53 @@ def postgres_admin_url() -> str:
     raise AssertionError("unreachable")
 
 
-@pytest.fixture(scope="session")
-def make_postgres_db(postgres_admin_url: str) -> Iterator[Callable[[], str]]:
-    """A factory of fresh empty Postgres databases (psycopg URLs); all dropped at the end."""
-    import psycopg
+DB_PREFIX = "seadragons_t_"
+STALE_AFTER = 3 * 3600  # seconds; databases of test runs that died without cleaning up
 
-    created: list[str] = []
-    base = postgres_admin_url.rsplit("/", 1)[0]
 
-    def make() -> str:
-        name = f"seadragons_t_{secrets.token_hex(6)}"
-        with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
-        created.append(name)
-        return f"{base}/{name}"
-
-    yield make
-    with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
-        for name in created:
-            # FORCE: a leaked pool connection must not leave databases behind.
+def _drop_stale_databases(conn: Any) -> None:
+    rows = conn.execute(
+        "SELECT datname FROM pg_database d WHERE datname LIKE %s AND NOT EXISTS "
+        "(SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)",
+        (DB_PREFIX + "%",),
+    ).fetchall()
+    for (name,) in rows:
+        stamp = name[len(DB_PREFIX) :].split("_")[0]
+        if stamp.isdigit() and time.time() - int(stamp) > STALE_AFTER:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="session")
-def postgres_url(make_postgres_db: Callable[[], str]) -> str:
-    """One fresh empty Postgres database for the whole test session."""
-    return make_postgres_db()
+def postgres_url(postgres_admin_url: str) -> Iterator[str]:
+    """A fresh empty Postgres database for this test session, dropped at its end."""
+    import psycopg
+
+    name = f"{DB_PREFIX}{int(time.time())}_{secrets.token_hex(4)}"
+    with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
+        _drop_stale_databases(conn)
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+    yield f"{postgres_admin_url.rsplit('/', 1)[0]}/{name}"
+    with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
+        # FORCE: a leaked pool connection must not leave the database behind.
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def make_postgres_db(postgres_url: str) -> Callable[[], str]:
+    """A factory of empty Postgres databases: each a fresh schema of the session's database.
+
+    The URL sets `search_path` to the new schema, so everything (Alembic's version table too)
+    lives there. A schema is far cheaper than a database to create, and goes with the database.
+    """
+    import psycopg
+
+    def make() -> str:
+        schema = f"s_{secrets.token_hex(6)}"
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+        return f"{postgres_url}?options=-csearch_path%3D{schema}"
+
+    return make
 
 
 @pytest.fixture(scope="session")

@@ -6,13 +6,16 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
+from app.db.session import make_engine
 from app.settings import get_settings, normalize_database_url
 
 # The repository root: migrations/ and alembic.ini live there (found when installed editable).
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = ROOT / "migrations"
+# Any fixed number: Postgres advisory lock key that serialises concurrent migrators.
+_MIGRATION_LOCK = 0x5EAD2A60
 
 
 def alembic_config(url: str | None = None) -> Config:
@@ -27,10 +30,22 @@ def alembic_config(url: str | None = None) -> Config:
 
 def upgrade_to_head(url: str | None = None, engine: Engine | None = None) -> None:
     """Bring the database at `url` (or reached through `engine`) to the newest schema."""
-    if engine is not None:
+    own = engine is None
+    if engine is None:
+        engine = make_engine(url or get_settings().resolved_database_url())
+    try:
         cfg = alembic_config(engine.url.render_as_string(hide_password=False))
         with engine.begin() as connection:
+            # Several server processes starting at once: one migrates, the others wait for its
+            # lock and then find nothing to do.
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+            elif connection.dialect.name == "sqlite":
+                # pysqlite would run DDL outside any transaction; take the write lock up front so
+                # the version check and the DDL are one atomic step (and roll back on failure).
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "head")
-        return
-    command.upgrade(alembic_config(url), "head")
+    finally:
+        if own:
+            engine.dispose()

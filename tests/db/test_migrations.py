@@ -71,3 +71,25 @@ def test_cli_migrate_uses_the_environment(monkeypatch, tmp_path) -> None:  # typ
         assert set(inspect(engine).get_table_names()) >= TABLES
     finally:
         engine.dispose()
+
+
+def test_concurrent_upgrades_on_one_database(database_url: str) -> None:
+    """Several server processes starting at once must not trip over each other's migration."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SEADRAGONS_DATABASE_URL": database_url}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "migrate"], env=env, stderr=subprocess.PIPE
+        )
+        for _ in range(3)
+    ]
+    results = [(p.wait(60), p.stderr.read().decode() if p.stderr else "") for p in procs]
+    assert [code for code, _ in results] == [0, 0, 0], results
+    engine = make_engine(database_url)
+    try:
+        assert set(inspect(engine).get_table_names()) >= TABLES
+    finally:
+        engine.dispose()

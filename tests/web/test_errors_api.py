@@ -41,6 +41,15 @@ def test_malformed_json_and_wrong_types(client_factory: Factory) -> None:
     assert r.json()["error"]["details"][0]["loc"] == ["body", "players"]
 
 
+def test_json_endpoints_refuse_other_content_types(client_factory: Factory) -> None:
+    # A cross-site <form enctype="text/plain"> cannot forge a JSON call (besides SameSite=Lax).
+    client = client_factory("Someone")
+    r = client.post("/api/games", content=b'{"players": 2}', headers={"content-type": "text/plain"})
+    assert r.status_code == 422
+    assert r.json()["error"]["code"] == "invalid_request"
+    assert client.get("/api/me/games").json()["games"] == []
+
+
 def test_oversized_body_is_refused_before_parsing(client_factory: Factory) -> None:
     client = client_factory("Someone")
     big = b'{"name": "' + b"a" * (70 * 1024) + b'"}'
