@@ -7,6 +7,18 @@ from typing import Any
 from .state import COLOURS
 
 DECK_WORDS = {"S": "Small", "M": "Medium", "L": "Large"}
+EFFECT_WORDS = {
+    "reef4": "draw four Reef cards, keep one",
+    "no_cost": "no Gold to pay for turbulent waters this turn",
+    "triple_gold": "triple Gold from Gold spaces this turn",
+    "extra_body": "one extra Dragon body this turn",
+    "free_shape": "any shape of the card's size this turn",
+    "convert": "a ship converted to another colour",
+    "contact_gold": "2 Gold per Dragon in contact this turn",
+    "same_deck": "may draw from the same deck this turn",
+    "any_tail": "ships advance any tail this turn",
+    "two_missions": "two Missions this turn",
+}
 
 
 def _who(event: dict[str, Any]) -> str:
@@ -56,6 +68,17 @@ TEMPLATES = {
     "turn_ended": lambda e: f"{_who(e)} ended the turn",
     "turn_started": lambda e: f"{_who(e)} to play",
     "game_over": lambda e: "The game is over",
+    "tail_advanced": lambda e: f"{_who(e)}'s {e['track']} tail advanced to space {e['to']}",
+    "tail_blocked": lambda e: f"{_who(e)}'s {e['track']} tail is already at the end",
+    "treasure_kept": lambda e: (
+        f"{_who(e)} kept a Hidden Treasure" + (f" ({e['secret']['card']})" if "secret" in e else "")
+    ),
+    "treasure_used": lambda e: f"{_who(e)} used a Hidden Treasure: {EFFECT_WORDS[e['effect']]}",
+    "reef_played": lambda e: (
+        f"{_who(e)} played Coral Reef {e['card']}"
+        + (f" and took {e['gold']} Gold" if e.get("gold") else "")
+    ),
+    "ancestral_declared": lambda e: f"{_who(e)} will place the Ancestral Dragon head",
 }
 
 

@@ -78,3 +78,19 @@ def test_everything_but_the_seed_is_shown_after_the_end_R60():
     for seat in range(2):
         assert spectator["players"][seat]["hand"] == s.players[seat].hand
     assert "scores" in spectator
+
+
+def test_every_event_of_random_games_has_readable_text():
+    from app.engine import describe
+
+    for seed, expansion in [(1, False), (2, True), (3, True)]:
+        rng = random.Random(seed)
+        s = new_game(GameOptions(players=3, expansion=expansion), seed)
+        while not s.over:
+            seat = to_act(s)
+            s, events = apply(s, rng.choice(legal_actions(s, seat)), seat)
+            for e in events:
+                for viewer in (None, seat):
+                    text = describe(event_for(e, viewer))
+                    assert text and ":" not in text.split(" ")[0], text
+                    assert "_" not in text, text  # no raw type names leak into the log
