@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from itsdangerous import Signer
 from sqlalchemy import text
 
@@ -16,7 +17,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
 from app.services.notify import Notifier
 from app.settings import Settings, get_settings
-from app.web import api_games, api_users, errors
+from app.web import api_games, api_users, errors, pages
 from app.web.limits import BodyLimitMiddleware
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api_users.router)
     app.include_router(api_games.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
 
     @app.get("/healthz", tags=["health"])
     def healthz(request: Request) -> JSONResponse:
