@@ -172,3 +172,19 @@ class Move(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_moves_game_seq"),)
+
+
+class ChatMessage(Base):
+    """A chat line in a game, as typed (plain text: clients escape it on display)."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    # The display name when it was said, so renaming later does not rewrite history.
+    name: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    __table_args__ = (Index("ix_chat_messages_game_id_id", "game_id", "id"),)
