@@ -17,8 +17,6 @@ from .placement import (
     EXTRA_BODY,
     FREE_SHAPE,
     Region,
-    affordable,
-    spendable_gold,
 )
 from .shapes import is_connected, placements, same_shape
 from .state import State
@@ -112,8 +110,6 @@ def extend_placements(s: State, card: str, masks: list[int], region: Region) -> 
     if EXTRA_BODY not in effects and FREE_SHAPE not in effects:
         return masks
     shape_name = content().pattern_shape[card]
-    seat = s.turn.seat
-    spendable = spendable_gold(s, seat)
     found: set[int] = set()
     if FREE_SHAPE in effects:
         size = len(content().shapes[shape_name])
@@ -131,7 +127,7 @@ def extend_placements(s: State, card: str, masks: list[int], region: Region) -> 
                 low = extra & -extra
                 found.add(m | low)
                 extra ^= low
-    return sorted(m for m in found if m & region.touch and affordable(s, seat, m, spendable))
+    return sorted(m for m in found if m & region.touch)  # the caller filters affordability
 
 
 # --- Reward Board ------------------------------------------------------------------------------

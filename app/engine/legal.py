@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from . import expansion
 from .board import squares_of
 from .content import content
 from .missions import minimal_payments
-from .placement import affordable, gold_cards_held, region_for, spendable_gold
+from .placement import affordable_masks, gold_cards_held, region_for
 from .rules import drawable
 from .shapes import placements
 from .state import State
@@ -51,9 +52,9 @@ def placement_masks(state: State, card: str) -> list[int]:
     blocked, touch = region.blocked, region.touch
     shape = content().pattern_shape[card]
     masks = [m for m in placements(shape) if not m & blocked and m & touch]
-    spendable = spendable_gold(state, seat)
-    masks = [m for m in masks if affordable(state, seat, m, spendable)]
-    return expansion.extend_placements(state, card, masks, region) if state.turn.effects else masks
+    if state.turn.effects:
+        masks = expansion.extend_placements(state, card, masks, region)
+    return affordable_masks(state, seat, masks)
 
 
 def placement_actions(state: State) -> list[Json]:
@@ -61,9 +62,15 @@ def placement_actions(state: State) -> list[Json]:
     actions = []
     for card in dict.fromkeys(state.players[state.turn.seat].hand):
         for m in placement_masks(state, card):
-            cells = [list(sq) for sq in squares_of(m)]
+            cells = [list(sq) for sq in _squares(m)]
             actions.append({"type": "place", "card": card, "cells": cells, "head": cells[0]})
     return actions
+
+
+@lru_cache(maxsize=1 << 16)
+def _squares(mask: int) -> tuple[tuple[int, int], ...]:
+    # Placement masks come from fixed tables, so the same few thousand recur all game long.
+    return tuple(squares_of(mask))
 
 
 def pass_actions(state: State) -> list[Json]:

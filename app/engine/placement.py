@@ -14,6 +14,7 @@ TRIPLE_GOLD = "triple_gold"
 EXTRA_BODY = "extra_body"
 FREE_SHAPE = "free_shape"
 DOUBLE_CONTACT = "contact_gold"
+MAX_DRAGON_SQUARES = 6  # a Large card plus the extra-body treasure
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,22 @@ def affordable(state: State, seat: int, mask: int, spendable: int | None = None)
     if spendable is None:
         spendable = spendable_gold(state, seat)
     return cost_of(state, mask) <= spendable + gold_gain_of(state, mask)
+
+
+def affordable_masks(state: State, seat: int, masks: list[int]) -> list[int]:
+    """The masks the seat can afford (R-22); one pass with the board's masks hoisted."""
+    spendable = spendable_gold(state, seat)
+    if spendable >= 2 * MAX_DRAGON_SQUARES:
+        return masks  # nothing on the board can cost more
+    board = state.board
+    turbulent = 0 if NO_COST in state.turn.effects else board.turbulent
+    gold = board.gold_spaces
+    mult = 3 if TRIPLE_GOLD in state.turn.effects else 1
+    return [
+        m
+        for m in masks
+        if 2 * (m & turbulent).bit_count() <= spendable + mult * (m & gold).bit_count()
+    ]
 
 
 def touching_dragons(state: State, mask: int, seat: int) -> dict[int, int]:

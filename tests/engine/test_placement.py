@@ -198,3 +198,27 @@ def test_sea_current_costs_two_R03():
     new, events = apply(s, place_action(card, on_current), 0)
     assert events[0]["cost"] == 6
     assert new.players[0].gold == gold - 6 + 0
+
+
+def test_fast_affordability_filter_agrees_with_the_rule_R22():
+    import random
+
+    from app.engine import GameOptions, new_game, to_act
+    from app.engine.placement import affordable, affordable_masks
+    from app.engine.shapes import placements
+
+    rng = random.Random(4)
+    for seed in range(8):
+        s = new_game(GameOptions(players=3), seed)
+        for _ in range(rng.randint(5, 40)):
+            s, _ = apply(s, rng.choice(legal_actions(s, to_act(s))), to_act(s))
+            if s.over:
+                break
+        if s.over:
+            continue
+        seat = to_act(s)
+        for gold in (0, 1, 3, 6, 13):
+            s.players[seat].gold = gold
+            masks = list(placements("P5"))
+            want = [m for m in masks if affordable(s, seat, m)]
+            assert affordable_masks(s, seat, masks) == want
