@@ -91,7 +91,7 @@ def create_game(
     return get_game(db, game.id)
 
 
-def _lock_open_game(db: Session, game_id: int) -> Game:
+def lock_open_game(db: Session, game_id: int) -> Game:
     """Take the game's row lock (Postgres) or the write lock (SQLite) while it is open.
 
     A no-op UPDATE locks on both engines, so join, leave and start on one table are serialised
@@ -122,7 +122,7 @@ def join_game(
     if seat_of(game, user.id) is not None:
         return game
     check_access(game, user.id, invite_code)
-    game = _lock_open_game(db, game_id)
+    game = lock_open_game(db, game_id)
     if seat_of(game, user.id) is not None:
         db.rollback()
         return game
@@ -146,7 +146,7 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     game = get_game(db, game_id)
     if seat_of(game, user.id) is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
-    game = _lock_open_game(db, game_id)
+    game = lock_open_game(db, game_id)
     seat = seat_of(game, user.id)
     if seat is None:
         db.rollback()
@@ -168,7 +168,7 @@ def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     game = get_game(db, game_id)
     if game.host_id != user.id:
         raise ServiceError("not_host", "only the host can start the game")
-    game = _lock_open_game(db, game_id)
+    game = lock_open_game(db, game_id)
     if game.host_id != user.id:
         db.rollback()
         raise ServiceError("not_host", "only the host can start the game")

@@ -1,0 +1,74 @@
+"""Bots in seats: added before the start, standing in for a player, handing the seat back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from sqlalchemy.orm import Session
+
+import app.engine as rules
+from app.db.models import Game, User
+from app.services import games, lobby, seats
+from app.services.errors import ServiceError
+
+LiveGame = Callable[..., tuple[Game, list[User]]]
+
+
+def test_host_fills_seats_with_bots_and_starts(
+    db: Session, make_user: Callable[[str], User]
+) -> None:
+    host, other = make_user("Host"), make_user("Other")
+    game = lobby.create_game(db, host, 3)
+    with pytest.raises(ServiceError) as err:
+        seats.add_bot(db, game.id, other, "easy")
+    assert err.value.code == "not_host"
+    with pytest.raises(ServiceError) as err:
+        seats.add_bot(db, game.id, host, "<b>")
+    assert err.value.code == "invalid_request"
+    seats.add_bot(db, game.id, host, "easy")
+    game = seats.add_bot(db, game.id, host, "hard")
+    assert [(s.user_id, s.bot_level) for s in game.seats] == [
+        (host.id, None),
+        (None, "easy"),
+        (None, "hard"),
+    ]
+    with pytest.raises(ServiceError) as err:
+        seats.add_bot(db, game.id, host, "easy")
+    assert err.value.code == "game_full"
+    game = lobby.start_game(db, game.id, host)
+    assert game.status == "live"
+    # Play until a bot must decide; the runner then acts through submit_seat_action.
+    for _ in range(10):
+        game = lobby.get_game(db, game.id)
+        turn = seats.bot_seats_to_act(db, game.id)
+        state = games.load_state(db, game)
+        seat = rules.to_act(state)
+        action = rules.legal_actions(state, seat)[0]
+        if turn is not None:
+            assert turn[:2] == (seat, game.version)
+            games.submit_seat_action(db, game.id, seat, game.version, action)
+        else:
+            assert seat == 0
+            games.submit_action(db, game.id, host.id, game.version, action)
+    assert lobby.get_game(db, game.id).version == 10
+
+
+def test_a_player_hands_the_seat_to_a_bot_and_takes_it_back(
+    db: Session, live_game: LiveGame
+) -> None:
+    game, seated = live_game(2)
+    seat = game.to_act
+    assert seat is not None
+    user = seated[seat]
+    game = seats.hand_seat_to_bot(db, game.id, user, "medium")
+    assert game.seats[seat].bot_level == "medium" and game.seats[seat].user_id == user.id
+    assert seats.bot_seats_to_act(db, game.id) == (seat, 0, "medium")
+    assert games.game_state(db, game.id, user.id)["legal_actions"] == []
+    game = seats.take_seat_back(db, game.id, user)
+    assert game.seats[seat].bot_level is None
+    assert seats.bot_seats_to_act(db, game.id) is None
+    assert games.game_state(db, game.id, user.id)["legal_actions"]
+    with pytest.raises(ServiceError) as err:
+        seats.hand_seat_to_bot(db, game.id, seated[1 - seat], "x" * 40)
+    assert err.value.code == "invalid_request"
