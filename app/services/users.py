@@ -59,6 +59,13 @@ def _token_hash(token: str) -> str:
 
 def _new_session(db: Session, user: User, days: int) -> str:
     token = secrets.token_urlsafe(32)
+    if user.id is not None:
+        # Housekeeping while we are here: the user's expired sessions are of no use to anyone.
+        db.execute(
+            delete(AuthSession).where(
+                AuthSession.user_id == user.id, AuthSession.expires_at <= utcnow()
+            )
+        )
     db.add(
         AuthSession(
             token_hash=_token_hash(token),
