@@ -16,15 +16,17 @@ def shot(page: Any, name: str, full_page: bool = True) -> Path:
     return path
 
 
-def watch_console(page: Any) -> list[str]:
+def watch_console(page: Any, errors: list[str] | None = None) -> list[str]:
     """Collect page errors and console errors, so a test can assert the page ran cleanly."""
-    errors: list[str] = []
+    errors = [] if errors is None else errors
     page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
 
     def on_console(m: Any) -> None:
         # A refused WebSocket handshake is expected until the socket endpoint exists: the
         # client then polls. Anything else logged as an error is a bug.
-        if m.type == "error" and "WebSocket" not in m.text:
+        # 401 is /api/me answering "not signed in", 409 a lost race the client recovers from.
+        expected = ("WebSocket", "status of 401", "status of 409")
+        if m.type == "error" and not any(x in m.text for x in expected):
             errors.append(f"console: {m.text}")
 
     page.on("console", on_console)

@@ -24,6 +24,8 @@ let wasMyTurn = false;
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true) });
+// Read-only handles for debugging and the browser tests (they read the state, never drive it).
+window.seadragons = { state, board, st };
 
 /** Ask for a redraw on the next animation frame; `panels` also rebuilds the DOM panels. */
 function schedule(panels = true) {

@@ -60,7 +60,8 @@ function placementBar(s, ctl) {
 /** A short line about what is awaited, for players and spectators alike. */
 function waitingLine(s) {
   const v = st.viewOf(s);
-  if (!v || v.over) return null;
+  if (!v) return null;
+  if (v.over) return h("p.turn-line", {}, h("b", {}, "Game over"), " · the final scores are below the board");
   const who = v.turn.seat === s.seat ? "Your turn" : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} to play`;
   const pend = v.pending?.[0];
   const what = pend ? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase);

@@ -1,10 +1,12 @@
 // Tiny DOM helpers. Text always goes through textContent, so player names and chat can never
 // inject markup (names are escaped everywhere, issue 4).
 
-/** Create an element: h("button.primary", {onclick, title}, "text", child, ...). */
+/** Create an element: h("button#id.primary", {onclick, title}, "text", child, ...). */
 export function h(spec, attrs = {}, ...children) {
-  const [tag, ...classes] = spec.split(".");
+  const [head, ...classes] = spec.split(".");
+  const [tag, id] = head.split("#");
   const el = document.createElement(tag || "div");
+  if (id) el.id = id;
   if (classes.length) el.className = classes.join(" ");
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === undefined || v === null || v === false) continue;

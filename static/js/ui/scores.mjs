@@ -17,7 +17,7 @@ export function renderScores(el, scores, names, colours) {
   const cats = Object.keys(players[0]?.categories ?? {});
   const nameOf = (seat) => names[seat] || colours[seat] || `Seat ${seat + 1}`;
   const winners = new Set(scores.winners);
-  const head = h("tr", {}, h("th", {}, "Category"), players.map((p) => h("th", { style: { color: PLAYER_HEX[p.seat] } }, nameOf(p.seat), winners.has(p.seat) ? " 🏆" : "")));
+  const head = h("tr", {}, h("th", {}, "Category"), players.map((p) => h("th", { style: { color: PLAYER_HEX[p.seat] } }, nameOf(p.seat), winners.has(p.seat) ? " ★" : "")));
   const rows = cats.map((c) => h("tr", {}, h("th", { scope: "row" }, LABELS[c] ?? c), players.map((p) => h("td", {}, p.categories[c]))));
   const total = h("tr.total", {}, h("th", { scope: "row" }, "Total"), players.map((p) => h("td", {}, h("b", {}, p.total))));
   const table = h("table.scores", {}, h("thead", {}, head), h("tbody", {}, rows, total));
