@@ -35,6 +35,8 @@ class Table:
         self.state = new_game(GameOptions(players=players, expansion=expansion), seed)
         self.version = 0
         self.log: list[dict[str, Any]] = []
+        # Extra actions appended to legal_actions, to check that unknown types still get a button.
+        self.extra_actions: list[dict[str, Any]] = []
 
     def act(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply an action for `seat` and log it."""
@@ -106,7 +108,7 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
             "seat": seat,
             "to_act": to_act(t.state),
             "view": view_for(t.state, seat),
-            "legal_actions": legal_actions(t.state, seat) if seat is not None else [],
+            "legal_actions": (legal_actions(t.state, seat) + t.extra_actions) if seat is not None else [],
         }
 
     @app.post("/api/games/{game_id}/actions")

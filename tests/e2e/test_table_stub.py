@@ -38,3 +38,67 @@ def test_mid_game_table_renders(browser: Any, stub_url: str, stub_tables: dict[i
     shot(page, "table-ghost-legal", full_page=False)
     assert not errors, errors
     page.close()
+
+
+def test_unknown_actions_get_buttons_and_spectators_are_read_only(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any]
+) -> None:
+    """Every listed action is reachable, even a type the client has never heard of."""
+    t = Table(3, 3)
+    t.advance(6, random.Random(3))
+    t.extra_actions = [{"type": "summon_kraken", "depth": 3}]
+    stub_tables[1] = t
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.goto(f"{stub_url}/games/1")
+    button = page.wait_for_selector("button.act-summon_kraken")
+    assert button.inner_text() == "Summon kraken (depth 3)"
+    page.goto(f"{stub_url}/games/1?code=watch")
+    page.wait_for_selector("#players .player")
+    assert page.locator("#actions button").count() == 0
+    assert "watching" in page.inner_text("#hand")
+    assert page.evaluate("() => window.seadragons.state.seat") is None
+    page.close()
+
+
+def test_expansion_reward_board(browser: Any, stub_url: str, stub_tables: dict[int, Any]) -> None:
+    """Treasures of the Deep: the Reward Board with tracks, tails, milestones and bonus tiles."""
+    t = Table(4, 21, expansion=True)
+    t.advance(24, random.Random(21))
+    stub_tables[1] = t
+    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    errors = watch_console(page)
+    page.goto(f"{stub_url}/games/1")
+    page.wait_for_selector("#reward .rw-track")
+    assert page.locator("#reward .rw-track").count() == 3
+    assert page.locator("#reward .tail").count() == 12  # 4 players x 3 tracks
+    assert page.locator("#reward .mark-A").count() == 3
+    shot(page, "table-expansion")
+    assert not errors, errors
+    page.close()
+
+
+def test_keyboard_only_placement(browser: Any, stub_url: str, stub_tables: dict[int, Any]) -> None:
+    """Tab, digits, arrows, R, F, N, H and Enter alone place a Dragon with a chosen head."""
+    t = Table(2, 9)
+    stub_tables[1] = t
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.goto(f"{stub_url}/games/1")
+    page.wait_for_selector("#hand .card.pattern")
+    page.keyboard.press("Tab")
+    page.keyboard.press("2")
+    for key in ("ArrowLeft", "ArrowUp", "r", "f", "n"):
+        page.keyboard.press(key)
+    page.wait_for_selector(".placing .status.ok")
+    page.keyboard.press("Enter")
+    page.keyboard.press("h")
+    head = page.evaluate("() => window.seadragons.st.headCell(window.seadragons.state)")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.seadragons.state.version === 1")
+    dragon = t.state.dragons[-1]
+    assert list(dragon.head) == head
+    # After placing, the draw buttons are reachable with the keyboard (Tab then Enter).
+    page.wait_for_selector("button.act-draw")
+    page.focus("button.act-draw >> nth=0")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.seadragons.state.version === 2")
+    page.close()

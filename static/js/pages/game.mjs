@@ -175,6 +175,7 @@ function onMessage(msg) {
     state.presence = msg;
     const n = msg.spectators ?? 0;
     $("presence").textContent = `${n} watching`;
+    schedule();
   } else if (msg.type === "error") {
     state.error = msg.message ?? msg.code;
     schedule();

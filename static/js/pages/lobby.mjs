@@ -144,15 +144,17 @@ $("create-form").addEventListener("submit", async (e) => {
   const players = Number(f.get("players"));
   const bots = Math.min(Number(f.get("bots")), players - 1);
   const body = { players, expansion: f.get("expansion") === "on", visibility: f.get("visibility") };
-  // Bot seats are requested only when wanted, so the form works with servers without bots.
-  if (bots > 0) body.bots = Array.from({ length: bots }, () => f.get("bot_level"));
   const err = $("create-error");
   try {
     const game = await api("/api/games", { method: "POST", body });
+    // Bots take the empty seats one by one (host only, before the start).
+    for (let i = 0; i < bots; i++) {
+      await api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: f.get("bot_level") } });
+    }
     location.href = `/games/${game.id}`;
   } catch (ex) {
     err.hidden = false;
-    err.textContent = errorText(ex);
+    err.textContent = ex.status === 404 || ex.status === 405 ? "This server cannot add bots yet; the table was created without them." : errorText(ex);
   }
 });
 

@@ -34,7 +34,10 @@ function show(i) {
   renderPlayers($("players"), state);
   renderScores($("scores"), f.view.over ? f.view.scores : null, state.names, f.view.players.map((p) => p.colour));
   for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.step) === step);
-  $("moves").querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  // Scroll only the move list (scrollIntoView would scroll the whole page too).
+  const cur = $("moves").querySelector(".current");
+  const list = $("moves");
+  if (cur) list.scrollTop = cur.offsetTop - list.clientHeight / 2;
   frame ||= requestAnimationFrame(draw);
 }
 

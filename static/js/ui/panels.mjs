@@ -23,6 +23,9 @@ function playerPanel(s, p) {
   const view = st.viewOf(s);
   const name = s.names[p.seat] || cap(p.colour);
   const toAct = view.turn.seat === p.seat && !view.over;
+  // Presence comes from the socket; without it (polling) nothing is claimed either way.
+  const pres = s.presence?.seats?.find((x) => x.seat === p.seat);
+  const presence = pres ? h(`span.presence${pres.bot ? ".bot" : pres.connected ? ".on" : ".off"}`, { title: pres.bot ? "bot" : pres.connected ? "connected" : "away" }, pres.bot ? "bot" : pres.connected ? "online" : "away") : null;
   const ships = SHIP_COLOURS.map((c) => shipChip(c, p.ships[c] ?? 0));
   const rows = [
     h("div.stat", {}, h("span.gold-icon", { "aria-hidden": "true" }), h("b", {}, p.gold), " Gold"),
@@ -36,7 +39,7 @@ function playerPanel(s, p) {
   return h(
     `section.player${toAct ? ".to-act" : ""}${p.seat === s.seat ? ".me" : ""}`,
     { style: { "--pc": PLAYER_HEX[p.seat] }, "aria-label": `${name}, ${p.colour}`, dataset: { seat: p.seat } },
-    h("header", {}, h("span.swatch"), h("span.name", {}, name), p.seat === s.seat ? h("span.you", {}, "you") : null, toAct ? h("span.turn-dot", { title: "to play" }, "●") : null),
+    h("header", {}, h("span.swatch"), h("span.name", {}, name), p.seat === s.seat ? h("span.you", {}, "you") : null, presence, toAct ? h("span.turn-dot", { title: "to play" }, "●") : null),
     h("div.stats", {}, rows),
     h("div.ships", {}, ships),
     missions.length ? h("div.tags", {}, h("small", {}, "Missions "), missions) : null,

@@ -45,6 +45,10 @@ export function renderWaiting(el, game, me, reload) {
     buttons.push(h("button.primary", { type: "button", onclick: run(() => api(`/api/games/${game.id}/join`, { method: "POST", body: { invite_code: new URLSearchParams(location.search).get("code") } })) }, "Take a seat"));
   }
   if (seated && !isHost) buttons.push(h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/leave`, { method: "POST" })) }, "Leave"));
+  if (isHost && !full) {
+    const level = h("select", { "aria-label": "Bot level" }, ["greedy", "expert", "random"].map((l) => h("option", { value: l }, l)));
+    buttons.push(level, h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: level.value } })) }, "Add a bot"));
+  }
   if (isHost) {
     buttons.push(
       h("button.primary", { type: "button", disabled: !full, onclick: run(() => api(`/api/games/${game.id}/start`, { method: "POST" })), title: full ? "" : "Every seat must be taken" }, "Start the game"),
