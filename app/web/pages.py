@@ -73,14 +73,21 @@ def client_content() -> dict[str, Any]:
             k: {"ships": m.ships, "vp": m.vp, "reef": m.reef} for k, m in c.missions.items()
         },
         "reefs": {
-            k: {"kind": r.kind, "ships": list(r.ships), "realm": r.realm, "gold": r.gold,
-                "tracks": list(r.tracks)}
+            k: {
+                "kind": r.kind,
+                "ships": list(r.ships),
+                "realm": r.realm,
+                "gold": r.gold,
+                "tracks": list(r.tracks),
+            }
             for k, r in c.reefs.items()
         },
         # Treasures of the Deep: what each Hidden Treasure does, and the Bonus tiles' text.
         "treasures": dict(x.treasures),
-        "bonus_tiles": {k: {"kind": t["kind"], "values": t["values"], "text": t["text"]}
-                        for k, t in x.bonus_tiles.items()},
+        "bonus_tiles": {
+            k: {"kind": t["kind"], "values": t["values"], "text": t["text"]}
+            for k, t in x.bonus_tiles.items()
+        },
     }
 
 

@@ -56,7 +56,7 @@ class Table:
             self.act(seat, rng.choice(places or [a for a in acts if a["type"] != "pass"] or acts))
         while not self.state.over and (self.state.turn.phase != "place" or self.state.pending):
             seat = to_act(self.state)
-            self.act(seat, [a for a in legal_actions(self.state, seat) if a["type"] != "pass"][0])
+            self.act(seat, next(a for a in legal_actions(self.state, seat) if a["type"] != "pass"))
 
 
 def make_app(tables: dict[int, Table]) -> FastAPI:
@@ -108,7 +108,9 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
             "seat": seat,
             "to_act": to_act(t.state),
             "view": view_for(t.state, seat),
-            "legal_actions": (legal_actions(t.state, seat) + t.extra_actions) if seat is not None else [],
+            "legal_actions": (legal_actions(t.state, seat) + t.extra_actions)
+            if seat is not None
+            else [],
         }
 
     @app.post("/api/games/{game_id}/actions")

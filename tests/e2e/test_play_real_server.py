@@ -23,6 +23,9 @@ SNAPSHOT = """() => {
           dragons: s.doc.view.board.dragons, hand: window.seadragons.st.myHand(s)};
 }"""
 
+PLACEABLE_CARDS = """() => [...new Set(
+  window.seadragons.st.allPlaceActions(window.seadragons.state).map(a => a.card))]"""
+
 CELL_CENTRE = """([r, c]) => {
   const b = window.seadragons.board;
   const rect = b.canvas.getBoundingClientRect();
@@ -54,11 +57,9 @@ def wait_version_change(page: Any, version: int, timeout: float = 20) -> None:
 
 
 def place_with_pointer(page: Any) -> None:
-    """Pick a card, put the ghost on a legal spot, then fix it, choose the head and confirm by mouse."""
+    """Pick a card, put the ghost on a legal spot, fix it, choose the head, confirm: by mouse."""
     snap = snapshot(page)
-    st_cards = page.evaluate(
-        "() => [...new Set(window.seadragons.st.allPlaceActions(window.seadragons.state).map(a => a.card))]"
-    )
+    st_cards = page.evaluate(PLACEABLE_CARDS)
     page.click(f"#hand button[data-card='{st_cards[0]}']")
     page.click("button[data-key=next]")  # the button jumps the ghost to a legal spot
     anchor = page.evaluate("() => window.seadragons.state.anchor")
@@ -78,11 +79,9 @@ def place_with_pointer(page: Any) -> None:
 
 
 def place_with_keyboard(page: Any) -> None:
-    """1/2 pick a card, arrows and N find a legal spot, Enter fixes, H moves the head, Enter places."""
+    """1/2 pick a card, arrows and N find a spot, Enter fixes, H moves the head, Enter places."""
     snap = snapshot(page)
-    cards = page.evaluate(
-        "() => [...new Set(window.seadragons.st.allPlaceActions(window.seadragons.state).map(a => a.card))]"
-    )
+    cards = page.evaluate(PLACEABLE_CARDS)
     index = snap["hand"].index(cards[0]) + 1
     page.locator("#board").focus()
     page.keyboard.press(str(index))
@@ -101,7 +100,15 @@ def place_with_keyboard(page: Any) -> None:
 def other_decision(page: Any, snap: dict[str, Any]) -> None:
     """Any decision but placing: choices first, a mission when offered, then draw/end, else pass."""
     types = snap["types"]
-    for kind in ("keep_reef", "keep_treasure", "choose_tail", "decline", "mission", "draw", "end_turn"):
+    for kind in (
+        "keep_reef",
+        "keep_treasure",
+        "choose_tail",
+        "decline",
+        "mission",
+        "draw",
+        "end_turn",
+    ):
         if kind in types:
             page.click(f"button.act-{kind} >> nth=0")
             break
@@ -170,7 +177,9 @@ def test_whole_game_in_the_browser(browser: Any, real_server: str) -> None:
             reloaded = True
             before = snapshot(host)
             host.reload()
-            host.wait_for_function("v => window.seadragons?.state?.version >= v", arg=before["version"])
+            host.wait_for_function(
+                "v => window.seadragons?.state?.version >= v", arg=before["version"]
+            )
             after = snapshot(host)
             assert after["seat"] == before["seat"] and after["dragons"] == before["dragons"]
             shot(host, "table-after-reload")

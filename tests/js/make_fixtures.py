@@ -72,8 +72,14 @@ def replay_record(players: int, seed: int) -> dict[str, Any]:
         pool = places if places and rng.random() < 0.9 else acts
         state, events = apply(state, rng.choice(pool), seat)
         shown = [event_for(e, None, over=True) for e in events]
-        moves.append({"seq": len(moves) + 1, "seat": seat, "events": shown,
-                      "text": [describe(e) for e in shown]})
+        moves.append(
+            {
+                "seq": len(moves) + 1,
+                "seat": seat,
+                "events": shown,
+                "text": [describe(e) for e in shown],
+            }
+        )
     return {"setup": setup, "moves": moves, "final": view_for(state, None)}
 
 

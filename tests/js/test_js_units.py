@@ -26,7 +26,9 @@ def test_js_unit_tests_pass() -> None:
         [node, "--test", *files], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     summary = [line for line in proc.stdout.splitlines() if line.startswith(("# pass", "# fail"))]
-    assert proc.returncode == 0, f"node --test failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}"
+    assert proc.returncode == 0, (
+        f"node --test failed:\n{proc.stdout[-6000:]}\n{proc.stderr[-2000:]}"
+    )
     assert any(line.startswith("# pass") and int(line.split()[-1]) > 0 for line in summary), summary
 
 
