@@ -20,6 +20,7 @@ from app.engine import (
     GameOptions,
     apply,
     describe,
+    event_for,
     legal_actions,
     new_game,
     to_act,
@@ -42,7 +43,9 @@ class Table:
         """Apply an action for `seat` and log it."""
         self.state, events = apply(self.state, action, seat)
         self.version += 1
-        self.log.append({"seq": self.version, "seat": seat, "text": [describe(e) for e in events]})
+        # The public log, as the real server's: secrets stripped for everyone (R-60).
+        text = [describe(event_for(e, None)) for e in events]
+        self.log.append({"seq": self.version, "seat": seat, "text": text})
         return events
 
     def advance(self, moves: int, rng: random.Random) -> None:
