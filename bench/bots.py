@@ -1,7 +1,8 @@
 """Bot benchmarks: win shares between levels and the expert's time per decision.
 
     .venv/bin/python bench/bots.py match --a greedy --b random --games 200 --seed 1
-    .venv/bin/python bench/bots.py match --a expert --b greedy --games 200 --budget 0.25 --workers 2
+    .venv/bin/python bench/bots.py match --a expert --b greedy --games 200 --budget 1 --rounds 6 \
+        --workers 2
     .venv/bin/python bench/bots.py timing --budget 0.5 --games 4
 
 `match` plays 2-player games with the two levels swapping seats every game (the first player is
@@ -35,10 +36,15 @@ from app.engine import (
 )
 
 
-def play(seed: int, levels: list[str], budget: float | None) -> dict[str, Any]:
+def play(
+    seed: int, levels: list[str], budget: float | None, rounds: int | None = None
+) -> dict[str, Any]:
     """One game; returns the winners' levels and the timed decisions of searching bots."""
     rng = random.Random(seed ^ 0xB075)
-    bots = [make_bot(lvl, random.Random(rng.getrandbits(32)), budget_s=budget) for lvl in levels]
+    bots = [
+        make_bot(lvl, random.Random(rng.getrandbits(32)), budget_s=budget, rounds=rounds)
+        for lvl in levels
+    ]
     state = new_game(GameOptions(players=len(levels)), seed)
     times: list[float] = []
     while not is_over(state):
@@ -61,22 +67,31 @@ def play(seed: int, levels: list[str], budget: float | None) -> dict[str, Any]:
     }
 
 
-def _play_args(args: tuple[int, list[str], float | None]) -> dict[str, Any]:
+def _play_args(args: tuple[int, list[str], float | None, int | None]) -> dict[str, Any]:
     return play(*args)
 
 
-def match(a: str, b: str, games: int, seed: int, budget: float | None, workers: int) -> dict:
+def match(
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    budget: float | None,
+    workers: int,
+    rounds: int | None = None,
+) -> dict:
     """Win share of level `a` against level `b` over 2-player games, seats alternating."""
-    jobs = [(seed + g, [a, b] if g % 2 == 0 else [b, a], budget) for g in range(games)]
+    jobs = [(seed + g, [a, b] if g % 2 == 0 else [b, a], budget, rounds) for g in range(games)]
     started = time.perf_counter()
     wins = {a: 0.0, b: 0.0}
     margins: list[int] = []
     times: list[float] = []
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_play_args, jobs))
-    else:
-        results = [_play_args(j) for j in jobs]
+    results = []
+    with ProcessPoolExecutor(max(1, workers)) as pool:
+        for r in pool.map(_play_args, jobs):
+            results.append(r)
+            # progress on stderr: the summary on stdout stays one JSON line
+            print(len(results), r["levels"], r["totals"], file=sys.stderr, flush=True)
     for r in results:
         for lvl in r["winners"]:
             wins[lvl] += 1 / len(r["winners"])
@@ -90,6 +105,7 @@ def match(a: str, b: str, games: int, seed: int, budget: float | None, workers: 
         "games": games,
         "seed": seed,
         "budget_s": budget,
+        "rounds": rounds,
         "workers": workers,
         "win_share": {k: round(v / games, 4) for k, v in wins.items()},
         "mean_margin_a": round(statistics.mean(margins), 2),
@@ -133,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--games", type=int, default=200)
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--budget", type=float, default=None, help="expert seconds per decision")
+    m.add_argument("--rounds", type=int, default=None, help="cap on expert search rounds")
     m.add_argument("--workers", type=int, default=1)
     t = sub.add_parser("timing")
     t.add_argument("--games", type=int, default=4)
@@ -140,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--budget", type=float, default=None)
     args = ap.parse_args(argv)
     if args.cmd == "match":
-        out = match(args.a, args.b, args.games, args.seed, args.budget, args.workers)
+        out = match(args.a, args.b, args.games, args.seed, args.budget, args.workers, args.rounds)
     else:
         out = timing(args.games, args.seed, args.budget)
     print(json.dumps(out, sort_keys=True), flush=True)

@@ -40,14 +40,16 @@ class RandomBot:
         return self.rng.choice(legal)
 
 
-def make_bot(level: str, rng: random.Random, budget_s: float | None = None) -> Bot:
-    """A bot of the given level; `budget_s` is the expert's thinking time per decision."""
+def make_bot(
+    level: str, rng: random.Random, budget_s: float | None = None, rounds: int | None = None
+) -> Bot:
+    """A bot of the given level; `budget_s` (and optionally `rounds`) bound the expert's search."""
     if level == "random":
         return RandomBot(rng)
     if level == "greedy":
         return GreedyBot(rng)
     if level == "expert":
-        return ExpertBot(rng, DEFAULT_BUDGET_S if budget_s is None else budget_s)
+        return ExpertBot(rng, DEFAULT_BUDGET_S if budget_s is None else budget_s, rounds)
     raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
 
 

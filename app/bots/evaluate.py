@@ -7,7 +7,7 @@ so Gold handed to opponents (R-24) and whirlpools they would have scored count a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from app.engine.board import CURRENTS, REALMS, neighbours
 from app.engine.content import content
@@ -35,6 +35,14 @@ DEFAULT = Weights()
 def _hidden_realm(cid: str) -> str | None:
     card = content().reefs[cid]
     return card.realm if card.kind == "hidden_dragon" else None
+
+
+@lru_cache(maxsize=4096)
+def _payments(
+    mission_id: str, ships: tuple[tuple[str, int], ...], reefs: tuple[str, ...]
+) -> list[tuple[dict[str, int], list[str]]]:
+    """The engine's minimal payments, cached: rollouts ask the same questions again and again."""
+    return minimal_payments(content().missions[mission_id], dict(ships), list(reefs))
 
 
 def realm_scores(counts: list[int], pieces: list[int], whirl: int, n: int) -> list[float]:
@@ -239,7 +247,9 @@ class Evaluator:
         best = 0.0
         for mid in self.pos.market_missions:
             m = missions[mid]
-            for tokens, cards in minimal_payments(m, ships, list(me.reefs or ())):
+            for tokens, cards in _payments(
+                mid, tuple(sorted(ships.items())), tuple(me.reefs or ())
+            ):
                 paid = sum(self.ship_value(self.pos.me, c) * k for c, k in tokens.items())
                 paid += sum(self.reef_value(self.pos.me, c) for c in cards)
                 best = max(best, m.vp + self.w.reef_draw * m.reef - paid)

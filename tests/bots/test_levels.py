@@ -50,3 +50,12 @@ def test_all_greedy_table_of_five_finishes() -> None:
     state = play_out(new_game(GameOptions(players=5), 3), bots)
     scores = final_scores(state)
     assert scores["winners"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_bots_play_expansion_games_with_legal_actions(players: int) -> None:
+    # Expansion actions are unknown to the evaluation: they must be handled as neutral choices.
+    levels = ["greedy", "expert", "random", "greedy"]
+    bots = [make_bot(levels[s], random.Random(s), budget_s=0.02) for s in range(players)]
+    state = play_out(new_game(GameOptions(players=players, expansion=True), 70 + players), bots)
+    assert state.over
