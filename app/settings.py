@@ -33,6 +33,14 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     # Apply pending Alembic migrations when the app is created.
     migrate_on_start: bool = True
+    # Bots (app/services/bot_runner.py): the pause before a bot's move so people can follow it,
+    # the expert's thinking time per decision (None: the bot's default), and how often every
+    # instance looks for bot turns nobody is driving (e.g. after another instance died).
+    bot_delay_seconds: float = 0.8
+    bot_budget_seconds: float | None = None
+    bot_sweep_seconds: float = 30.0
+    # How long a seated player must be unseen before the host may hand their seat to a bot.
+    bot_grace_seconds: float = 60.0
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

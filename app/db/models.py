@@ -141,6 +141,10 @@ class Seat(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     bot_level: Mapped[str | None] = mapped_column(String(32))
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Presence for the bot grace period (app/services/presence.py): the owner's last request or
+    # socket heartbeat in this game; and when the owner left the live game (None: still playing).
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    left_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(lazy="joined")

@@ -1,34 +1,67 @@
-"""Bots in seats: fill an empty seat before the start, stand in for a player, give the seat back."""
+"""Bots in seats: fill an empty seat before the start, stand in for a player, give the seat back.
+
+A seat row keeps its human owner (`user_id`) while a bot plays it (`bot_level`), so the owner can
+take it back; a pure bot seat has no owner. Lock order, to stay deadlock-free on Postgres: a
+seat row before its game row (the bot runner's `claim_bot_turn` then `submit_seat_action`).
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import exists, select, update
+import math
+from datetime import datetime
+
+from sqlalchemy import and_, exists, select, update
 from sqlalchemy.orm import Session
 
+from app.bots import LEVELS
 from app.db.models import Game, Seat, User, utcnow
+from app.services import lobby
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, lock_open_game, seat_of
 from app.services.notify import Notifier, notify
+from app.services.presence import away_for, mark_seen
 
-MAX_LEVEL_LENGTH = 32
+DEFAULT_GRACE_S = 60.0
 
 
-def _check_level(level: str) -> str:
-    level = level.strip()
-    if not level or len(level) > MAX_LEVEL_LENGTH or not level.replace("-", "").isalnum():
-        raise ServiceError("invalid_request", "a bot level is 1 to 32 letters, digits or -")
+def check_level(level: str) -> str:
+    """The level if it is one of `app.bots.LEVELS`; `unknown_bot_level` otherwise."""
+    if level not in LEVELS:
+        shown = level[:32]
+        raise ServiceError(
+            "unknown_bot_level", f"no bot level {shown!r}: choose one of {', '.join(LEVELS)}"
+        )
     return level
+
+
+def _seat_no(game: Game, seat: int) -> Seat:
+    if not 0 <= seat < len(game.seats):
+        raise ServiceError("no_such_seat", f"game {game.id} has seats 0 to {len(game.seats) - 1}")
+    return game.seats[seat]
+
+
+def _live(game: Game) -> None:
+    if game.status == "open":
+        raise ServiceError("not_started", f"game {game.id} has not started")
+    if game.status != "live":
+        raise ServiceError("game_over", f"game {game.id} is {game.status}")
+
+
+# --- before the start ------------------------------------------------------------------------
 
 
 def add_bot(
     db: Session, game_id: int, host: User, level: str, notifier: Notifier | None = None
 ) -> Game:
     """Seat a bot in the lowest empty seat of an open table (host only)."""
-    level = _check_level(level)
+    level = check_level(level)
     game = get_game(db, game_id)
     if game.host_id != host.id:
         raise ServiceError("not_host", "only the host can add bots")
     game = lock_open_game(db, game_id)
+    if game.host_id != host.id:  # the host left meanwhile
+        db.rollback()
+        raise ServiceError("not_host", "only the host can add bots")
     free = next((s for s in game.seats if s.is_empty), None)
     if free is None:
         db.rollback()
@@ -40,51 +73,178 @@ def add_bot(
     return get_game(db, game_id)
 
 
-def _set_bot(db: Session, game: Game, seat: Seat, level: str | None) -> None:
-    # Conditional on the game still being live so a finished game's seats stay as they were.
-    result = db.execute(
-        update(Seat)
-        .where(
-            Seat.id == seat.id,
-            exists(select(Game.id).where(Game.id == Seat.game_id, Game.status == "live")),
-        )
-        .values(bot_level=level)
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount != 1:
+def remove_bot(
+    db: Session, game_id: int, host: User, seat: int, notifier: Notifier | None = None
+) -> Game:
+    """Empty a bot seat of an open table again (host only)."""
+    game = get_game(db, game_id)
+    _seat_no(game, seat)
+    if game.host_id != host.id:
+        raise ServiceError("not_host", "only the host can remove bots")
+    game = lock_open_game(db, game_id)
+    row = game.seats[seat]
+    if game.host_id != host.id:
         db.rollback()
-        raise ServiceError("game_over", f"game {game.id} is {game.status}")
+        raise ServiceError("not_host", "only the host can remove bots")
+    if row.bot_level is None or row.user_id is not None:
+        db.rollback()
+        raise ServiceError("not_a_bot", f"seat {seat} of game {game_id} holds no bot")
+    row.bot_level = None
+    row.joined_at = None
     db.commit()
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
+
+
+# --- live games: leaving, standing in, taking the seat back ----------------------------------
+
+
+def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
+    """Leave a table: an open one as in the lobby; a live one keeps the seat, marked as left.
+
+    A left seat waits for its owner (who may reclaim it) or for the host to hand it to a bot.
+    A leaving host passes the host role to a player still at the table, so someone can do that.
+    """
+    game = get_game(db, game_id)
+    if game.status != "live":
+        return lobby.leave_game(db, game_id, user, notifier=notifier)
+    seat = seat_of(game, user.id)
+    if seat is None:
+        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+    if seat.left_at is None:
+        seat.left_at = utcnow()
+        db.flush()  # the seat row first: the lock order of this module (see the top)
+    if game.host_id == user.id:
+        others = [
+            s
+            for s in game.seats
+            if s.user_id not in (None, user.id) and s.left_at is None and s.bot_level is None
+        ]
+        if others:
+            game.host_id = others[0].user_id  # type: ignore[assignment]
+    db.commit()
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
+
+
+def _may_manage(game: Game, user: User, now: datetime, grace_s: float) -> bool:
+    """The host, or any present player while the host is away (so a table never gets stuck)."""
+    if game.host_id == user.id:
+        return True
+    mine = seat_of(game, user.id)
+    if mine is None or mine.left_at is not None or mine.bot_level is not None:
+        return False
+    host_seat = seat_of(game, game.host_id)
+    return (
+        host_seat is None
+        or host_seat.left_at is not None
+        or host_seat.bot_level is not None
+        or away_for(game, host_seat, now) > grace_s
+    )
+
+
+def replace_with_bot(
+    db: Session,
+    game_id: int,
+    caller: User,
+    seat: int,
+    level: str,
+    *,
+    grace_s: float = DEFAULT_GRACE_S,
+    notifier: Notifier | None = None,
+) -> Game:
+    """Let a bot play `seat` of a live game: the owner's own choice, or the host's once the
+    owner left or has been unseen for more than `grace_s` seconds."""
+    level = check_level(level)
+    game = get_game(db, game_id)
+    row = _seat_no(game, seat)
+    _live(game)
+    if row.bot_level is not None:
+        raise ServiceError("seat_has_bot", f"a bot already plays seat {seat}")
+    now = utcnow()
+    if row.user_id != caller.id:
+        if not _may_manage(game, caller, now, grace_s):
+            raise ServiceError("not_host", "only the host can hand another player's seat to a bot")
+        away = away_for(game, row, now)
+        if row.left_at is None and away <= grace_s:
+            wait = max(1, math.ceil(grace_s - away))
+            raise ServiceError(
+                "player_present",
+                f"the player in seat {seat} is still here (seen {int(away)} s ago); "
+                f"a seat can be handed to a bot after {int(grace_s)} s away, in {wait} s",
+            )
+    _set_bot(db, game, row, level, expect_bot=False)
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
 
 
 def hand_seat_to_bot(
     db: Session, game_id: int, user: User, level: str, notifier: Notifier | None = None
 ) -> Game:
-    """Let a bot play the caller's seat of a live game (the seat stays theirs to take back)."""
-    level = _check_level(level)
-    game = get_game(db, game_id)
-    seat = seat_of(game, user.id)
+    """Let a bot play the caller's own seat of a live game (theirs to take back)."""
+    seat = seat_of(get_game(db, game_id), user.id)
     if seat is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
-    if game.status != "live":
-        raise ServiceError("not_started" if game.status == "open" else "game_over", game.status)
-    _set_bot(db, game, seat, level)
-    notify(notifier, game_id, game.version)
-    return get_game(db, game_id)
+    return replace_with_bot(db, game_id, user, seat.seat, level, notifier=notifier)
 
 
 def take_seat_back(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
-    """The owner of a bot-played seat plays it again from the next decision on."""
+    """The owner plays their seat again from the next decision on (and is no longer "left")."""
     game = get_game(db, game_id)
     seat = seat_of(game, user.id)
     if seat is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
     if seat.bot_level is not None:
-        if game.status != "live":
-            raise ServiceError("game_over", f"game {game_id} is {game.status}")
-        _set_bot(db, game, seat, None)
-        notify(notifier, game_id, game.version)
+        _live(game)
+        _set_bot(db, game, seat, None, expect_bot=True)
+    elif seat.left_at is not None and game.status == "live":
+        seat.left_at = None
+        db.commit()
+    else:
+        return game  # already playing it: nothing to do
+    mark_seen(db, game_id, user.id, min_interval_s=0)
+    notify(notifier, game_id, game.version)
     return get_game(db, game_id)
+
+
+def reclaim_seat(
+    db: Session, game_id: int, user: User, seat: int, notifier: Notifier | None = None
+) -> Game:
+    """`take_seat_back` for an explicit seat number, which must be the caller's."""
+    game = get_game(db, game_id)
+    row = _seat_no(game, seat)
+    if row.user_id != user.id:
+        raise ServiceError("not_your_seat", f"seat {seat} of game {game_id} is not yours")
+    return take_seat_back(db, game_id, user, notifier=notifier)
+
+
+def _set_bot(db: Session, game: Game, seat: Seat, level: str | None, *, expect_bot: bool) -> None:
+    # Conditional on the game still being live (a finished game's seats stay as they were) and
+    # on the seat being as we saw it, so a racing reclaim and replace cannot both win.
+    held = Seat.bot_level.is_not(None) if expect_bot else Seat.bot_level.is_(None)
+    values: dict[str, object] = {"bot_level": level}
+    if level is None:
+        values["left_at"] = None
+    result = db.execute(
+        update(Seat)
+        .where(
+            Seat.id == seat.id,
+            held,
+            exists(select(Game.id).where(Game.id == Seat.game_id, Game.status == "live")),
+        )
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        db.rollback()
+        fresh = get_game(db, game.id)
+        _live(fresh)
+        code = "seat_has_bot" if not expect_bot else "not_a_bot"
+        raise ServiceError(code, f"seat {seat.seat} of game {game.id} changed meanwhile")
+    db.commit()
+
+
+# --- for the bot runner ----------------------------------------------------------------------
 
 
 def bot_seats_to_act(db: Session, game_id: int) -> tuple[int, int, str] | None:
@@ -96,3 +256,34 @@ def bot_seats_to_act(db: Session, game_id: int) -> tuple[int, int, str] | None:
     if seat.bot_level is None:
         return None
     return seat.seat, game.version, seat.bot_level
+
+
+def bot_games_to_act(db: Session, limit: int = 1000) -> list[int]:
+    """Ids of live games whose seat to act is played by a bot (resumed at startup and sweeps)."""
+    return list(
+        db.scalars(
+            select(Game.id)
+            .join(Seat, and_(Seat.game_id == Game.id, Seat.seat == Game.to_act))
+            .where(Game.status == "live", Seat.bot_level.is_not(None))
+            .order_by(Game.id)
+            .limit(limit)
+        )
+    )
+
+
+def claim_bot_turn(db: Session, game_id: int, seat: int) -> bool:
+    """Lock `seat` for a bot's move if a bot still holds it; the caller then submits and commits.
+
+    The no-op UPDATE takes the seat's row lock (Postgres) or the write lock (SQLite) until the
+    commit, so a reclaim cannot slip between this check and the bot's move. False: rolled back.
+    """
+    result = db.execute(
+        update(Seat)
+        .where(Seat.game_id == game_id, Seat.seat == seat, Seat.bot_level.is_not(None))
+        .values(bot_level=Seat.bot_level)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        db.rollback()
+        return False
+    return True

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query
 
-from app.services import games, lobby
+from app.services import games, lobby, presence, seats
 from app.web.deps import DbDep, MaybeUserDep, NotifierDep, UserDep
 from app.web.schemas import (
     ActionIn,
@@ -74,8 +74,8 @@ def join_game(
 
 @router.post("/{game_id}/leave", response_model=GameOut)
 def leave_game(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
-    """Give up one's seat before the start."""
-    return GameOut.of(lobby.leave_game(db, game_id, user, notifier=notifier), user.id)
+    """Give up one's seat before the start; in a live game, mark it left (a bot may stand in)."""
+    return GameOut.of(seats.leave_game(db, game_id, user, notifier=notifier), user.id)
 
 
 @router.post("/{game_id}/start", response_model=GameOut)
@@ -89,6 +89,7 @@ def game_state(
     game_id: int, db: DbDep, user: MaybeUserDep, invite_code: InviteQuery = None
 ) -> dict[str, Any]:
     """The caller's view (a spectator's when not seated) and the actions they may take now."""
+    presence.mark_seen(db, game_id, user.id if user else None)  # the bots' grace period
     return games.game_state(db, game_id, user.id if user else None, invite_code)
 
 
@@ -97,6 +98,7 @@ def submit_action(
     game_id: int, body: ActionIn, db: DbDep, user: UserDep, notifier: NotifierDep
 ) -> ActionOut:
     """Apply one action against `version`; answered only after the move is committed."""
+    presence.mark_seen(db, game_id, user.id, back=True)  # a move also ends a "left" mark
     version, events = games.submit_action(
         db, game_id, user.id, body.version, body.action, notifier=notifier
     )

@@ -35,6 +35,12 @@ STATUS: dict[str, int] = {
     "game_full": 409,
     "seats_not_full": 409,
     "seat_has_bot": 409,
+    # bot seats (app/services/seats.py)
+    "unknown_bot_level": 422,
+    "no_such_seat": 404,
+    "not_your_seat": 403,
+    "not_a_bot": 409,
+    "player_present": 409,
     "username_taken": 409,
     "already_signed_in": 409,
     "not_signed_in": 401,

@@ -69,6 +69,10 @@ class SeatOut(BaseModel):
     seat: int
     player: PlayerOut | None
     bot_level: str | None
+    # The owner's name while a bot plays their seat (they can reclaim it); else None.
+    stand_in_for: str | None = None
+    # The owner left the live game (the host may hand the seat to a bot).
+    left: bool = False
 
     @classmethod
     def of(cls, seat: Seat) -> SeatOut:
@@ -76,7 +80,14 @@ class SeatOut(BaseModel):
         player = None
         if seat.user is not None:
             player = PlayerOut(id=seat.user.id, display_name=seat.user.display_name)
-        return cls(seat=seat.seat, player=player, bot_level=seat.bot_level)
+        stand_in = player.display_name if player and seat.bot_level else None
+        return cls(
+            seat=seat.seat,
+            player=player,
+            bot_level=seat.bot_level,
+            stand_in_for=stand_in,
+            left=seat.left_at is not None,
+        )
 
 
 class GameOut(BaseModel):

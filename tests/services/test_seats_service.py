@@ -21,20 +21,20 @@ def test_host_fills_seats_with_bots_and_starts(
     host, other = make_user("Host"), make_user("Other")
     game = lobby.create_game(db, host, 3)
     with pytest.raises(ServiceError) as err:
-        seats.add_bot(db, game.id, other, "easy")
+        seats.add_bot(db, game.id, other, "random")
     assert err.value.code == "not_host"
     with pytest.raises(ServiceError) as err:
         seats.add_bot(db, game.id, host, "<b>")
-    assert err.value.code == "invalid_request"
-    seats.add_bot(db, game.id, host, "easy")
-    game = seats.add_bot(db, game.id, host, "hard")
+    assert err.value.code == "unknown_bot_level"
+    seats.add_bot(db, game.id, host, "random")
+    game = seats.add_bot(db, game.id, host, "greedy")
     assert [(s.user_id, s.bot_level) for s in game.seats] == [
         (host.id, None),
-        (None, "easy"),
-        (None, "hard"),
+        (None, "random"),
+        (None, "greedy"),
     ]
     with pytest.raises(ServiceError) as err:
-        seats.add_bot(db, game.id, host, "easy")
+        seats.add_bot(db, game.id, host, "random")
     assert err.value.code == "game_full"
     game = lobby.start_game(db, game.id, host)
     assert game.status == "live"
@@ -61,9 +61,9 @@ def test_a_player_hands_the_seat_to_a_bot_and_takes_it_back(
     seat = game.to_act
     assert seat is not None
     user = seated[seat]
-    game = seats.hand_seat_to_bot(db, game.id, user, "medium")
-    assert game.seats[seat].bot_level == "medium" and game.seats[seat].user_id == user.id
-    assert seats.bot_seats_to_act(db, game.id) == (seat, 0, "medium")
+    game = seats.hand_seat_to_bot(db, game.id, user, "greedy")
+    assert game.seats[seat].bot_level == "greedy" and game.seats[seat].user_id == user.id
+    assert seats.bot_seats_to_act(db, game.id) == (seat, 0, "greedy")
     assert games.game_state(db, game.id, user.id)["legal_actions"] == []
     game = seats.take_seat_back(db, game.id, user)
     assert game.seats[seat].bot_level is None
@@ -71,4 +71,4 @@ def test_a_player_hands_the_seat_to_a_bot_and_takes_it_back(
     assert games.game_state(db, game.id, user.id)["legal_actions"]
     with pytest.raises(ServiceError) as err:
         seats.hand_seat_to_bot(db, game.id, seated[1 - seat], "x" * 40)
-    assert err.value.code == "invalid_request"
+    assert err.value.code == "unknown_bot_level"

@@ -72,8 +72,9 @@ def test_join_fill_and_start(client_factory: Factory) -> None:
     assert "seed" not in r.text
     r = host.post(f"/api/games/{gid}/start")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_open"
+    # Leaving a live game keeps the seat, marked as left (a bot may stand in: test_bot_seats).
     r = guest.post(f"/api/games/{gid}/leave")
-    assert r.status_code == 409 and r.json()["error"]["code"] == "not_open"
+    assert r.status_code == 200 and r.json()["seats"][1]["left"] is True
     live = [g["id"] for g in client_factory().get("/api/games?status=live").json()["games"]]
     assert gid in live
 

@@ -1,0 +1,293 @@
+"""The bot runner: plays every bot seat's decisions, in each server process.
+
+After each committed change (the Notifier hook), at startup and on a slow sweep, a game whose
+seat to act is held by a bot gets one driver task here. The driver reads the state at version v,
+lets the bot choose in a worker thread (never on the event loop: the expert thinks for up to its
+budget) while the configured delay runs, then submits through `submit_seat_action` against v,
+exactly as a human's move goes through `submit_action`. Several processes may drive the same game:
+the optimistic version check lets one move win and the others see `stale_version`, re-read and
+carry on. Nothing here is state that must survive a crash: the database says whose turn it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from anyio import to_thread
+from sqlalchemy.orm import Session, sessionmaker
+
+import app.engine as rules
+from app.bots import make_bot
+from app.services.errors import ServiceError
+from app.services.games import load_state, submit_seat_action
+from app.services.lobby import get_game
+from app.services.notify import Notifier
+from app.services.seats import bot_games_to_act, claim_bot_turn
+
+log = logging.getLogger(__name__)
+
+Json = dict[str, Any]
+
+MAX_FAILURES = 5  # refused or crashed moves in a row before a game waits for the next poke
+RETRY_S = 0.5  # first back-off after a failure; doubles each time
+# Codes that only mean "the game moved on without us": re-read, nothing went wrong.
+MOVED_ON = {"stale_version", "game_over", "not_started", "not_your_turn"}
+
+
+@dataclass
+class Turn:
+    """One bot decision to make: what the bot may see and choose from at `version`."""
+
+    game_id: int
+    seat: int
+    version: int
+    level: str
+    view: Json
+    legal: list[Json]
+
+
+@dataclass
+class RunnerStats:
+    """Counters for logs, tests and benchmarks."""
+
+    moves: int = 0
+    stale: int = 0
+    fallbacks: int = 0
+    failures: int = 0
+    think_s: list[float] = field(default_factory=list)
+
+
+class BotRunner:
+    """Drives bot seats for the games of one database; start/stop with the app's lifespan."""
+
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        notifier: Notifier,
+        *,
+        delay_s: float = 0.8,
+        budget_s: float | None = None,
+        sweep_s: float = 30.0,
+        workers: int = 2,
+    ) -> None:
+        self.sessions = sessions
+        self.notifier = notifier
+        self.delay_s = max(0.0, delay_s)
+        self.budget_s = budget_s
+        self.sweep_s = sweep_s
+        self.workers = workers
+        self.stats = RunnerStats()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+        self._force_random: set[int] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen for commits and resume every game waiting for a bot (at app startup)."""
+        if self.loop is not None:
+            return
+        self.loop = asyncio.get_running_loop()
+        # Its own threads: long expert searches must not starve the request thread pool.
+        self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
+        self.notifier.on_game_changed.append(self._on_game_changed)
+        self._sweeper = self.loop.create_task(self._sweep_forever())
+
+    async def stop(self) -> None:
+        """Stop listening and cancel every driver (at app shutdown); a move in flight may land."""
+        if self.loop is None:
+            return
+        with contextlib.suppress(ValueError):
+            self.notifier.on_game_changed.remove(self._on_game_changed)
+        tasks = [*self._drivers.values(), *([self._sweeper] if self._sweeper else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._drivers.clear()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+        self.loop = None
+
+    async def idle(self, timeout: float = 10.0) -> bool:
+        """Wait until no game is being driven (tests); False on timeout."""
+        deadline = time.monotonic() + timeout
+        while self._drivers:
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.01)
+        return True
+
+    # --- scheduling ------------------------------------------------------------------------
+
+    def _on_game_changed(self, game_id: int, _version: int) -> None:
+        """Notifier hook: runs in the committing thread, so hop onto our loop."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
+            loop.call_soon_threadsafe(self.poke, game_id)
+
+    def poke(self, game_id: int) -> None:
+        """Look at `game_id` soon (on the loop thread); one driver per game and process."""
+        if self.loop is None:
+            return
+        if game_id in self._drivers:
+            self._dirty.add(game_id)  # the driver re-reads before it stops
+            return
+        self._drivers[game_id] = self.loop.create_task(self._drive(game_id))
+
+    async def _sweep_forever(self) -> None:
+        # The first pass resumes games left waiting for a bot by a restart; later passes pick
+        # up turns whose driving instance died (nobody else was notified of its commit).
+        while True:
+            try:
+                ids = await to_thread.run_sync(self._games_to_act)
+            except Exception:
+                log.exception("bot sweep failed")
+                ids = []
+            for game_id in ids:
+                self.poke(game_id)
+            if self.sweep_s <= 0:
+                return
+            await asyncio.sleep(self.sweep_s)
+
+    def _games_to_act(self) -> list[int]:
+        with self.sessions() as db:
+            return bot_games_to_act(db)
+
+    # --- driving one game ------------------------------------------------------------------
+
+    async def _drive(self, game_id: int) -> None:
+        failures = 0
+        try:
+            while True:
+                self._dirty.discard(game_id)
+                try:
+                    moved = await self._step(game_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    # A bug in a bot or the engine, or the database away: log, back off, retry
+                    # (the next try falls back to a random legal action); never kill the runner.
+                    failures += 1
+                    self.stats.failures += 1
+                    log.exception("bot move in game %s failed (%d in a row)", game_id, failures)
+                    if failures >= MAX_FAILURES:
+                        return
+                    self._force_random.add(game_id)
+                    await asyncio.sleep(RETRY_S * 2 ** (failures - 1))
+                    continue
+                if moved:
+                    failures = 0
+                elif game_id not in self._dirty:
+                    return
+        finally:
+            self._drivers.pop(game_id, None)
+            self._force_random.discard(game_id)
+
+    async def _step(self, game_id: int) -> bool:
+        """One decision if a bot must make one: True if we moved (or lost a race), else False."""
+        turn = await to_thread.run_sync(self._read_turn, game_id)
+        if turn is None:
+            return False
+        assert self.loop is not None
+        began = self.loop.time()
+        force_random = game_id in self._force_random
+        action = await self.loop.run_in_executor(self._executor, self._decide, turn, force_random)
+        # The delay runs while the bot thinks: a slow expert is not slowed down further.
+        remaining = self.delay_s - (self.loop.time() - began)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+        await to_thread.run_sync(self._submit, turn, action)
+        self._force_random.discard(game_id)
+        return True
+
+    def _read_turn(self, game_id: int) -> Turn | None:
+        with self.sessions() as db:
+            game = get_game(db, game_id)
+            if game.status != "live" or game.to_act is None:
+                return None
+            row = game.seats[game.to_act]
+            if row.bot_level is None:
+                return None
+            state = load_state(db, game)
+            legal = rules.legal_actions(state, row.seat)
+            if not legal:
+                raise RuntimeError(f"seat {row.seat} of game {game_id} must act but has no action")
+            return Turn(
+                game_id,
+                row.seat,
+                game.version,
+                row.bot_level,
+                rules.view_for(state, row.seat),
+                legal,
+            )
+
+    def _decide(self, turn: Turn, force_random: bool = False) -> Json:
+        """The bot's choice; a random legal action if the bot fails or answers out of the list."""
+        rng = random.Random(secrets.randbits(64))
+        began = time.perf_counter()
+        try:
+            if force_random:
+                raise RuntimeError("falling back after a failed move")
+            action = make_bot(turn.level, rng, budget_s=self.budget_s).choose(turn.view, turn.legal)
+            if action not in turn.legal:
+                raise ValueError(f"bot {turn.level} chose an action that is not legal: {action}")
+        except Exception as exc:
+            self.stats.fallbacks += 1
+            if not force_random:
+                log.warning(
+                    "bot %s in game %s seat %s failed (%s): playing a random legal action",
+                    turn.level,
+                    turn.game_id,
+                    turn.seat,
+                    exc,
+                    exc_info=not isinstance(exc, ValueError),
+                )
+            action = rng.choice(turn.legal)
+        self.stats.think_s.append(time.perf_counter() - began)
+        del self.stats.think_s[:-1000]
+        return action
+
+    def _submit(self, turn: Turn, action: Json) -> None:
+        with self.sessions() as db:
+            try:
+                # Hold the seat while submitting so a reclaim cannot be overtaken by this move.
+                if not claim_bot_turn(db, turn.game_id, turn.seat):
+                    return
+                submit_seat_action(
+                    db, turn.game_id, turn.seat, turn.version, action, notifier=self.notifier
+                )
+            except ServiceError as exc:
+                db.rollback()
+                if exc.code in MOVED_ON:
+                    self.stats.stale += 1
+                    return  # someone (another instance, a human) moved first: re-read
+                raise RuntimeError(f"the engine refused a bot's move: {exc}") from exc
+            finally:
+                db.rollback()  # no-op after the commit; releases the seat lock on any error
+        self.stats.moves += 1
+
+
+def runner_for(sessions: sessionmaker[Session], notifier: Notifier, settings: Any) -> BotRunner:
+    """A runner configured by the `SEADRAGONS_BOT_*` settings."""
+    return BotRunner(
+        sessions,
+        notifier,
+        delay_s=settings.bot_delay_seconds,
+        budget_s=settings.bot_budget_seconds,
+        sweep_s=settings.bot_sweep_seconds,
+    )

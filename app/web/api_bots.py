@@ -1,0 +1,77 @@
+"""Bot seats: the host adds and removes bots before the start, hands away seats, owners reclaim."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body
+from pydantic import Field
+
+from app.services import seats
+from app.web.deps import DbDep, NotifierDep, SettingsDep, UserDep
+from app.web.schemas import Body as BodyModel
+from app.web.schemas import GameOut
+
+router = APIRouter(prefix="/api/games", tags=["bots"])
+
+
+DEFAULT_LEVEL = "greedy"
+
+
+class BotIn(BodyModel):
+    # Checked against app.bots.LEVELS by the service, so the error names the levels.
+    level: str = Field(default=DEFAULT_LEVEL, max_length=32, examples=["greedy"])
+
+
+# Optional: no body at all means the default level.
+BotBody = Annotated[BotIn | None, Body()]
+
+
+def _level(body: BotIn | None) -> str:
+    return body.level if body is not None else DEFAULT_LEVEL
+
+
+@router.post("/{game_id}/bots", response_model=GameOut)
+def add_bot(
+    game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep, body: BotBody = None
+) -> GameOut:
+    """Seat a bot in the lowest empty seat of an open table (host only)."""
+    return GameOut.of(seats.add_bot(db, game_id, user, _level(body), notifier=notifier), user.id)
+
+
+@router.delete("/{game_id}/bots/{seat}", response_model=GameOut)
+def remove_bot(game_id: int, seat: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+    """Empty a bot seat again before the start (host only)."""
+    return GameOut.of(seats.remove_bot(db, game_id, user, seat, notifier=notifier), user.id)
+
+
+@router.post("/{game_id}/seats/{seat}/bot", response_model=GameOut)
+def hand_seat_to_bot(
+    game_id: int,
+    seat: int,
+    db: DbDep,
+    user: UserDep,
+    notifier: NotifierDep,
+    settings: SettingsDep,
+    body: BotBody = None,
+) -> GameOut:
+    """A bot plays `seat` of a live game: its owner's choice, or the host's once the owner left
+    or has been away longer than the grace period."""
+    game = seats.replace_with_bot(
+        db,
+        game_id,
+        user,
+        seat,
+        _level(body),
+        grace_s=settings.bot_grace_seconds,
+        notifier=notifier,
+    )
+    return GameOut.of(game, user.id)
+
+
+@router.post("/{game_id}/seats/{seat}/reclaim", response_model=GameOut)
+def reclaim_seat(
+    game_id: int, seat: int, db: DbDep, user: UserDep, notifier: NotifierDep
+) -> GameOut:
+    """The seat's owner plays it again; the bot standing in stops at the next decision."""
+    return GameOut.of(seats.reclaim_seat(db, game_id, user, seat, notifier=notifier), user.id)
