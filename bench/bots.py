@@ -3,7 +3,7 @@
     .venv/bin/python bench/bots.py match --a greedy --b random --games 200 --seed 1
     .venv/bin/python bench/bots.py match --a expert --b greedy --games 200 --budget 1 --rounds 6 \
         --workers 2
-    .venv/bin/python bench/bots.py timing --budget 0.5 --games 4
+    .venv/bin/python bench/bots.py timing --games 2 --players 2
 
 `match` plays 2-player games with the two levels swapping seats every game (the first player is
 drawn by the engine from the game seed) and prints one JSON summary; a tie shares the win.
@@ -125,15 +125,17 @@ def _time_stats(times: list[float]) -> dict[str, Any]:
     }
 
 
-def timing(games: int, seed: int, budget: float | None) -> dict[str, Any]:
+def timing(games: int, seed: int, budget: float | None, players: int = 2) -> dict[str, Any]:
     """Expert's time per decision against greedy (one process, as a server would run it)."""
     times: list[float] = []
     for g in range(games):
-        levels = ["expert", "greedy"] if g % 2 == 0 else ["greedy", "expert"]
+        levels = ["greedy"] * players
+        levels[g % players] = "expert"
         times.extend(play(seed + g, levels, budget)["times"])
     return {
         "date": datetime.date.today().isoformat(),
         "games": games,
+        "players": players,
         "budget_s": budget,
         "decision_seconds": _time_stats(times),
     }
@@ -155,11 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--games", type=int, default=4)
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--budget", type=float, default=None)
+    t.add_argument("--players", type=int, default=2)
     args = ap.parse_args(argv)
     if args.cmd == "match":
         out = match(args.a, args.b, args.games, args.seed, args.budget, args.workers, args.rounds)
     else:
-        out = timing(args.games, args.seed, args.budget)
+        out = timing(args.games, args.seed, args.budget, args.players)
     print(json.dumps(out, sort_keys=True), flush=True)
     return 0
 

@@ -134,10 +134,10 @@ class Evaluator:
             return self.ship_value(seat, "blue")
         return 0.0
 
-    def missions_vp(self, seat: int, extra: list[str] = ()) -> float:  # type: ignore[assignment]
+    def missions_vp(self, seat: int) -> float:
         """Printed VP of the seat's Missions."""
         missions = content().missions
-        return float(sum(missions[m].vp for m in [*self.pos.players[seat].missions, *extra]))
+        return float(sum(missions[m].vp for m in self.pos.players[seat].missions))
 
     def most_missions_bonus(self, mission_lists: list[list[str]]) -> list[float]:
         """R-41 under the current Missions, as VP per seat."""

@@ -48,3 +48,18 @@ def test_greedy_is_fast_on_long_placement_lists() -> None:
     t0 = time.perf_counter()
     bot.choose(view, legal)
     assert time.perf_counter() - t0 < 0.5  # generous for CI; typically a few milliseconds
+
+
+def test_expert_stops_near_its_budget() -> None:
+    import time
+
+    from app.engine import legal_actions
+
+    state = mid_game(4, 17, 30)
+    seat = to_act(state)
+    view, legal = view_for(state, seat), legal_actions(state, seat)
+    bot = make_bot("expert", random.Random(0), budget_s=0.1)
+    t0 = time.perf_counter()
+    assert bot.choose(view, legal) in legal
+    # It starts no rollout past the budget: the overshoot is one rollout (generous bound for CI).
+    assert time.perf_counter() - t0 < 1.0
