@@ -15,6 +15,7 @@ from sqlalchemy import text
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
+from app.realtime import install as install_realtime
 from app.services.notify import Notifier
 from app.settings import Settings, get_settings
 from app.web import api_games, api_users, errors, pages
@@ -61,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api_users.router)
     app.include_router(api_games.router)
+    install_realtime(app)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
 

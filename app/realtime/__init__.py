@@ -1,0 +1,50 @@
+"""Real-time play: `WS /ws/games/{id}` with per-viewer patches, spectators, chat and presence.
+
+`install(app)` mounts the endpoint and creates the hub: the broadcast bus is chosen by
+`SEADRAGONS_REDIS_URL` (unset or `memory://`: one process; `redis://`: every instance sharing
+that Redis pushes every move). The protocol is documented in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from app.realtime.bus import channel_prefix, create_bus
+from app.realtime.endpoint import router
+from app.realtime.hub import Hub
+
+
+def install(app: FastAPI) -> Hub:
+    """Mount the socket route and start/stop the hub with the app's lifespan."""
+    settings = app.state.settings
+    hub = Hub(
+        create_bus(settings.redis_url),
+        app.state.sessionmaker,
+        app.state.notifier,
+        channel_prefix(settings.redis_url),
+    )
+    app.state.realtime = hub
+    app.include_router(router)
+
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(the_app: Any) -> AsyncIterator[Any]:
+        # Started at startup, not on the first socket: a move made through this instance's
+        # HTTP API must reach other instances' sockets even if nobody watches from here.
+        await hub.start()
+        try:
+            async with inner(the_app) as state:
+                yield state
+        finally:
+            await hub.stop()
+
+    app.router.lifespan_context = lifespan
+    return hub
+
+
+__all__ = ["Hub", "install"]

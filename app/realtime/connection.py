@@ -1,0 +1,148 @@
+"""One socket: its viewer, its bounded outgoing queue and sender task, and its rate limits.
+
+Frames are never sent directly from fan-out code: they are queued, and a per-socket sender task
+writes them. So a slow reader only fills its own queue; when that overflows, the socket is
+dropped (close 1013) and the client resyncs on reconnect, while every other socket goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from app.realtime.documents import SPECTATOR, ViewerKey
+from app.realtime.protocol import CLOSE_TRY_AGAIN
+from app.realtime.store import Viewer
+
+log = logging.getLogger(__name__)
+
+QUEUE_FRAMES = 256
+
+
+class Socket(Protocol):
+    """What a Connection needs from a WebSocket (Starlette's, or a fake in unit tests)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class TokenBucket:
+    """`rate` tokens per second up to `burst`; each message takes one."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = burst
+        self.stamp = clock()
+
+    def take(self) -> bool:
+        """Spend a token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """A socket in a room: who it is, what document it holds, and its outgoing queue."""
+
+    def __init__(self, socket: Socket, viewer: Viewer, queue_frames: int = QUEUE_FRAMES) -> None:
+        self.socket = socket
+        self.viewer = viewer
+        # The document this socket holds: its key and version (None: nothing sent yet).
+        self.key: ViewerKey = SPECTATOR
+        self.version: int | None = None
+        self.status: str | None = None
+        self.turn_sent: int | None = None  # last version we sent `your_turn` for
+        self.chat_seen = 0  # highest chat id in the history sent on join (skip repeats)
+        self.messages = TokenBucket(rate=50, burst=100)  # bots may act fast
+        self.chats = TokenBucket(rate=0.5, burst=5)
+        # Each refused frame costs a strike; a flood that outlasts them is closed (1008).
+        self.strikes = TokenBucket(rate=10, burst=500)
+        self.limit_reported_at = 0.0
+        self.closed = False
+        self.closing = False  # a final frame is queued and the close follows it
+        self.on_drop: Callable[[Connection], Any] | None = None
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_frames)
+        self._close_code = 1000
+        self._sender = asyncio.create_task(self._send_loop(), name="ws-sender")
+
+    def send(self, frame: str) -> bool:
+        """Queue a frame; a full queue drops this socket (it resyncs when it reconnects)."""
+        if self.closed or self.closing:
+            return False
+        try:
+            self._queue.put_nowait(frame)
+            return True
+        except asyncio.QueueFull:
+            log.info("dropping a slow socket (%d frames queued)", self._queue.qsize())
+            self.drop(CLOSE_TRY_AGAIN)
+            return False
+
+    def drop(self, code: int) -> None:
+        """Stop sending now and close the socket with `code` in the background."""
+        if self.closed:
+            return
+        self.closed = True
+        self._close_code = code
+        self._sender.cancel()
+        task = asyncio.get_running_loop().create_task(self._close_quietly(code))
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+        if self.on_drop is not None:
+            self.on_drop(self)
+
+    def close_after_queue(self, code: int) -> None:
+        """Close once the queued frames (e.g. a final error) are written; send no more."""
+        if self.closed or self.closing:
+            return
+        self.closing = True
+        self._close_code = code
+        try:
+            self._queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.drop(code)
+
+    async def _close_quietly(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            # A peer that stopped reading may never take the close frame: do not wait forever.
+            await asyncio.wait_for(self.socket.close(code), timeout=2)
+
+    async def _send_loop(self) -> None:
+        try:
+            while True:
+                frame = await self._queue.get()
+                if frame is None:
+                    self.closed = True
+                    await self._close_quietly(self._close_code)
+                    if self.on_drop is not None:
+                        self.on_drop(self)
+                    return
+                await self.socket.send_text(frame)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The peer went away mid-send; the reader loop notices and cleans up.
+            self.closed = True
+
+    async def shutdown(self) -> None:
+        """Stop the sender (the socket is finished)."""
+        self.closed = True
+        self._sender.cancel()
+        with contextlib.suppress(BaseException):
+            await self._sender
+
+    def queued(self) -> int:
+        """Frames waiting to be written (for tests and metrics)."""
+        return self._queue.qsize()
+
+
+# Close tasks that nothing awaits: keep references so they are not garbage-collected mid-run.
+_background: set[asyncio.Task[None]] = set()

@@ -1,0 +1,182 @@
+"""Unit tests: message parsing, limits, documents and diffs, the slow-consumer rule, the buses."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import uuid
+
+import jsonpatch
+import pytest
+
+import app.engine as rules
+from app.realtime.bus import MemoryBus, channel_prefix, create_bus
+from app.realtime.connection import Connection, TokenBucket
+from app.realtime.documents import SPECTATOR, ViewerKey, clean_chat, diff, document
+from app.realtime.protocol import (
+    MAX_FRAME_BYTES,
+    ActionMsg,
+    ChatMsg,
+    ProtocolError,
+    ResyncMsg,
+    parse_client,
+)
+from app.realtime.store import Viewer
+
+
+def test_client_messages_parse_into_their_types() -> None:
+    msg = parse_client('{"type":"action","id":"a1","version":3,"action":{"type":"end_turn"}}')
+    assert msg == ActionMsg(type="action", id="a1", version=3, action={"type": "end_turn"})
+    assert parse_client('{"type":"resync","version":-1}') == ResyncMsg(type="resync", version=-1)
+    assert isinstance(parse_client('{"type":"chat","text":"hi"}'), ChatMsg)
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("", "bad_json"),
+        ("nan", "bad_json"),
+        ("{" * 20000, "frame_too_large"),
+        ("[" * 4000, "bad_json"),
+        ('"just a string"', "bad_message"),
+        ('{"type": 7}', "unknown_type"),
+        ('{"type": "action", "id": true, "version": 0, "action": {}}', "bad_message"),
+        ('{"type": "action", "id": "' + "x" * 65 + '", "version": 0, "action": {}}', "bad_message"),
+        ('{"type": "action", "id": 1, "version": -1, "action": {}}', "bad_message"),
+        ('{"type": "action", "id": 1, "version": 0, "action": []}', "bad_message"),
+        ('{"type": "chat", "text": 5}', "bad_message"),
+        ('{"type": "ping", "extra": 1}', "bad_message"),
+    ],
+)
+def test_bad_input_is_an_error_value_never_an_exception(text: str, code: str) -> None:
+    err = parse_client(text)
+    assert isinstance(err, ProtocolError) and err.code == code, err
+
+
+def test_frames_over_the_cap_are_refused_before_parsing() -> None:
+    # Multi-byte characters count in bytes: 4000 emoji are ~16 KB even though len() is 4000.
+    big = '{"type":"chat","text":"' + "\U0001f409" * 4100 + '"}'
+    assert len(big) < MAX_FRAME_BYTES < len(big.encode())
+    err = parse_client(big)
+    assert isinstance(err, ProtocolError) and err.code == "frame_too_large" and err.close is None
+    absurd = parse_client("x" * 300_000)
+    assert isinstance(absurd, ProtocolError) and absurd.close == 1009
+    msg = parse_client('{"type":"action","id":9,"version":0,"action":[]}')
+    assert isinstance(msg, ProtocolError) and msg.id == 9  # the error names the action it answers
+
+
+def test_token_bucket_refills_at_its_rate() -> None:
+    now = [0.0]
+    bucket = TokenBucket(rate=2, burst=3, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(4)] == [True, True, True, False]
+    now[0] = 0.5
+    assert bucket.take() and not bucket.take()
+    now[0] = 100
+    assert sum(bucket.take() for _ in range(10)) == 3
+
+
+def test_chat_text_is_trimmed_and_limited() -> None:
+    assert clean_chat("  hi\tthere \n") == "hi there"
+    assert clean_chat("<b>&amp;</b>") == "<b>&amp;</b>"  # kept as typed: escaping is on display
+    assert clean_chat("a\u202eevil") == "a evil"  # bidi overrides could disguise a line
+    assert clean_chat("\U0001f409\u200d\U0001f525") == "\U0001f409\u200d\U0001f525"
+    assert clean_chat(" \n ") is None
+    assert clean_chat("x" * 500) is not None and clean_chat("x" * 501) is None
+
+
+def test_patches_rebuild_each_viewers_document_over_a_whole_game() -> None:
+    rng = random.Random(2)
+    state = rules.new_game(rules.GameOptions(players=2, expansion=True), 11)
+    keys = [ViewerKey(0, True), ViewerKey(1, True), ViewerKey(1, False), SPECTATOR]
+    docs = {k: document(state, k) for k in keys}
+    held = {k: json.loads(json.dumps(d)) for k, d in docs.items()}
+    while not state.over:
+        seat = rules.to_act(state)
+        state, _ = rules.apply(state, rng.choice(rules.legal_actions(state, seat)), seat)
+        for k in keys:
+            new = document(state, k)
+            held[k] = jsonpatch.apply_patch(held[k], diff(docs[k], new))
+            assert held[k] == new
+            docs[k] = new
+    assert docs[ViewerKey(1, False)]["legal_actions"] == []
+
+
+class _StuckSocket:
+    """A peer that never reads: every send blocks."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed_with: int | None = None
+        self.block = asyncio.Event()
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(data)
+        await self.block.wait()
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed_with = code
+
+
+@pytest.mark.anyio
+async def test_a_slow_consumer_is_dropped_without_delaying_others() -> None:
+    stuck, fine = _StuckSocket(), _StuckSocket()
+    fine.block.set()
+    dropped: list[Connection] = []
+    slow = Connection(stuck, Viewer(1, "slow"), queue_frames=8)
+    fast = Connection(fine, Viewer(2, "fast"), queue_frames=8)
+    slow.on_drop = fast.on_drop = dropped.append
+    for i in range(50):  # fan-out never awaits a socket: this loop cannot block
+        slow.send(f"frame {i}")
+        fast.send(f"frame {i}")
+        await asyncio.sleep(0)
+    await asyncio.sleep(0.05)
+    assert dropped == [slow] and slow.closed and stuck.closed_with == 1013
+    assert len(stuck.sent) == 1  # stuck on the first frame, then dropped
+    assert fine.sent == [f"frame {i}" for i in range(50)] and not fast.closed
+    await slow.shutdown()
+    await fast.shutdown()
+
+
+def test_bus_urls_choose_the_backend() -> None:
+    assert isinstance(create_bus(None), MemoryBus)
+    assert isinstance(create_bus("memory://"), MemoryBus)
+    assert type(create_bus("redis://localhost:6379/0")).__name__ == "RedisBus"
+    with pytest.raises(ValueError, match="unsupported"):
+        create_bus("kafka://x")
+    assert channel_prefix("redis://h:6379/15") != channel_prefix("redis://h:6379/0")
+
+
+@pytest.fixture(params=["memory", "redis"])
+def bus_url_param(request: pytest.FixtureRequest) -> str:
+    """Each backend's URL (Redis: the shared fixture, which skips or fails when absent)."""
+    return "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
+
+
+@pytest.mark.anyio
+async def test_bus_delivers_in_order_to_every_subscriber_of_a_channel(bus_url_param: str) -> None:
+    publisher, listener = create_bus(bus_url_param), create_bus(bus_url_param)
+    if isinstance(publisher, MemoryBus):
+        listener = publisher  # one process: one bus
+    await publisher.connect()
+    if listener is not publisher:
+        await listener.connect()
+    channel, other = f"t:{uuid.uuid4().hex}", f"t:{uuid.uuid4().hex}"
+    try:
+        async with (
+            listener.subscribe(channel) as a,
+            listener.subscribe(channel) as b,
+            listener.subscribe(other) as c,
+        ):
+            await asyncio.sleep(0.1)  # Redis: the SUBSCRIBE is acknowledged
+            for i in range(20):
+                await publisher.publish(channel, f"m{i}")
+            got_a = [await asyncio.wait_for(a.__anext__(), 5) for _ in range(20)]
+            got_b = [await asyncio.wait_for(b.__anext__(), 5) for _ in range(20)]
+            assert got_a == got_b == [f"m{i}" for i in range(20)]
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(c.__anext__(), 0.2)
+    finally:
+        await publisher.disconnect()
+        if listener is not publisher:
+            await listener.disconnect()
