@@ -7,12 +7,15 @@ Public API:
     to_act(state), is_over(state), final_scores(state)
     view_for(state, viewer), event_for(event, viewer), describe(event)
     state_to_json(state), state_from_json(data), replay(options, seed, moves)
+    canonical_action(action): what to store in a move log
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .actions import parse_action
+from .actions import to_json as _action_json
 from .errors import CODES, EngineError
 from .events import describe
 from .legal import legal_actions
@@ -26,6 +29,11 @@ from .views import event_for, view_for
 def is_over(state: State) -> bool:
     """Whether the game has ended."""
     return state.over
+
+
+def canonical_action(action: dict[str, Any]) -> dict[str, Any]:
+    """The action in its canonical JSON form, without unknown fields (raises bad_action)."""
+    return _action_json(parse_action(action))
 
 
 def replay(options: GameOptions, seed: int, moves: list[tuple[int, dict[str, Any]]]) -> State:
@@ -42,6 +50,7 @@ __all__ = [
     "GameOptions",
     "State",
     "apply",
+    "canonical_action",
     "describe",
     "event_for",
     "final_scores",

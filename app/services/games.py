@@ -132,7 +132,9 @@ def _apply(
     if result.rowcount != 1:
         db.rollback()
         raise ServiceError("stale_version", f"game {game.id} moved on past version {version}")
-    db.add(Move(game_id=game.id, seq=new_version, seat=seat, action=action, events=events))
+    # Stored canonical: replays read the log, and unknown fields are never kept.
+    stored = rules.canonical_action(action)
+    db.add(Move(game_id=game.id, seq=new_version, seat=seat, action=stored, events=events))
     try:
         db.commit()
     except IntegrityError:

@@ -191,3 +191,16 @@ def test_empty_pattern_decks_mean_no_draw_R27():
     )
     new, _ = apply(s, {"type": "end_turn"}, 0)
     assert new.turn.seat == 1 and len(new.players[0].hand) == 1
+
+
+def test_canonical_action_drops_unknown_fields_and_replays_the_same():
+    from app.engine import canonical_action
+
+    s = game(players=2, first=0)
+    for action in [*legal_actions(s, 0)[:5], legal_actions(s, 0)[-1]]:
+        noisy = {**action, "junk": "x" * 100}
+        clean = canonical_action(noisy)
+        assert "junk" not in clean
+        assert apply(s, clean, 0)[0].players == apply(s, noisy, 0)[0].players
+    with pytest.raises(EngineError):
+        canonical_action({"type": "nope"})
