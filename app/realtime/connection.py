@@ -61,6 +61,7 @@ class Connection:
         self.version: int | None = None
         self.status: str | None = None
         self.turn_sent: int | None = None  # last version we sent `your_turn` for
+        self.presence_sent: str | None = None  # the last presence frame queued here
         self.chat_seen = 0  # highest chat id in the history sent on join (skip repeats)
         self.messages = TokenBucket(rate=50, burst=100)  # bots may act fast
         self.chats = TokenBucket(rate=0.5, burst=5)

@@ -85,7 +85,11 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
         return
     await websocket.accept()
     conn = Connection(websocket, viewer)
-    room = await hub.join(game_id, conn)
+    try:
+        room = await hub.join(game_id, conn)
+    except Exception:
+        log.exception("joining game %s failed", game_id)
+        room = None
     if room is None:
         await conn.shutdown()
         await websocket.send_text(error_frame("not_found", f"game {game_id} is unavailable"))

@@ -175,6 +175,7 @@ class Hub:
         recent[str(msg.id)] = (fingerprint, reply)
         while len(recent) > RECENT_ACTIONS:
             recent.popitem(last=False)
+        text = error_frame("internal", "the server failed; try again", msg.id)
         try:
             version, events = await to_thread.run_sync(
                 store.submit,
@@ -189,13 +190,19 @@ class Hub:
             text = error_frame(exc.code, exc.message, msg.id)
         except Exception:
             log.exception("action in game %s failed", room.game_id)
-            text = error_frame("internal", "the server failed; try again", msg.id)
             recent.pop(str(msg.id), None)  # nothing known to be applied: let a retry run
         else:
-            # The patch first, then the ack: when the client sees the ack its document is new.
-            await room.sync(version)
             text = ack_frame(msg.id, version, events)
-        reply.set_result(text)
+            try:
+                # The patch first, then the ack: when the client sees the ack its document is
+                # already new. (Should this fail, the bus message brings the patch soon after.)
+                await room.sync(version)
+            except Exception as exc:
+                log.warning("room %s: sync after an action failed: %s", room.game_id, exc)
+        finally:
+            # Always settle: a duplicate of this id may be waiting for the answer.
+            if not reply.done():
+                reply.set_result(text)
         conn.send(text)
 
     async def chat(self, room: Room, conn: Connection, text: str) -> None:

@@ -20,7 +20,14 @@ from anyio import to_thread
 from app.realtime import documents as docs
 from app.realtime.connection import Connection
 from app.realtime.documents import ViewerKey
-from app.realtime.protocol import dumps, patch_frame, state_frame, status_frame, your_turn_frame
+from app.realtime.protocol import (
+    CLOSE_INTERNAL,
+    dumps,
+    patch_frame,
+    state_frame,
+    status_frame,
+    your_turn_frame,
+)
 from app.realtime.store import GameSnap, load_game, recent_chat
 
 if TYPE_CHECKING:
@@ -49,7 +56,6 @@ class Room:
         self.ready = asyncio.Event()
         # instance id -> (seat counts, spectators, monotonic time); ours is kept up to date here.
         self.presence: dict[str, tuple[dict[int, int], int, float]] = {}
-        self.presence_sent: str | None = None
         self._task = asyncio.create_task(self._run(), name=f"room-{game_id}")
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -72,7 +78,12 @@ class Room:
         except asyncio.CancelledError:
             raise
         except Exception:
+            # Without its bus subscription the room would go stale: close it, and let the
+            # clients reconnect (1011) into a fresh one.
             log.exception("room %s stopped", self.game_id)
+            self.closed = True
+            for conn in list(self.conns):
+                conn.drop(CLOSE_INTERNAL)
         finally:
             self.ready.set()
 
@@ -98,10 +109,14 @@ class Room:
                 return False
             self.conns.add(conn)
             await self._send_full(conn)
-        history = await to_thread.run_sync(recent_chat, self.hub.sessions, self.game_id)
+        try:
+            history = await to_thread.run_sync(recent_chat, self.hub.sessions, self.game_id)
+        except Exception as exc:  # chat is a nicety: the game goes on without its history
+            log.warning("room %s: chat history failed: %s", self.game_id, exc)
+            history = []
         conn.send(dumps({"type": "chat_history", "game_id": self.game_id, "messages": history}))
         conn.chat_seen = max((m["id"] for m in history), default=0)
-        self._presence_changed(force_to=conn)
+        self._presence_changed()
         return True
 
     def leave(self, conn: Connection) -> None:
@@ -312,7 +327,7 @@ class Room:
             }
         )
 
-    def _presence_changed(self, publish: bool = True, force_to: Connection | None = None) -> None:
+    def _presence_changed(self, publish: bool = True) -> None:
         """Recount, tell local sockets if the merged picture changed, and tell other instances."""
         now = asyncio.get_running_loop().time()
         seats, spectators = self._local_counts()
@@ -326,12 +341,10 @@ class Room:
             total_seats.update(counts)
             total_spectators += specs
         frame = docs.presence_frame(self.snap, dict(total_seats), total_spectators, self.game_id)
-        if frame != self.presence_sent:
-            self.presence_sent = frame
-            for conn in list(self.conns):
+        for conn in list(self.conns):
+            if conn.presence_sent != frame:  # each socket hears each picture once
+                conn.presence_sent = frame
                 conn.send(frame)
-        elif force_to is not None:
-            force_to.send(frame)
         if publish:
             self.hub.publish_soon(self.channel, self._own_presence_message())
 

@@ -297,3 +297,35 @@ async def test_a_socket_opened_before_the_start_gets_the_state_at_the_start(
     await ws.close()
     for c in (host, other):
         await c.aclose()
+
+
+async def test_the_bot_in_docs_protocol_md_plays_a_whole_game(server: Server) -> None:
+    """The documented example is real code: it joins, follows by patches and finishes a game."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)  # type: ignore[union-attr]
+    code = code.replace('asyncio.run(play("http://127.0.0.1:8000", 1, "Robo"))', "")
+    namespace: dict = {}
+    exec(compile(code, "docs/protocol.md", "exec"), namespace)
+    host = await guest(server, "Host")
+    gid = (await host.post("/api/games", json={"players": 2})).json()["id"]
+    me = await WsClient("host").open(server.ws(gid), cookie_of(host))
+    bot = asyncio.create_task(namespace["play"](server.http, gid, "Robo"))
+    await me.frame(lambda f: f["type"] == "presence" and f["seats"][1]["name"] == "Robo")
+    assert (await host.post(f"/api/games/{gid}/start")).status_code == 200
+    await me.at_version(0)
+    moves = 0
+    while not me.doc["view"]["over"]:
+        if me.doc["legal_actions"]:
+            reply = await me.act(me.doc["legal_actions"][0], f"h{moves}")
+            assert reply["type"] == "ack", reply
+            moves += 1
+        else:
+            seen = me.version
+            await me.until(lambda seen=seen: me.version > seen or me.doc["view"]["over"], 20)
+    await asyncio.wait_for(bot, 10)  # the bot returns on `status: finished`
+    assert me.version > moves > 0  # both players moved
+    await me.close()
+    await host.aclose()
