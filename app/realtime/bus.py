@@ -101,9 +101,10 @@ class MemoryBus(Bus):
 class RedisBus(Bus):
     """Redis pub/sub: one connection for publishing, one pub/sub connection shared by channels."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, client_name: str = "seadragons-bus") -> None:
         super().__init__()
         self.url = url
+        self.client_name = client_name  # shows in CLIENT LIST: whose connections these are
         self._redis: Any = None
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
@@ -114,7 +115,7 @@ class RedisBus(Bus):
         """Connect and start the reader task."""
         import redis.asyncio as redis
 
-        self._redis = redis.from_url(self.url, decode_responses=True)
+        self._redis = redis.from_url(self.url, decode_responses=True, client_name=self.client_name)
         await self._open_pubsub()
         self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
 

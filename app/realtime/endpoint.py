@@ -27,6 +27,7 @@ from app.realtime.protocol import (
 )
 from app.realtime.room import Room
 from app.services.errors import ServiceError
+from app.services.presence import seen_while_connected
 from app.settings import Settings
 from app.web.deps import COOKIE
 
@@ -97,7 +98,9 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
         return
     conn.on_drop = room.leave
     try:
-        await _serve(hub, room, conn, websocket)
+        # Seen on connect, every 20 s and on disconnect: the grace period before a bot may stand in.
+        async with seen_while_connected(hub.sessions, game_id, viewer.user_id):
+            await _serve(hub, room, conn, websocket)
     finally:
         room.leave(conn)
         await conn.shutdown()

@@ -180,3 +180,29 @@ async def test_bus_delivers_in_order_to_every_subscriber_of_a_channel(bus_url_pa
         await publisher.disconnect()
         if listener is not publisher:
             await listener.disconnect()
+
+
+@pytest.mark.anyio
+async def test_redis_bus_reconnects_and_warns_subscribers(redis_url: str) -> None:
+    import redis.asyncio as redis
+
+    from app.realtime.bus import RECONNECTED, RedisBus
+
+    name = f"sd-test-{uuid.uuid4().hex[:8]}"
+    bus = RedisBus(redis_url, client_name=name)
+    await bus.connect()
+    admin = redis.from_url(redis_url, decode_responses=True)
+    channel = f"t:{uuid.uuid4().hex}"
+    try:
+        async with bus.subscribe(channel) as sub:
+            clients = await admin.client_list()
+            pubsub_ids = [c["id"] for c in clients if c["name"] == name and int(c["sub"]) > 0]
+            assert pubsub_ids
+            for cid in pubsub_ids:  # only our own connection: other users of this Redis stay
+                await admin.client_kill_filter(_id=cid)
+            assert await asyncio.wait_for(sub.__anext__(), 10) == RECONNECTED
+            await bus.publish(channel, "after")
+            assert await asyncio.wait_for(sub.__anext__(), 5) == "after"
+    finally:
+        await admin.aclose()
+        await bus.disconnect()
