@@ -16,9 +16,10 @@ from sqlalchemy import text
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime import install as install_realtime
+from app.services.bot_runner import runner_for
 from app.services.notify import Notifier
 from app.settings import Settings, get_settings
-from app.web import api_games, api_users, errors, pages
+from app.web import api_bots, api_games, api_users, errors, pages
 from app.web.limits import BodyLimitMiddleware
 
 log = logging.getLogger(__name__)
@@ -32,8 +33,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         upgrade_to_head(engine=engine)
 
     @asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        yield
+    async def lifespan(the_app: FastAPI) -> AsyncIterator[None]:
+        await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
+        try:
+            yield
+        finally:
+            await the_app.state.bot_runner.stop()
         engine.dispose()
 
     app = FastAPI(
@@ -46,6 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.notifier = Notifier()
+    app.state.bot_runner = runner_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)
@@ -62,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api_users.router)
     app.include_router(api_games.router)
+    app.include_router(api_bots.router)
     install_realtime(app)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")

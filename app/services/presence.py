@@ -99,17 +99,18 @@ async def seen_while_connected(
     sessions: sessionmaker[Session],
     game_id: int,
     user_id: int | None,
-    every_s: float = SOCKET_EVERY_S,
+    every_s: float | None = None,
 ) -> AsyncIterator[None]:
-    """Mark the seat seen on connect, every `every_s` while inside, and on disconnect."""
+    """Mark the seat seen on connect, every `every_s` (20) while inside, and on disconnect."""
     if user_id is None:
         yield
         return
+    period = SOCKET_EVERY_S if every_s is None else every_s
 
     async def beat() -> None:
         while True:
             await to_thread.run_sync(_mark_quietly, sessions, game_id, user_id)
-            await asyncio.sleep(every_s)
+            await asyncio.sleep(period)
 
     task = asyncio.create_task(beat())
     try:
