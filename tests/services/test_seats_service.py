@@ -72,3 +72,29 @@ def test_a_player_hands_the_seat_to_a_bot_and_takes_it_back(
     with pytest.raises(ServiceError) as err:
         seats.hand_seat_to_bot(db, game.id, seated[1 - seat], "x" * 40)
     assert err.value.code == "unknown_bot_level"
+
+
+def test_a_leaving_host_passes_the_role_and_a_player_can_stand_in_for_an_absent_host(
+    db: Session, live_game: LiveGame
+) -> None:
+    game, (host, first, second) = live_game(3)
+    game = seats.leave_game(db, game.id, second)
+    assert game.seats[2].left_at is not None and game.host_id == host.id
+    # The host is here (the game just started): nobody else manages seats.
+    with pytest.raises(ServiceError) as err:
+        seats.replace_with_bot(db, game.id, first, 2, "random", grace_s=60)
+    assert err.value.code == "not_host"
+    # The host unseen past the grace period: a present player may hand the left seat to a bot.
+    game = seats.replace_with_bot(db, game.id, first, 2, "random", grace_s=0)
+    assert game.seats[2].bot_level == "random" and game.seats[2].user_id == second.id
+    # A leaving host hands the role to a player still at the table; a left player manages nothing.
+    game = seats.leave_game(db, game.id, host)
+    assert game.host_id == first.id
+    with pytest.raises(ServiceError) as err:
+        seats.replace_with_bot(db, game.id, host, 1, "random", grace_s=0)
+    assert err.value.code == "not_host"
+    game = seats.replace_with_bot(db, game.id, first, 0, "greedy", grace_s=60)  # host 0 left
+    assert [s.bot_level for s in game.seats] == ["greedy", None, "random"]
+    # Coming back: reclaiming clears the bot and the "left" mark.
+    game = seats.take_seat_back(db, game.id, second)
+    assert game.seats[2].bot_level is None and game.seats[2].left_at is None

@@ -272,3 +272,31 @@ def test_an_open_socket_keeps_the_player_present(
     time.sleep(GRACE_S + 0.3)  # disconnected past the grace period
     r = host.post(url, json={"level": "random"})
     assert r.status_code == 200, r.text
+
+
+def test_a_restarted_server_resumes_a_bot_turn(
+    database_url: str, make_settings: Callable[..., Settings]
+) -> None:
+    settings = make_settings(database_url, bot_delay_seconds=0, bot_sweep_seconds=0)
+    first = create_app(settings)
+    # No lifespan: this server plays no bots (as if it stopped before the bot's turn came).
+    host = TestClient(first)
+    assert host.post("/api/session/guest", json={"name": "Nessie"}).status_code == 200
+    gid = host.post("/api/games", json={"players": 2}).json()["id"]
+    assert host.post(f"/api/games/{gid}/bots", json={"level": "greedy"}).status_code == 200
+    assert host.post(f"/api/games/{gid}/start").status_code == 200
+    state = host.get(f"/api/games/{gid}/state").json()
+    while state["to_act"] == 0:
+        body = {"version": state["version"], "action": state["legal_actions"][0]}
+        assert host.post(f"/api/games/{gid}/actions", json=body).status_code == 200
+        state = host.get(f"/api/games/{gid}/state").json()
+    waiting_at = state["version"]
+    time.sleep(0.1)
+    assert host.get(f"/api/games/{gid}").json()["version"] == waiting_at  # nobody plays it
+    host.close()
+    first.state.engine.dispose()
+
+    second = create_app(settings)
+    with TestClient(second) as client:  # startup finds the waiting bot turn
+        _wait(lambda: client.get(f"/api/games/{gid}").json()["version"] > waiting_at)
+    second.state.engine.dispose()
