@@ -23,20 +23,20 @@ def bus_url(request: pytest.FixtureRequest) -> str | None:
     return request.getfixturevalue("redis_url")
 
 
-@pytest.fixture(scope="module", params=["memory", "redis"])
+@pytest.fixture(scope="session", params=["memory", "redis"])
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    """One server (SQLite file) per backend, shared by the tests of a module."""
+    """One server (SQLite file) per backend, shared by the tests of the session."""
     data = tmp_path_factory.mktemp(f"rt-{request.param}")
     srv = Server(data, f"sqlite:///{data / 'game.db'}", bus_url(request)).start()
     yield srv
     srv.stop()
 
 
-@pytest.fixture
-def fresh_server(tmp_path: Path) -> Iterator[Server]:
-    """A server of its own (memory bus), for tests that kill or restart it."""
-    srv = Server(tmp_path, f"sqlite:///{tmp_path / 'game.db'}", None).start()
+@pytest.fixture(params=["memory", "redis"])
+def fresh_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """A server of its own on each backend, for tests that kill or restart it."""
+    srv = Server(tmp_path, f"sqlite:///{tmp_path / 'game.db'}", bus_url(request)).start()
     yield srv
     srv.stop()

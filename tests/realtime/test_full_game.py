@@ -7,6 +7,7 @@ other seat is scanned for the secret card ids of each hand, Reef choice and deck
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -71,8 +72,11 @@ async def _state(client: httpx.AsyncClient, game_id: int) -> dict[str, Any]:
     return r.json()
 
 
-async def test_two_seats_and_a_spectator_follow_a_whole_game(server: Server) -> None:
-    gid, players, _code = await new_game(server)
+@pytest.mark.parametrize("expansion", [False, True], ids=["base", "expansion"])
+async def test_two_seats_and_a_spectator_follow_a_whole_game(
+    server: Server, expansion: bool
+) -> None:
+    gid, players, _code = await new_game(server, expansion=expansion)
     anon = httpx.AsyncClient(base_url=server.http, timeout=15)
     seats = [
         await WsClient(f"seat{i}").open(server.ws(gid), cookie_of(c)) for i, c in enumerate(players)
@@ -90,8 +94,8 @@ async def test_two_seats_and_a_spectator_follow_a_whole_game(server: Server) -> 
     version = 0
     while True:
         # Per viewer: the rebuilt document equals what the REST API says.
-        for ws, rest in zip(everyone, [*players, anon], strict=True):
-            expected = await _state(rest, gid)
+        states = await asyncio.gather(*(_state(rest, gid) for rest in [*players, anon]))
+        for ws, expected in zip(everyone, states, strict=True):
             assert expected["version"] == version == ws.version
             assert ws.doc == {"view": expected["view"], "legal_actions": expected["legal_actions"]}
         db_version, state = _snapshot(server, gid)
