@@ -93,5 +93,6 @@ def serve(host: str, port: int) -> int:
 
     logging.basicConfig(level=logging.INFO)
     app = create_app()
-    uvicorn.run(app, host=host, port=port, proxy_headers=True)
+    # Frames past the realtime layer's own cap are refused by uvicorn before buffering.
+    uvicorn.run(app, host=host, port=port, proxy_headers=True, ws_max_size=256 * 1024)
     return 0
