@@ -34,6 +34,10 @@ CLEAR_GAP = 12.0  # a greedy lead this large (VP) is not worth searching
 MAX_STEPS = 80  # a rollout never runs longer than this many actions
 
 
+class OutOfTime(Exception):
+    """The budget ran out inside a rollout; its round is dropped."""
+
+
 class ExpertBot:
     """Searches within `budget_s` seconds per decision; `rounds` caps the search (determinism)."""
 
@@ -115,7 +119,10 @@ class ExpertBot:
                     break
                 world = determinise(view, random.Random(world_seed))
                 try:
-                    leaf = self._rollout(world, legal[i], me, random.Random(play_seed)) - root
+                    leaf = self._rollout(world, legal[i], me, random.Random(play_seed), deadline)
+                    leaf -= root
+                except OutOfTime:
+                    break
                 except EngineError:
                     # An action the sampled world refuses (an unknown expansion type, say):
                     # count it at its greedy score rather than guess.
@@ -128,7 +135,9 @@ class ExpertBot:
         self.last_stats = {"rounds": rounds, "candidates": len(candidates)}
         return [(sums[j] + PRIOR * scores[i]) / (rounds + PRIOR) for j, i in enumerate(candidates)]
 
-    def _rollout(self, world: State, action: Json, me: int, rng: random.Random) -> float:
+    def _rollout(
+        self, world: State, action: Json, me: int, rng: random.Random, deadline: float
+    ) -> float:
         """Play `action`, then fast greedy until after the bot's own next placement; evaluate."""
         state, _ = apply(world, action, me)
         policy = GreedyBot(rng, self.weights, fast=True)
@@ -136,6 +145,10 @@ class ExpertBot:
         for _ in range(MAX_STEPS):
             if state.over:
                 break
+            if time.perf_counter() >= deadline:
+                # Some steps are slow (Mission payments with many ships): overshoot one step,
+                # never a whole rollout.
+                raise OutOfTime
             seat = state.turn.seat
             if seat != me:
                 left = True
