@@ -37,9 +37,13 @@ from app.engine import (
 
 
 def play(
-    seed: int, levels: list[str], budget: float | None, rounds: int | None = None
+    seed: int,
+    levels: list[str],
+    budget: float | None,
+    rounds: int | None = None,
+    timed: str = "expert",
 ) -> dict[str, Any]:
-    """One game; returns the winners' levels and the timed decisions of searching bots."""
+    """One game; returns the winners' levels and the decision times of the `timed` level."""
     rng = random.Random(seed ^ 0xB075)
     bots = [
         make_bot(lvl, random.Random(rng.getrandbits(32)), budget_s=budget, rounds=rounds)
@@ -54,7 +58,7 @@ def play(
         t0 = time.perf_counter()
         action = bots[seat].choose(view, legal)
         dt = time.perf_counter() - t0
-        if levels[seat] == "expert" and len(legal) > 1:
+        if levels[seat] == timed and len(legal) > 1:
             times.append(dt)
         state, _ = apply(state, action, seat)
     scores = final_scores(state)
@@ -125,15 +129,18 @@ def _time_stats(times: list[float]) -> dict[str, Any]:
     }
 
 
-def timing(games: int, seed: int, budget: float | None, players: int = 2) -> dict[str, Any]:
-    """Expert's time per decision against greedy (one process, as a server would run it)."""
+def timing(
+    games: int, seed: int, budget: float | None, players: int = 2, level: str = "expert"
+) -> dict[str, Any]:
+    """A level's time per decision against greedy (one process, as a server would run it)."""
     times: list[float] = []
     for g in range(games):
         levels = ["greedy"] * players
-        levels[g % players] = "expert"
-        times.extend(play(seed + g, levels, budget)["times"])
+        levels[g % players] = level
+        times.extend(play(seed + g, levels, budget, timed=level)["times"])
     return {
         "date": datetime.date.today().isoformat(),
+        "level": level,
         "games": games,
         "players": players,
         "budget_s": budget,
@@ -158,11 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--budget", type=float, default=None)
     t.add_argument("--players", type=int, default=2)
+    t.add_argument("--level", default="expert")
     args = ap.parse_args(argv)
     if args.cmd == "match":
         out = match(args.a, args.b, args.games, args.seed, args.budget, args.workers, args.rounds)
     else:
-        out = timing(args.games, args.seed, args.budget, args.players)
+        out = timing(args.games, args.seed, args.budget, args.players, args.level)
     print(json.dumps(out, sort_keys=True), flush=True)
     return 0
 
