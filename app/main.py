@@ -68,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api_users.router)
     app.include_router(api_games.router)
+    app.include_router(api_games.invites_router)
     app.include_router(api_bots.router)
     install_realtime(app)
     app.include_router(pages.router)

@@ -49,6 +49,18 @@ def check_access(game: Game, user_id: int | None, invite_code: str | None) -> No
         raise ServiceError("bad_invite_code", "that invite code does not match this game")
 
 
+def game_by_invite(db: Session, code: str) -> Game:
+    """The game whose invite code is `code` (the code names its game); `no_such_invite` if none.
+
+    Holding the code grants what `check_access` grants it: reading the game and joining it.
+    """
+    known = code and len(code) <= 64  # codes are 12 characters; longer ones need no query
+    game_id = db.scalar(select(Game.id).where(Game.invite_code == code)) if known else None
+    if game_id is None:
+        raise ServiceError("no_such_invite", "that invite link does not match any table")
+    return get_game(db, game_id)
+
+
 def game_options(players: int, expansion: bool, extra: dict[str, Any]) -> dict[str, Any]:
     """Check options with the engine's GameOptions and return its dict form."""
     if not 2 <= players <= 5:

@@ -19,6 +19,8 @@ from app.web.schemas import (
 )
 
 router = APIRouter(prefix="/api/games", tags=["games"])
+# Invite links carry only the code (/join/{code}); this resolves it to its game.
+invites_router = APIRouter(prefix="/api/invites", tags=["games"])
 
 InviteQuery = Annotated[str | None, Query(max_length=64, description="needed for private games")]
 
@@ -57,6 +59,13 @@ def get_game(
     uid = user.id if user else None
     lobby.check_access(game, uid, invite_code)
     return GameOut.of(game, uid)
+
+
+@invites_router.get("/{code}", response_model=GameOut)
+def game_by_invite(code: str, db: DbDep, user: MaybeUserDep) -> GameOut:
+    """The game an invite code belongs to; the code grants access as it does for joining."""
+    game = lobby.game_by_invite(db, code)
+    return GameOut.of(game, user.id if user else None)
 
 
 @router.post("/{game_id}/join", response_model=GameOut)

@@ -49,6 +49,7 @@ STATUS: dict[str, int] = {
     "not_host": 403,
     "invite_required": 403,
     "bad_invite_code": 403,
+    "no_such_invite": 404,
     "not_found": 404,
     "invalid_request": 422,
     "invalid_name": 422,

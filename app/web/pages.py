@@ -38,7 +38,7 @@ def lobby_page(request: Request) -> HTMLResponse:
 
 @router.get("/join/{code}", response_class=HTMLResponse)
 def join_page(request: Request, code: str) -> HTMLResponse:
-    """An invite link: the script joins the game (id from ?game=) with this code."""
+    """An invite link: the script looks the code up (GET /api/invites/{code}) and joins."""
     return _page(request, "join.html", title="Join a table", code=code[:64])
 
 

@@ -102,6 +102,9 @@ def real_server(tmp_path: Path) -> Iterator[str]:
         "SEADRAGONS_DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.db'}",
         "SEADRAGONS_SECRET_KEY": "e2e-secret",
         "SEADRAGONS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}",
+        # Bots answer quickly, but not within the same frame as the move before, so the page
+        # really goes through "their turn" (and the tests see it) without slowing the game.
+        "SEADRAGONS_BOT_DELAY_SECONDS": "0.1",
     }
     code = (
         "import uvicorn; from app.main import create_app; "

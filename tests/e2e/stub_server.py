@@ -38,6 +38,22 @@ class Table:
         self.log: list[dict[str, Any]] = []
         # Extra actions appended to legal_actions, to check that unknown types still get a button.
         self.extra_actions: list[dict[str, Any]] = []
+        # Bot seats: seat -> {"level", "stand_in" (the owner is still named), "left"}.
+        self.bots: dict[int, dict[str, Any]] = {}
+
+    def seat_json(self, seat: int, name: str) -> dict[str, Any]:
+        """A seat as the real server's GameOut has it (bot level, stand-in, left)."""
+        bot = self.bots.get(seat)
+        owner = {"id": seat + 1, "display_name": name}
+        if bot is None:
+            return {"seat": seat, "player": owner, "bot_level": None, "left": False}
+        return {
+            "seat": seat,
+            "player": owner if bot["stand_in"] else None,
+            "bot_level": bot["level"],
+            "stand_in_for": name if bot["stand_in"] else None,
+            "left": bot.get("left", False),
+        }
 
     def act(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply an action for `seat` and log it."""
@@ -90,8 +106,7 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
             "host_id": 1,
             "invite_code": "x",
             "seats": [
-                {"seat": i, "player": {"id": i + 1, "display_name": name}, "bot_level": None}
-                for i, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed"][:n])
+                t.seat_json(i, name) for i, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed"][:n])
             ],
             "your_seat": None,
             "version": t.version,
@@ -111,8 +126,9 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
             "seat": seat,
             "to_act": to_act(t.state),
             "view": view_for(t.state, seat),
+            # As on the real server: no decisions for a seat a bot is playing.
             "legal_actions": (legal_actions(t.state, seat) + t.extra_actions)
-            if seat is not None
+            if seat is not None and seat not in t.bots
             else [],
         }
 
@@ -126,6 +142,11 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
         except EngineError as e:
             return JSONResponse({"error": {"code": e.code, "message": e.message}}, 400)
         return JSONResponse({"version": t.version, "events": events})
+
+    @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
+    def reclaim(game_id: int, seat: int) -> dict[str, Any]:
+        table(game_id).bots.pop(seat, None)
+        return game(game_id)
 
     @app.get("/api/games/{game_id}/log")
     def log(game_id: int, since: int = 0) -> dict[str, Any]:

@@ -102,3 +102,39 @@ def test_keyboard_only_placement(browser: Any, stub_url: str, stub_tables: dict[
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.seadragons.state.version === 2")
     page.close()
+
+
+def test_bot_seats_are_marked_and_a_stand_in_can_be_sent_away(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any]
+) -> None:
+    """Bot seats show a robot badge with the level; a bot playing my seat can be sent away."""
+    t = Table(3, 5)
+    t.advance(3, random.Random(5))
+    me = t.state.turn.seat
+    other = (me + 1) % 3
+    t.bots = {
+        me: {"level": "random", "stand_in": True, "left": True},
+        other: {"level": "greedy", "stand_in": False},
+    }
+    stub_tables[1] = t
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    errors = watch_console(page)
+    page.goto(f"{stub_url}/games/1")
+    panel = page.wait_for_selector(f"#players .player[data-seat='{other}']")
+    assert panel.query_selector(".name").inner_text() == "Greedy bot"
+    assert panel.query_selector(".badge-seat.bot").inner_text() == "bot · greedy"
+    mine = page.locator(f"#players .player[data-seat='{me}']")
+    assert mine.locator(".badge-seat.bot").inner_text() == "bot (random) plays"
+    assert mine.locator(".badge-seat.left").count() == 1
+    notice = page.wait_for_selector("#actions .stand-in")
+    assert "random bot is playing your seat" in notice.inner_text()
+    assert page.locator("#hand .card.pattern.can").count() == 0
+    shot(page, "table-bot-stand-in")
+    page.click("#actions .stand-in button")
+    # The seat is mine again: the notice and the badges go, and my decisions come back.
+    page.wait_for_selector("#actions .stand-in", state="detached", timeout=10000)
+    page.wait_for_selector("#hand .card.pattern.can", timeout=10000)
+    assert mine.locator(".badge-seat").count() == 0
+    assert page.locator("#actions .stand-in").count() == 0
+    assert not errors, errors
+    page.close()

@@ -205,3 +205,20 @@ test("polling shows offline while the server is unreachable and recovers", async
   c.stop();
   assert.equal(t.pending(), 0);
 });
+
+test("polling takes a new document when my actions change without a move (seat taken back)", async () => {
+  const t = clock();
+  const srv = fakeServer();
+  srv.doc.legal_actions = []; // a bot plays my seat: nothing for me to do
+  const { c, docs } = connect({ fetch: srv.fetch, WebSocket: null, ...t });
+  await c.start();
+  const seen = docs.length;
+  await t.advance(1600);
+  assert.equal(docs.length, seen, "an unchanged state is not taken again");
+  srv.doc.legal_actions = [{ type: "pass" }]; // reclaimed: same version, my decisions are back
+  await t.advance(1600);
+  assert.equal(docs.length, seen + 1);
+  assert.deepEqual(docs.at(-1).doc.legal_actions, [{ type: "pass" }]);
+  assert.equal(docs.at(-1).version, 3);
+  c.stop();
+});

@@ -66,10 +66,16 @@ export class Connection {
     if (this.ws) this.ws.close();
   }
 
-  /** Fetch the full state over HTTP (first load, polling, or after a refused action). */
-  async refresh() {
+  /**
+   * Fetch the full state over HTTP (first load, polling, or after a refused action). `force`
+   * takes it even at the same version: a role change (a bot took or gave back my seat) changes
+   * my legal actions without a move.
+   */
+  async refresh(force = false) {
     const data = await api(this.statePath, { fetchImpl: this.fetch });
-    if (data.version !== this.version || this.doc === null) {
+    // Same version but other legal actions: my role changed (polling sees it this way only).
+    const roleChanged = this.doc !== null && JSON.stringify(data.legal_actions) !== JSON.stringify(this.doc.legal_actions);
+    if (force || roleChanged || data.version !== this.version || this.doc === null) {
       this.accept({ view: data.view, legal_actions: data.legal_actions }, data.version, data);
     }
     return data;

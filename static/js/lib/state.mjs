@@ -15,6 +15,7 @@ export function createState(opts = {}) {
     doc: null, // {view, legal_actions}: exactly the document the server's patches apply to
     seat: null, // my seat number, or null when spectating (then everything is read-only)
     names: [], // display names by seat, from GET /api/games/{id}
+    seats: [], // lib/seats.mjs seatInfo by seat (bot level, stand-in, left), from the same call
     status: "connecting", // connection state shown to the player (connecting|live|polling|reconnecting|offline)
     selected: null, // hand card id being placed, or null when no card is picked
     rot: 0, // quarter turns clockwise applied to the selected card's shape (R key)

@@ -10,7 +10,8 @@ import { $, fill, h } from "../ui/dom.mjs";
 import { renderHand, renderMarkets, renderPlayers } from "../ui/panels.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
-import { renderWaiting, seatName } from "../ui/seats.mjs";
+import { seatInfo, titleFor } from "../lib/seats.mjs";
+import { logText, renderWaiting } from "../ui/seats.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -20,7 +21,6 @@ let me = null; // the signed-in user, or null
 let conn = null; // the live Connection once the game has started
 let frame = 0; // pending requestAnimationFrame id (0 = none)
 let panelsDirty = true; // whether the DOM panels need rebuilding on the next frame
-let wasMyTurn = false;
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true) });
@@ -41,16 +41,33 @@ function render(now) {
   const view = st.viewOf(state);
   if (!view) return;
   const colours = view.players.map((p) => p.colour);
-  renderPlayers($("players"), state);
-  renderMarkets($("markets"), state, act);
-  renderHand($("hand"), state, pick);
-  renderActions($("actions"), state, controls);
-  renderReward($("reward"), view, state.names, state.content);
-  renderScores($("scores"), view.over ? view.scores : null, state.names, colours);
-  renderLog();
+  const legal = st.legalOf(state);
+  const s = state;
+  const mine = s.seat === null ? null : view.players[s.seat];
+  // Each panel is rebuilt only when what it shows changed: a rebuild under the pointer between
+  // press and release would swallow the click (and costs DOM work on every patch).
+  keyed("players", [view.players, view.turn, view.over, s.seat, s.seats, s.names, s.presence], () => renderPlayers($("players"), s));
+  keyed("markets", [view.market, view.deck_sizes, legal], () => renderMarkets($("markets"), s, act));
+  keyed("hand", [mine, legal, s.selected, s.seat], () => renderHand($("hand"), s, pick));
+  keyed("actions", [legal, view.turn, view.pending, view.over, s.selected, s.rot, s.mirrored, s.anchor, s.locked, s.headIndex, s.pending, s.error, s.seat, s.seats, s.names], () =>
+    renderActions($("actions"), s, controls),
+  );
+  keyed("reward", [view.reward, view.players.map((p) => p.tails), s.names], () => renderReward($("reward"), view, s.names, s.content));
+  keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
+  keyed("log", [s.log.length, s.log.at(-1), s.names], renderLog);
   updateTurnAlert();
   document.body.classList.toggle("spectator", state.seat === null);
   $("board").setAttribute("aria-label", boardLabel(view));
+}
+
+const shown = new Map(); // panel id -> the JSON of what it last showed
+
+/** Run `draw` unless `inputs` are what the panel `id` already shows. */
+function keyed(id, inputs, draw) {
+  const key = JSON.stringify(inputs);
+  if (shown.get(id) === key) return;
+  shown.set(id, key);
+  draw();
 }
 
 function boardLabel(view) {
@@ -58,16 +75,13 @@ function boardLabel(view) {
   return `Sea Dragons board, ${view.board.dragons.length} Dragons placed${ghost}`;
 }
 
+/** The banner and the tab title say when the game waits for me (a background tab shows it). */
 function updateTurnAlert() {
   const mine = st.isMyTurn(state);
   $("turn-banner").hidden = !mine;
-  if (mine && !wasMyTurn && document.hidden) document.title = `● Your turn · ${baseTitle}`;
-  if (!mine) document.title = baseTitle;
-  wasMyTurn = mine;
+  const title = titleFor(baseTitle, mine);
+  if (document.title !== title) document.title = title;
 }
-document.addEventListener("visibilitychange", () => {
-  if (!document.hidden) document.title = st.isMyTurn(state) ? `Your turn · ${baseTitle}` : baseTitle;
-});
 
 function setStatus(status) {
   state.status = status;
@@ -107,6 +121,15 @@ const controls = {
   lock: () => (st.lockGhost(state), schedule()),
   cycleHead: () => (st.chooseHead(state), schedule()),
   cancel: () => (st.clearSelection(state), schedule()),
+  reclaim: async () => {
+    try {
+      await api(`/api/games/${gameId}/seats/${state.seat}/reclaim`, { method: "POST" });
+      await Promise.all([loadGame(), conn?.refresh(true)]);
+    } catch (e) {
+      state.error = errorText(e);
+    }
+    schedule();
+  },
   confirm: () => {
     const a = state.locked && st.placementToSend(state);
     if (a) act(a);
@@ -142,7 +165,7 @@ document.addEventListener("keydown", onKey);
 function renderLog() {
   const el = $("log");
   const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
-  fill(el, state.log.map((e) => h("li", {}, e.text)));
+  fill(el, state.log.map((e) => h("li", {}, logText(e.text, state.names))));
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
 
@@ -172,6 +195,9 @@ function onMessage(msg) {
     st.addLog(state, texts.filter((t) => t.text));
     schedule();
   } else if (msg.type === "presence") {
+    // Presence also changes when a bot takes or gives back a seat: re-read who sits where.
+    const bots = (p) => JSON.stringify((p?.seats ?? []).map((x) => !!x.bot));
+    if (bots(msg) !== bots(state.presence)) refreshSeats();
     state.presence = msg;
     const n = msg.spectators ?? 0;
     $("presence").textContent = `${n} watching`;
@@ -202,11 +228,28 @@ $("chat-form").addEventListener("submit", (e) => {
 async function loadGame() {
   const q = inviteCode ? `?invite_code=${encodeURIComponent(inviteCode)}` : "";
   const game = await api(`/api/games/${gameId}${q}`);
-  state.names = game.seats.map(seatName);
+  state.seats = game.seats.map(seatInfo);
+  state.names = state.seats.map((x) => x.name);
   return game;
 }
 
+let seatsTimer = 0;
+/** Re-read the seats soon (a bot took or left a seat); calls in a burst share one request. */
+function refreshSeats() {
+  if (seatsTimer) return;
+  seatsTimer = setTimeout(async () => {
+    seatsTimer = 0;
+    try {
+      await loadGame();
+      schedule();
+    } catch {
+      // the panels keep the last names; the next presence change tries again
+    }
+  }, 300);
+}
+
 async function startLive(game) {
+  if (inviteCode) $("replay-link").search = `?code=${encodeURIComponent(inviteCode)}`;
   $("waiting").hidden = true;
   $("table").hidden = false;
   if (game.status === "finished") $("replay-link").hidden = false;
@@ -236,12 +279,29 @@ async function main() {
       api("/api/me").catch(() => null),
     ]);
     $("me").textContent = me ? me.display_name : "not signed in";
+    if (!me) {
+      // The server refuses chat from sockets without a session (not_signed_in): say so up front.
+      $("chat-form").hidden = true;
+      fill($("chat-note"), "Sign in from the ", h("a", { href: "/" }, "lobby"), " to chat.");
+    }
     let game = await loadGame();
+    // The waiting room: re-read the table every 1.5 s, or at once after one of our own changes.
+    let wake = null;
+    let shown = ""; // the table last drawn: redrawing an unchanged one would reset the controls
+    const reload = () => wake?.();
     while (game.status === "open") {
-      renderWaiting($("waiting"), game, me, () => {});
+      if (JSON.stringify(game) !== shown) renderWaiting($("waiting"), game, me, reload);
+      shown = JSON.stringify(game);
       $("waiting").hidden = false;
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => {
+        wake = r;
+        setTimeout(r, 1500);
+      });
       game = await loadGame();
+    }
+    if (game.status === "cancelled") {
+      fill($("waiting"), h("h2", {}, `Table ${gameId}`), h("p", {}, "This table was cancelled: everyone left before the start."), h("a", { href: "/" }, "Back to the lobby"));
+      return;
     }
     await startLive(game);
   } catch (e) {

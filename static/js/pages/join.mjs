@@ -1,33 +1,99 @@
-// An invite link /join/{code}?game={id}: sign in as a guest if needed, take a seat, go to the table.
+// An invite link /join/{code}: the code names the table (GET /api/invites/{code}); sign in as a
+// guest if needed, take a seat, go to the table. Old links with ?game={id} keep working.
 
 import { api, errorText } from "../lib/api.mjs";
+import { seatInfo } from "../lib/seats.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
+import { PLAYER_HEX } from "../ui/paint.mjs";
+import { badges } from "../ui/seats.mjs";
 
 const code = document.body.dataset.code;
-const gameId = new URLSearchParams(location.search).get("game");
+const gameParam = new URLSearchParams(location.search).get("game");
 const el = $("join");
+const tableUrl = (id) => `/games/${id}?code=${encodeURIComponent(code)}`;
 
-async function join() {
+function fail(text) {
+  fill(el, h("h1", {}, "Join a table"), h("p.error", { role: "alert" }, text), h("a", { href: "/" }, "Go to the lobby"));
+}
+
+/** The game this code opens, or null when no table has it. */
+async function findGame() {
   try {
-    await api(`/api/games/${gameId}/join`, { method: "POST", body: { invite_code: code } });
+    return await api(`/api/invites/${encodeURIComponent(code)}`);
   } catch (e) {
-    // Already seated, or the table is full/started: the game page shows what applies.
-    if (!["already_seated", "game_full", "not_open"].includes(e.code) && e.status !== 409) throw e;
+    if (gameParam && e.code !== "no_such_invite") {
+      // A server without the lookup (a bare 404 not_found): the link's ?game= names the table.
+      return api(`/api/games/${encodeURIComponent(gameParam)}?invite_code=${encodeURIComponent(code)}`);
+    }
+    if (e.code === "no_such_invite" || e.status === 404) return null;
+    throw e;
   }
-  location.href = `/games/${gameId}?code=${encodeURIComponent(code)}`;
+}
+
+async function join(game) {
+  try {
+    await api(`/api/games/${game.id}/join`, { method: "POST", body: { invite_code: code } });
+  } catch (e) {
+    // Full or started meanwhile: the table page shows what applies (watching, the scores).
+    if (e.status !== 409) throw e;
+  }
+  location.href = tableUrl(game.id);
+}
+
+function seatList(game) {
+  return h(
+    "ul.seats.compact",
+    {},
+    game.seats.map((s) => {
+      const info = seatInfo(s);
+      return h(
+        `li.seat${info.empty ? ".empty" : ""}`,
+        { style: { "--pc": PLAYER_HEX[s.seat] } },
+        h("span.swatch"),
+        h("b", {}, info.name ?? "free seat"),
+        s.player && s.player.id === game.host_id ? h("span.muted", {}, " host") : null,
+        badges(info),
+      );
+    }),
+  );
 }
 
 async function main() {
-  if (!gameId) {
-    fill(el, h("h1", {}, "Join a table"), h("p.error", {}, "This invite link is incomplete (no game)."), h("a", { href: "/" }, "Go to the lobby"));
-    return;
+  const [game, me] = await Promise.all([findGame(), api("/api/me").catch(() => null)]);
+  if (!game) return fail("This invite link does not match any table. Ask for a new link, or find a table in the lobby.");
+  const open = game.status === "open";
+  const free = game.seats.some((s) => seatInfo(s).empty);
+  if (game.your_seat !== null && game.your_seat !== undefined) return (location.href = tableUrl(game.id));
+  if (game.status === "cancelled") return fail(`Table ${game.id} was cancelled: everyone left before the start.`);
+  if (!open || !free) {
+    // Too late to sit down; the link still lets you watch (private games included).
+    const why = game.status === "finished" ? "This game is over." : open ? "Every seat is taken." : "This game has already started.";
+    return fill(
+      el,
+      h("h1", {}, `Table ${game.id}`),
+      h("p", {}, why),
+      seatList(game),
+      h("div.buttons", {}, h("a.button", { href: game.status === "finished" ? `/games/${game.id}/replay` : tableUrl(game.id) }, game.status === "finished" ? "See the replay" : "Watch the game")),
+    );
   }
-  const me = await api("/api/me").catch(() => null);
-  if (me) return join().catch((e) => fill(el, h("h1", {}, "Join a table"), h("p.error", {}, errorText(e)), h("a", { href: "/" }, "Go to the lobby")));
+  const host = game.seats.find((s) => s.player?.id === game.host_id)?.player?.display_name;
+  const heading = h("h1", {}, host ? `${host} invites you to table ${game.id}` : `You are invited to table ${game.id}`);
+  const about = h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"}`);
+  if (me) {
+    return fill(
+      el,
+      heading,
+      about,
+      seatList(game),
+      h("div.buttons", {}, h("button.primary", { type: "button", onclick: () => join(game).catch((e) => fail(errorText(e))) }, `Join as ${me.display_name}`)),
+    );
+  }
   const err = h("p.error", { role: "alert", hidden: true });
   fill(
     el,
-    h("h1", {}, `You are invited to table ${gameId}`),
+    heading,
+    about,
+    seatList(game),
     h("p.muted", {}, "Choose a name to play as a guest, or log in from the lobby first."),
     h(
       "form",
@@ -36,14 +102,14 @@ async function main() {
           e.preventDefault();
           try {
             await api("/api/session/guest", { method: "POST", body: { name: new FormData(e.target).get("name") } });
-            await join();
+            await join(game);
           } catch (ex) {
             err.hidden = false;
             err.textContent = errorText(ex);
           }
         },
       },
-      h("input", { name: "name", placeholder: "Your name", required: true, maxlength: 64, "aria-label": "Your name" }),
+      h("input", { name: "name", placeholder: "Your name", required: true, maxlength: 24, "aria-label": "Your name", autocomplete: "nickname" }),
       " ",
       h("button.primary", { type: "submit" }, "Join the table"),
     ),
@@ -51,4 +117,4 @@ async function main() {
   );
 }
 
-main();
+main().catch((e) => fail(errorText(e)));

@@ -2,7 +2,8 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
-import { seatName } from "../ui/seats.mjs";
+import { seatInfo } from "../lib/seats.mjs";
+import { badges } from "../ui/seats.mjs";
 
 let me = null; // the signed-in user or null
 
@@ -95,9 +96,10 @@ function identityUpgrade() {
 }
 
 function gameItem(g, kind) {
-  const names = g.seats.map(seatName);
-  const taken = names.filter(Boolean).length;
-  const who = names.map((n) => n ?? "·").join(", ");
+  const seats = g.seats.map(seatInfo);
+  const taken = seats.filter((s) => !s.empty).length;
+  // Who sits there, bots marked as such, so a table of bots is not mistaken for people.
+  const who = seats.flatMap((s, i) => [i ? ", " : "", s.empty ? "·" : h("span.who-seat", {}, s.name, badges(s))]);
   const link =
     kind === "finished"
       ? h("a", { href: `/games/${g.id}/replay` }, "Replay")
@@ -109,8 +111,9 @@ function gameItem(g, kind) {
       "div",
       {},
       h("b", {}, `Table ${g.id}`),
-      g.your_turn ? h("span.badge", {}, " your turn") : null,
-      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.status} · ${who}`),
+      g.your_turn ? h("span.badge", {}, "your turn") : null,
+      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${g.status}`),
+      h("div.meta.who-list", {}, who),
     ),
     link,
   );
@@ -145,18 +148,34 @@ $("create-form").addEventListener("submit", async (e) => {
   const bots = Math.min(Number(f.get("bots")), players - 1);
   const body = { players, expansion: f.get("expansion") === "on", visibility: f.get("visibility") };
   const err = $("create-error");
+  const submit = e.target.querySelector("button[type=submit]");
+  submit.disabled = true;
+  let game = null;
   try {
-    const game = await api("/api/games", { method: "POST", body });
+    game = await api("/api/games", { method: "POST", body });
     // Bots take the empty seats one by one (host only, before the start).
     for (let i = 0; i < bots; i++) {
       await api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: f.get("bot_level") } });
     }
     location.href = `/games/${game.id}`;
   } catch (ex) {
+    submit.disabled = false;
     err.hidden = false;
-    err.textContent = ex.status === 404 || ex.status === 405 ? "This server cannot add bots yet; the table was created without them." : errorText(ex);
+    // The table exists even if a bot could not sit down: the waiting room can add bots again.
+    err.textContent = game ? `Table ${game.id} is open, but a bot could not join: ${errorText(ex)}` : errorText(ex);
   }
 });
+
+/** Keep the bot count below the number of seats, and the level only when there are bots. */
+function syncCreateForm() {
+  const form = $("create-form");
+  const players = Number(form.players.value);
+  for (const opt of form.bots.options) opt.disabled = Number(opt.value) > players - 1;
+  if (Number(form.bots.value) > players - 1) form.bots.value = String(players - 1);
+  form.bot_level.disabled = form.bots.value === "0";
+}
+$("create-form").addEventListener("change", syncCreateForm);
+syncCreateForm();
 
 refresh();
 setInterval(refresh, 10000);

@@ -7,8 +7,13 @@ import { Board } from "../ui/board.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { renderPlayers } from "../ui/panels.mjs";
 import { renderScores } from "../ui/scores.mjs";
+import { seatInfo } from "../lib/seats.mjs";
+import { logText } from "../ui/seats.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
+// Private games: the invite code (from the game page's link) lets a non-player read the log.
+const code = new URLSearchParams(location.search).get("code");
+const q = code ? `?invite_code=${encodeURIComponent(code)}` : "";
 const state = st.createState({ gameId }); // seat stays null: a replay is read-only
 let frames = []; // every public view of the game, setup first
 let step = 0; // the frame shown
@@ -29,8 +34,8 @@ function show(i) {
   state.lastPlaced = f.lastPlaced ? { cells: f.lastPlaced, at: Date.now() + 1e9, still: true } : null;
   $("slider").value = String(step);
   $("step-label").textContent = step === 0 ? "Setup" : `Move ${step} of ${frames.length - 1}`;
-  const who = f.move ? `${f.move.player ?? ""}` : "";
-  fill($("move-text"), h("h3", {}, step === 0 ? "Setup" : `Move ${step}${who ? ` · ${who}` : ""}`), h("ul", {}, f.text.map((t) => h("li", {}, t))));
+  const who = f.move ? `${state.names[f.move.seat] ?? f.move.player ?? ""}` : "";
+  fill($("move-text"), h("h3", {}, step === 0 ? "Setup" : `Move ${step}${who ? ` · ${who}` : ""}`), h("ul", {}, f.text.map((t) => h("li", {}, logText(t, state.names)))));
   renderPlayers($("players"), state);
   renderScores($("scores"), f.view.over ? f.view.scores : null, state.names, f.view.players.map((p) => p.colour));
   for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.step) === step);
@@ -43,19 +48,24 @@ function show(i) {
 
 async function main() {
   try {
-    const [content, log] = await Promise.all([api("/content.json"), api(`/api/games/${gameId}/log`)]);
+    const [content, log, game] = await Promise.all([
+      api("/content.json"),
+      api(`/api/games/${gameId}/log${q}`),
+      api(`/api/games/${gameId}${q}`).catch(() => null), // seats: bot badges and the same names as the table
+    ]);
     state.content = content;
     const record = log.record;
     if (!record) {
       fill($("move-text"), h("p", {}, "The replay opens once the game is over."), h("a", { href: `/games/${gameId}` }, "Back to the game"));
       return;
     }
-    state.names = record.players ?? [];
+    state.seats = game ? game.seats.map(seatInfo) : [];
+    state.names = game ? state.seats.map((x) => x.name) : record.players ?? [];
     frames = buildFrames(record.setup.public, log.moves, record.final_scores);
     $("slider").max = String(frames.length - 1);
     fill(
       $("moves"),
-      frames.slice(1).map((f, i) => h("li", { dataset: { step: i + 1 }, onclick: () => show(i + 1) }, `${i + 1}. ${f.text[0] ?? ""}`)),
+      frames.slice(1).map((f, i) => h("li", { dataset: { step: i + 1 }, onclick: () => show(i + 1) }, `${i + 1}. `, logText(f.text[0] ?? "", state.names))),
     );
     show(0);
   } catch (e) {

@@ -61,7 +61,14 @@ function placementBar(s, ctl) {
 function waitingLine(s) {
   const v = st.viewOf(s);
   if (!v) return null;
-  if (v.over) return h("p.turn-line", {}, h("b", {}, "Game over"), " · the final scores are below the board");
+  if (v.over) {
+    return h(
+      "div.turn-line",
+      {},
+      h("p", {}, h("b", {}, "Game over"), " · the final scores are below the board"),
+      h("div.buttons", {}, h("a.button", { href: `/games/${s.gameId}/replay${location.search}` }, "Watch the replay"), h("a.button", { href: "/" }, "Back to the lobby")),
+    );
+  }
   const who = v.turn.seat === s.seat ? "Your turn" : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} to play`;
   const pend = v.pending?.[0];
   const what = pend ? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase);
@@ -91,9 +98,16 @@ export function renderActions(el, s, ctl) {
     if (g === "pass") return h("details.group", {}, h("summary", {}, `${title} (${acts.length} ways)`), h("div.buttons.wrap", {}, buttons));
     return h("div.group", {}, h("h4", {}, title), h("div.buttons.wrap", {}, buttons));
   });
+  const mine = s.seat !== null ? s.seats[s.seat] : null;
+  // A bot plays my seat (I let it, or the host did while I was away): offer it back.
+  const standIn =
+    mine?.bot && !v.over
+      ? h("div.stand-in", {}, h("p", {}, `A ${mine.bot} bot is playing your seat.`), h("button.primary", { type: "button", onclick: ctl.reclaim, dataset: { key: "reclaim" } }, "Take my seat back"))
+      : null;
   fill(
     el,
     waitingLine(s),
+    standIn,
     s.error ? h("p.error", { role: "alert" }, s.error) : null,
     placementBar(s, ctl),
     sections,

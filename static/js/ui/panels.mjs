@@ -4,6 +4,7 @@ import { DECK_NAMES, missionText, reefText, treasureText, shapeOf, SHIP_COLOURS,
 import * as st from "../lib/state.mjs";
 import { fill, h, shapeMini, shipChip } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
+import { badges } from "./seats.mjs";
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
@@ -19,30 +20,43 @@ export function patternCard(content, card, attrs = {}) {
   );
 }
 
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 function playerPanel(s, p) {
   const view = st.viewOf(s);
-  const name = s.names[p.seat] || cap(p.colour);
+  const info = s.seats[p.seat] ?? { name: null, bot: null, standIn: false, left: false };
+  const name = info.name || cap(p.colour);
   const toAct = view.turn.seat === p.seat && !view.over;
-  // Presence comes from the socket; without it (polling) nothing is claimed either way.
+  // Presence comes from the socket; without it (polling) nothing is claimed either way. A bot
+  // seat says so with its own badge (from the seats), so presence only speaks for people.
   const pres = s.presence?.seats?.find((x) => x.seat === p.seat);
-  const presence = pres ? h(`span.presence${pres.bot ? ".bot" : pres.connected ? ".on" : ".off"}`, { title: pres.bot ? "bot" : pres.connected ? "connected" : "away" }, pres.bot ? "bot" : pres.connected ? "online" : "away") : null;
+  const presence = pres && !pres.bot && !info.bot ? h(`span.presence${pres.connected ? ".on" : ".off"}`, { title: pres.connected ? "connected" : "not connected" }, pres.connected ? "online" : "away") : null;
   const ships = SHIP_COLOURS.map((c) => shipChip(c, p.ships[c] ?? 0));
   const rows = [
-    h("div.stat", {}, h("span.gold-icon", { "aria-hidden": "true" }), h("b", {}, p.gold), " Gold"),
-    h("div.stat", { title: "Dragon heads left" }, h("b", {}, p.heads), " heads left"),
-    h("div.stat", {}, h("b", {}, p.hand_count), " cards, ", h("b", {}, p.reef_count), " reefs"),
+    h("div.stat", { title: "Gold" }, h("span.gold-icon", { "aria-hidden": "true" }), h("b", {}, p.gold), " Gold"),
+    h("div.stat", { title: "Dragon heads left" }, h("b", {}, p.heads), p.heads === 1 ? " head" : " heads"),
+    h("div.stat", { title: "Pattern cards in hand" }, h("b", {}, p.hand_count), p.hand_count === 1 ? " card" : " cards"),
+    h("div.stat", { title: "Reef cards" }, h("b", {}, p.reef_count), p.reef_count === 1 ? " reef" : " reefs"),
   ];
-  if (view.expansion) rows.push(h("div.stat", {}, h("b", {}, p.treasure_count ?? 0), " treasures", p.ancestral ? ", ancestral ready" : ""));
+  if (view.expansion) rows.push(h("div.stat.wide", { title: "Hidden Treasures" }, h("b", {}, p.treasure_count ?? 0), p.treasure_count === 1 ? " treasure" : " treasures", p.ancestral ? " · ancestral ready" : ""));
   const missions = p.missions.map((m) => h("span.tag.mission", { title: missionText(s.content, m) }, m));
   const played = p.played.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: `played ${c}` }, c));
   const reefs = (p.reefs ?? []).map((c) => h("span.tag.reef", { title: reefText(s.content, c) }, c));
+  const tags = [p.seat === s.seat ? h("span.you", {}, "you") : null, ...badges(info), presence].filter(Boolean);
   return h(
-    `section.player${toAct ? ".to-act" : ""}${p.seat === s.seat ? ".me" : ""}`,
-    { style: { "--pc": PLAYER_HEX[p.seat] }, "aria-label": `${name}, ${p.colour}`, dataset: { seat: p.seat } },
-    h("header", {}, h("span.swatch"), h("span.name", {}, name), p.seat === s.seat ? h("span.you", {}, "you") : null, presence, toAct ? h("span.turn-dot", { title: "to play" }, "●") : null),
+    `section.player${toAct ? ".to-act" : ""}${p.seat === s.seat ? ".me" : ""}${info.bot ? ".is-bot" : ""}`,
+    { style: { "--pc": PLAYER_HEX[p.seat] }, "aria-label": `${name}, ${p.colour}${info.bot ? `, ${info.bot} bot` : ""}`, dataset: { seat: p.seat } },
+    h(
+      "header",
+      {},
+      h("span.swatch", { title: cap(p.colour) }),
+      h("span.name", { title: `${name} (${p.colour})` }, name),
+      toAct ? h("span.turn-dot", { title: "to play" }, "●") : null,
+    ),
+    tags.length ? h("div.player-tags", {}, tags) : null,
     h("div.stats", {}, rows),
-    h("div.ships", {}, ships),
-    missions.length ? h("div.tags", {}, h("small", {}, "Missions "), missions) : null,
+    h("div.ships", { title: "Ship tokens" }, ships),
+    missions.length ? h("div.tags", {}, h("small", {}, `${plural(missions.length, "mission")} `), missions) : null,
     reefs.length ? h("div.tags", {}, h("small", {}, "Reefs "), reefs) : null,
     played.length ? h("details.played", {}, h("summary", {}, `Played (${played.length})`), h("div.tags", {}, played)) : null,
   );

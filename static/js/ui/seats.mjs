@@ -1,20 +1,25 @@
-// The table before it starts: seats, the invite link, join / leave / start.
+// The table before it starts: seats (with bot badges), the invite link, join / leave / start.
 
 import { api, errorText } from "../lib/api.mjs";
+import { inviteUrl, logPieces, seatBadges, seatInfo, seatName } from "../lib/seats.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
 import { PLAYER_COLOURS } from "../lib/cards.mjs";
 
-/** The name shown for a seat of GET /api/games/{id}. */
-export function seatName(seat) {
-  if (seat.player) return seat.player.display_name;
-  if (seat.bot_level) return `Bot (${seat.bot_level})`;
-  return null;
+export { seatName };
+
+const BOT_LEVELS = ["greedy", "expert", "random"];
+
+/** Badge elements for a seat: "bot · greedy" (with a robot icon drawn by CSS), "left". */
+export function badges(info) {
+  return seatBadges(info).map((b) =>
+    h(`span.badge-seat.${b.kind}`, { title: b.kind === "bot" ? `played by the ${info.bot} bot` : "left the game" }, b.text),
+  );
 }
 
-/** The invite link for a game: /join/{code}?game={id} (the code alone does not name the game). */
-export function inviteUrl(game) {
-  return `${location.origin}/join/${encodeURIComponent(game.invite_code)}?game=${game.id}`;
+/** A log line as nodes: players by name, in their colour (lib/seats.mjs logPieces). */
+export function logText(text, names) {
+  return logPieces(text, names).map((p) => (typeof p === "string" ? p : h("span.pname", { style: { "--pc": PLAYER_HEX[p.seat] } }, p.name)));
 }
 
 /** Render the waiting room; `reload` refetches the game after any change. */
@@ -25,51 +30,68 @@ export function renderWaiting(el, game, me, reload) {
     } catch (e) {
       el.querySelector(".error")?.remove();
       el.append(h("p.error", { role: "alert" }, errorText(e)));
+      return;
     }
     reload();
   };
-  const seats = game.seats.map((s) =>
-    h(
-      "li.seat",
-      { style: { "--pc": PLAYER_HEX[s.seat] } },
-      h("span.swatch"),
-      h("span", {}, `${PLAYER_COLOURS[s.seat]}: `),
-      h("b", {}, seatName(s) ?? "empty seat"),
-    ),
-  );
-  const full = game.seats.every((s) => seatName(s));
   const isHost = me && me.id === game.host_id;
+  const seats = game.seats.map((s) => {
+    const info = seatInfo(s);
+    const remove =
+      isHost && info.bot && !info.standIn
+        ? h("button.link", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots/${s.seat}`, { method: "DELETE" })), "aria-label": `Remove the bot from seat ${s.seat + 1}` }, "remove")
+        : null;
+    return h(
+      `li.seat${info.empty ? ".empty" : ""}`,
+      { style: { "--pc": PLAYER_HEX[s.seat] }, dataset: { seat: s.seat } },
+      h("span.swatch"),
+      h("span.colour", {}, PLAYER_COLOURS[s.seat]),
+      h("b", {}, info.name ?? "empty seat"),
+      s.player && s.player.id === game.host_id ? h("span.muted", {}, " host") : null,
+      game.your_seat === s.seat ? h("span.you", {}, "you") : null,
+      badges(info),
+      remove,
+    );
+  });
+  const free = game.seats.filter((s) => seatInfo(s).empty).length;
   const seated = game.your_seat !== null && game.your_seat !== undefined;
   const buttons = [];
-  if (!seated && !full) {
-    buttons.push(h("button.primary", { type: "button", onclick: run(() => api(`/api/games/${game.id}/join`, { method: "POST", body: { invite_code: new URLSearchParams(location.search).get("code") } })) }, "Take a seat"));
+  if (!seated && free) {
+    const code = new URLSearchParams(location.search).get("code");
+    buttons.push(h("button.primary", { type: "button", onclick: run(() => api(`/api/games/${game.id}/join`, { method: "POST", body: code ? { invite_code: code } : {} })) }, "Take a seat"));
   }
   if (seated && !isHost) buttons.push(h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/leave`, { method: "POST" })) }, "Leave"));
-  if (isHost && !full) {
-    const level = h("select", { "aria-label": "Bot level" }, ["greedy", "expert", "random"].map((l) => h("option", { value: l }, l)));
+  if (isHost && free) {
+    const level = h("select", { "aria-label": "Bot level" }, BOT_LEVELS.map((l) => h("option", { value: l }, l)));
     buttons.push(level, h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: level.value } })) }, "Add a bot"));
   }
   if (isHost) {
     buttons.push(
-      h("button.primary", { type: "button", disabled: !full, onclick: run(() => api(`/api/games/${game.id}/start`, { method: "POST" })), title: full ? "" : "Every seat must be taken" }, "Start the game"),
+      h("button.primary", { type: "button", disabled: !!free, onclick: run(() => api(`/api/games/${game.id}/start`, { method: "POST" })), title: free ? "Every seat must be taken" : "" }, "Start the game"),
     );
   }
-  const invite = game.invite_code
+  const link = game.invite_code ? inviteUrl(location.origin, game.invite_code) : null;
+  const invite = link
     ? h(
         "div.invite",
         {},
         h("label", { for: "invite-link" }, "Invite link"),
-        h("input#invite-link", { readonly: true, value: inviteUrl(game), onfocus: (e) => e.target.select() }),
-        h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(inviteUrl(game)) }, "Copy"),
+        h("input#invite-link", { readonly: true, value: link, onfocus: (e) => e.target.select() }),
+        h("button", { type: "button", onclick: (e) => navigator.clipboard?.writeText(link).then(() => (e.target.textContent = "Copied")) }, "Copy"),
       )
     : null;
+  const status = free
+    ? `Waiting for ${free} more player${free > 1 ? "s" : ""}${isHost ? ": share the invite link or add bots." : "…"}`
+    : isHost
+      ? "Every seat is taken: start when you are ready."
+      : "Every seat is taken: waiting for the host to start.";
   fill(
     el,
     h("h2", {}, `Table ${game.id}`),
-    h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"} · ${game.visibility}`),
+    h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"} · ${game.visibility === "private" ? "private (invite only)" : "public"}`),
     h("ul.seats", {}, seats),
     invite,
     h("div.buttons", {}, buttons),
-    !full ? h("p.muted", {}, "Waiting for players…") : null,
+    h("p.muted.wait-status", { role: "status" }, status),
   );
 }

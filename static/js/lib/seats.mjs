@@ -1,0 +1,69 @@
+// Who sits where, in words: seat labels for the lobby, the waiting room and the player panels,
+// the invite link, and the tab title. Pure; no DOM (tested under Node).
+
+import { PLAYER_COLOURS } from "./cards.mjs";
+
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/**
+ * What a seat of GET /api/games/{id} shows. A seat is empty, a person's, a pure bot seat, or a
+ * person's seat a bot plays for now (`stand_in_for`); `left` marks an owner who left the game.
+ * @returns {{name: string|null, bot: string|null, standIn: boolean, left: boolean, empty: boolean}}
+ */
+export function seatInfo(seat) {
+  const bot = seat?.bot_level ?? null;
+  const person = seat?.player?.display_name ?? null;
+  return {
+    // A bot of its own gets a readable name ("Greedy bot"); a stand-in keeps its owner's name.
+    name: person ?? (bot ? `${cap(bot)} bot` : null),
+    bot,
+    standIn: !!(bot && person),
+    left: !!seat?.left,
+    empty: !person && !bot,
+  };
+}
+
+/** The name shown for a seat (null for an empty one). */
+export function seatName(seat) {
+  return seatInfo(seat).name;
+}
+
+/** The short badge texts for a seat: a bot and its level, a stand-in, a player who left. */
+export function seatBadges(info) {
+  const out = [];
+  if (info.bot) out.push({ kind: "bot", text: info.standIn ? `bot (${info.bot}) plays` : `bot · ${info.bot}` });
+  if (info.left) out.push({ kind: "left", text: "left" });
+  return out;
+}
+
+/** The invite link for a game: the code alone names it (GET /api/invites/{code}). */
+export function inviteUrl(origin, code) {
+  return `${origin}/join/${encodeURIComponent(code)}`;
+}
+
+/** The tab title: marked while the game waits for me, so a background tab shows it. */
+export function titleFor(base, myTurn) {
+  return myTurn ? `● Your turn · ${base}` : base;
+}
+
+/**
+ * A log line with players' names in place of their colours. The server writes seats as
+ * capitalised colours ("Green placed S16 ...; Orange +1 Gold"); ship and track colours are
+ * lower case, so only capitalised seat colours of this game are replaced.
+ * @returns {Array<string|{seat: number, name: string}>} text pieces and players
+ */
+export function logPieces(text, names) {
+  const words = PLAYER_COLOURS.slice(0, names.length).map(cap);
+  if (!words.length) return [text];
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(new RegExp(`\\b(${words.join("|")})\\b`, "g"))) {
+    const seat = words.indexOf(m[1]);
+    if (!names[seat]) continue;
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push({ seat, name: names[seat] });
+    last = m.index + m[1].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}

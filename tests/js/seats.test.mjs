@@ -1,0 +1,53 @@
+// Seat labels, invite links and the tab title.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { inviteUrl, logPieces, seatBadges, seatInfo, seatName, titleFor } from "../../static/js/lib/seats.mjs";
+
+const person = { seat: 0, player: { id: 1, display_name: "Nessie" }, bot_level: null, stand_in_for: null, left: false };
+const bot = { seat: 1, player: null, bot_level: "greedy", stand_in_for: null, left: false };
+const standIn = { seat: 2, player: { id: 3, display_name: "Kraken" }, bot_level: "random", stand_in_for: "Kraken", left: true };
+const empty = { seat: 3, player: null, bot_level: null };
+
+test("a bot seat has a readable name and a badge with its level", () => {
+  assert.equal(seatName(bot), "Greedy bot");
+  assert.deepEqual(seatBadges(seatInfo(bot)), [{ kind: "bot", text: "bot · greedy" }]);
+});
+
+test("a stand-in keeps the owner's name and says a bot plays; a left owner is marked", () => {
+  const info = seatInfo(standIn);
+  assert.equal(info.name, "Kraken");
+  assert.ok(info.standIn && info.left);
+  assert.deepEqual(seatBadges(info).map((b) => b.text), ["bot (random) plays", "left"]);
+});
+
+test("people have no badges; empty seats have no name", () => {
+  assert.deepEqual(seatBadges(seatInfo(person)), []);
+  assert.equal(seatName(person), "Nessie");
+  assert.equal(seatName(empty), null);
+  assert.ok(seatInfo(empty).empty && !seatInfo(bot).empty);
+});
+
+test("invite links carry the code alone, escaped", () => {
+  assert.equal(inviteUrl("http://h:1", "Ab-_9"), "http://h:1/join/Ab-_9");
+  assert.equal(inviteUrl("http://h", "a/b?c"), "http://h/join/a%2Fb%3Fc");
+});
+
+test("the tab title is marked on my turn and restored after", () => {
+  assert.equal(titleFor("Game 3 · Sea Dragons Online", true), "● Your turn · Game 3 · Sea Dragons Online");
+  assert.equal(titleFor("Game 3 · Sea Dragons Online", false), "Game 3 · Sea Dragons Online");
+});
+
+test("log lines name players instead of seat colours; ship colours stay", () => {
+  const names = ["Nessie", "Random bot"];
+  const pieces = logPieces("Green placed S16 (3 squares), took green ship; Orange +1 Gold", names);
+  assert.deepEqual(pieces, [
+    { seat: 1, name: "Random bot" },
+    " placed S16 (3 squares), took green ship; ",
+    { seat: 0, name: "Nessie" },
+    " +1 Gold",
+  ]);
+  // Colours of seats not in this game, or without a name yet, are left alone.
+  assert.deepEqual(logPieces("Purple to play", names), ["Purple to play"]);
+  assert.deepEqual(logPieces("Orange to play", [null, "X"]), ["Orange to play"]);
+  assert.deepEqual(logPieces("The game is over", names), ["The game is over"]);
+});
