@@ -51,7 +51,7 @@ function playerPanel(s, p) {
       {},
       h("span.swatch", { title: cap(p.colour) }),
       h("span.name", { title: `${name} (${p.colour})` }, name),
-      toAct ? h("span.turn-dot", { title: "to play" }, "●") : null,
+      toAct ? h("span.turn-dot", { title: "this player decides now" }, "to play") : null,
     ),
     tags.length ? h("div.player-tags", {}, tags) : null,
     h("div.stats", {}, rows),
