@@ -103,7 +103,7 @@ class Game(Base):
     # open -> live -> finished; open -> cancelled when everyone leaves.
     status: Mapped[str] = mapped_column(String(16), default="open")
     visibility: Mapped[str] = mapped_column(String(16), default="public")
-    invite_code: Mapped[str] = mapped_column(String(32))
+    invite_code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
     players: Mapped[int] = mapped_column(Integer)
     # GameOptions.to_dict(); the engine's own format.
     options: Mapped[dict[str, Any]] = mapped_column(JsonType)
