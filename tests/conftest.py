@@ -138,3 +138,8 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
 def sqlite_url(tmp_path: Path) -> str:
     """An empty SQLite database file."""
     return f"sqlite:///{tmp_path / 'test.db'}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests last: they are the slowest, and they run an event loop of their own."""
+    items.sort(key=lambda item: "tests/e2e/" in item.nodeid.replace("\\", "/"))

@@ -50,9 +50,11 @@ def wait_http(url: str, timeout: float = 30.0) -> None:
     raise RuntimeError(f"{url} did not come up in {timeout}s")
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
+# until it is closed, and later asyncio-based tests (realtime, bot runner) fail under it.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the session (skipped, or failed under CI, when absent)."""
+    """A headless Chromium per test module (skipped, or failed under CI, when absent)."""
     if not Path(CHROMIUM).exists():
         if REQUIRE:
             pytest.fail(f"{CHROMIUM} is required (SEADRAGONS_REQUIRE_SERVICES=1)")
