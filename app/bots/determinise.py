@@ -91,6 +91,7 @@ def determinise(view: Json, rng: random.Random) -> State:
                 missions=list(pv["missions"]),
                 played=list(pv["played"]),
                 discarded=list(pv["discarded"]),
+                used=list(pv.get("used") or ()),
             )
         )
     state = State(

@@ -84,12 +84,24 @@ def minimal_payments(
             by_type.setdefault(_card_type(cid), []).append(cid)
     types = sorted(by_type)
     card_choices = product(*(range(min(len(by_type[t]), slots) + 1) for t in types))
-    token_ranges = [range(min(held_tokens.get(c, 0), 2 * slots) + 1) for c in SHIP_COLOURS]
+    held = [held_tokens.get(c, 0) for c in SHIP_COLOURS]
     results = []
     for counts in card_choices:
         cards = [cid for t, k in zip(types, counts, strict=True) for cid in by_type[t][:k]]
-        for combo in product(*token_ranges):
+        # In a minimal payment every ship fills a slot, alone or in a pair, and every card
+        # fills at least one: so at most 2 * slots - cards tokens are ever worth trying.
+        for combo in _token_vectors(held, 2 * slots - len(cards)):
             tokens = {c: n for c, n in zip(SHIP_COLOURS, combo, strict=True) if n}
             if is_minimal(mission, tokens, cards):
                 results.append((tokens, cards))
     return results
+
+
+def _token_vectors(held: list[int], budget: int) -> list[tuple[int, ...]]:
+    """Every per-colour token count within what is held, with at most `budget` tokens in all."""
+    if not held:
+        return [()]
+    out = []
+    for n in range(min(held[0], max(budget, 0)) + 1):
+        out.extend((n, *rest) for rest in _token_vectors(held[1:], budget - n))
+    return out

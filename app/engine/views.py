@@ -28,12 +28,12 @@ def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "reef_count": len(p.reefs),
         "hand": list(p.hand) if reveal else None,
         "reefs": list(p.reefs) if reveal else None,
+        "used": list(p.used),  # Reef cards paid or cashed: a public discard pile
     }
     if state.options.expansion:
         view.update(
             ancestral=p.ancestral,
             tails=dict(p.tails),
-            used=list(p.used),
             treasure_count=len(p.treasures),
             treasures=list(p.treasures) if reveal else None,
             reefs_acquired=p.reefs_acquired,

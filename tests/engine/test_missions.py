@@ -6,7 +6,7 @@ import pytest
 
 from app.engine import EngineError, apply, legal_actions, state_to_json
 from app.engine.board import mask_of
-from app.engine.content import Mission
+from app.engine.content import Mission, content
 from app.engine.missions import covers, is_minimal, minimal_payments
 from tests.engine.helpers import card_of_shape, game, place_action
 
@@ -115,3 +115,38 @@ def test_mission_with_reef_reward_draws_reefs():
         s, {"type": "mission", "mission": "MS02", "tokens": {"purple": 2}, "cards": []}, 0
     )
     assert new.pending and new.pending[0]["kind"] == "reef" and len(new.pending[0]["cards"]) == 2
+
+
+def test_minimal_payments_match_a_brute_force_search():
+    """The pruned search finds exactly the minimal payments an exhaustive one finds."""
+    import random
+    from itertools import product
+
+    from app.engine.content import SHIP_COLOURS
+
+    rng = random.Random(5)
+    cards_pool = ["RF01", "RF02", "RF04", "RF06", "RF09", "RF10"]
+    for _ in range(40):
+        mission = content().missions[f"MS{rng.randint(1, 33):02d}"]
+        held = {c: rng.randint(0, 4) for c in SHIP_COLOURS}
+        reefs = rng.sample(cards_pool, rng.randint(0, 3))
+        fast = {
+            (tuple(sorted(t.items())), tuple(c)) for t, c in minimal_payments(mission, held, reefs)
+        }
+        slow = set()
+        for k in range(len(reefs) + 1):
+            for cards in {tuple(sorted(x)) for x in product(reefs, repeat=k) if len(set(x)) == k}:
+                for combo in product(*(range(held[c] + 1) for c in SHIP_COLOURS)):
+                    tokens = {c: n for c, n in zip(SHIP_COLOURS, combo, strict=True) if n}
+                    if is_minimal(mission, tokens, list(cards)):
+                        slow.add((tuple(sorted(tokens.items())), cards))
+        # The fast search offers one card of each interchangeable kind: compare by card kinds.
+        assert _by_kind(fast) == _by_kind(slow)
+
+
+def _by_kind(payments):
+    def kind(cid):
+        card = content().reefs[cid]
+        return card.kind + ",".join(sorted(card.ships))
+
+    return {(tokens, tuple(sorted(kind(c) for c in cards))) for tokens, cards in payments}
