@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import ChatMessage, Move
-from app.services import games, lobby, users
+from app.services import games, lobby, presence, users
 from app.services.errors import ServiceError
 from app.services.notify import Notifier
 
@@ -124,6 +124,7 @@ def submit(
 ) -> tuple[int, list[dict[str, Any]]]:
     """Submit through the same service function as POST /api/games/{id}/actions."""
     with sessions() as db:
+        presence.mark_seen(db, game_id, user_id, back=True)  # as over HTTP: a move ends "left"
         return games.submit_action(db, game_id, user_id, version, action, notifier=notifier)
 
 

@@ -329,3 +329,20 @@ async def test_the_bot_in_docs_protocol_md_plays_a_whole_game(server: Server) ->
     assert me.version > moves > 0  # both players moved
     await me.close()
     await host.aclose()
+
+
+async def test_a_move_over_the_socket_ends_a_left_mark(server: Server) -> None:
+    """As over HTTP: a player who left a live game and comes back to move is back (issue 6)."""
+    gid, players, _ = await new_game(server)
+    r = await players[0].post(f"/api/games/{gid}/leave")
+    assert r.status_code == 200, r.text
+    seats = (await players[1].get(f"/api/games/{gid}")).json()["seats"]
+    assert seats[0]["left"] is True
+    ws = await WsClient("back").open(server.ws(gid), cookie_of(players[0]))
+    await ws.at_version(0)
+    assert ws.doc is not None
+    reply = await ws.act(ws.doc["legal_actions"][0], "back-1")
+    assert reply["type"] == "ack", reply
+    seats = (await players[1].get(f"/api/games/{gid}")).json()["seats"]
+    assert seats[0]["left"] is False
+    await ws.close()
