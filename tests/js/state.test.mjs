@@ -166,3 +166,12 @@ test("log and chat append without duplicates and stay bounded", () => {
   for (let i = 0; i < 5; i++) st.addChat(s, { name: "x", text: String(i) }, 3);
   assert.deepEqual(s.chat.map((m) => m.text), ["2", "3", "4"]);
 });
+
+test("chat lines replayed by chat_history after a reconnect are not shown twice", () => {
+  const s = st.createState();
+  st.addChat(s, { id: 1, name: "Ann", text: "hi" });
+  st.addChat(s, { id: 2, name: "Bo", text: "hello" });
+  st.addChat(s, { id: 1, name: "Ann", text: "hi" });
+  st.addChat(s, { name: "old server", text: "no id" });
+  assert.deepEqual(s.chat.map((m) => m.text), ["hi", "hello", "no id"]);
+});

@@ -257,6 +257,8 @@ export function addLog(s, entries, max = 300) {
 
 /** Append one chat message, keeping the last `max`. */
 export function addChat(s, msg, max = 200) {
+  // A reconnect replays recent lines in `chat_history`: ids only grow, so skip ones we have.
+  if (msg.id != null && s.chat.some((m) => m.id === msg.id)) return;
   s.chat.push(msg);
   if (s.chat.length > max) s.chat.splice(0, s.chat.length - max);
 }

@@ -187,8 +187,10 @@ async function fetchLog() {
 }
 
 function onMessage(msg) {
-  if (msg.type === "chat") {
-    st.addChat(state, { name: msg.name ?? msg.from ?? "?", text: String(msg.text ?? ""), at: msg.at });
+  if (msg.type === "chat" || msg.type === "chat_history") {
+    for (const m of msg.type === "chat" ? [msg] : msg.messages ?? []) {
+      st.addChat(state, { id: m.id, name: m.name ?? "?", text: String(m.text ?? ""), at: m.at });
+    }
     renderChat();
   } else if (msg.type === "log") {
     const texts = msg.entries ?? (Array.isArray(msg.text) ? msg.text.map((t) => ({ seq: msg.seq, text: t })) : [{ seq: msg.seq, text: msg.text }]);
