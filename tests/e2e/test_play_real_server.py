@@ -23,6 +23,7 @@ from tests.e2e.play import (
     sign_in_as_guest,
     snapshot,
     wait_my_move,
+    wait_version_change,
 )
 
 pytestmark = pytest.mark.e2e
@@ -177,3 +178,30 @@ def test_invite_link_with_the_code_alone(browser: Any, real_server: str) -> None
     assert not errors, errors
     for ctx in (host_ctx, guest_ctx):
         ctx.close()
+
+
+def test_step_away_and_take_the_seat_back(browser: Any, real_server: str) -> None:
+    """A player lets a bot play their seat from the table, then takes it back (issue 6)."""
+    url = real_server
+    ctx = browser.new_context(viewport={"width": 1300, "height": 900})
+    page = ctx.new_page()
+    errors = watch_console(page)
+    sign_in_as_guest(page, url, "Nessie")
+    game_id = create_table(page, players=2, bots=1, level="random")
+    page.click("#waiting button.primary:has-text('Start')", timeout=15000)
+    page.wait_for_selector("#hand .card.pattern", timeout=20000)
+
+    page.click("#actions details.hand-over summary")
+    page.click("#actions button:has-text('Let a bot play for me')")
+    page.wait_for_selector("#actions .stand-in:has-text('bot is playing your seat')", timeout=15000)
+    # While the bot sits in, the server plays both seats: the game moves on without the player.
+    start = snapshot(page)["version"]
+    wait_version_change(page, start + 1, timeout=30)
+    shot(page, "table-stepped-away")
+
+    page.click("#actions .stand-in button:has-text('Take my seat back')")
+    page.wait_for_selector("#actions .stand-in", state="detached", timeout=15000)
+    seats = httpx.get(f"{url}/api/games/{game_id}").json()["seats"]
+    assert seats[0]["bot_level"] is None and seats[0]["stand_in_for"] is None
+    assert not errors, errors
+    ctx.close()

@@ -113,6 +113,17 @@ function pick(card) {
   schedule();
 }
 
+/** Hand my seat to a bot, or take it back; then re-read seats and my actions. */
+async function seatChange(what, body) {
+  try {
+    await api(`/api/games/${gameId}/seats/${state.seat}/${what}`, { method: "POST", body });
+    await Promise.all([loadGame(), conn?.refresh(true)]);
+  } catch (e) {
+    state.error = errorText(e);
+  }
+  schedule();
+}
+
 const controls = {
   act,
   rotate: () => (st.rotateGhost(state), schedule()),
@@ -121,15 +132,8 @@ const controls = {
   lock: () => (st.lockGhost(state), schedule()),
   cycleHead: () => (st.chooseHead(state), schedule()),
   cancel: () => (st.clearSelection(state), schedule()),
-  reclaim: async () => {
-    try {
-      await api(`/api/games/${gameId}/seats/${state.seat}/reclaim`, { method: "POST" });
-      await Promise.all([loadGame(), conn?.refresh(true)]);
-    } catch (e) {
-      state.error = errorText(e);
-    }
-    schedule();
-  },
+  reclaim: () => seatChange("reclaim"),
+  handOver: () => seatChange("bot", { level: "greedy" }),
   confirm: () => {
     const a = state.locked && st.placementToSend(state);
     if (a) act(a);

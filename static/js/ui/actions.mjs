@@ -104,6 +104,11 @@ export function renderActions(el, s, ctl) {
     mine?.bot && !v.over
       ? h("div.stand-in", {}, h("p", {}, `A ${mine.bot} bot is playing your seat.`), h("button.primary", { type: "button", onclick: ctl.reclaim, dataset: { key: "reclaim" } }, "Take my seat back"))
       : null;
+  // The reverse: step away and let a bot play for me until I take the seat back.
+  const handOver =
+    mine && !mine.bot && !v.over
+      ? h("details.hand-over", {}, h("summary", {}, "Step away"), h("p.muted", {}, "A bot plays your seat until you take it back."), h("button", { type: "button", onclick: ctl.handOver, dataset: { key: "hand-over" } }, "Let a bot play for me"))
+      : null;
   fill(
     el,
     waitingLine(s),
@@ -112,5 +117,6 @@ export function renderActions(el, s, ctl) {
     placementBar(s, ctl),
     sections,
     s.seat === null ? h("p.muted", {}, "Spectator mode: read-only.") : null,
+    handOver,
   );
 }
