@@ -69,6 +69,16 @@ class Dragon:
     def __post_init__(self) -> None:
         object.__setattr__(self, "mask", mask_of(self.cells))
 
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: public in full (views send it as it is stored)."""
+        return {
+            "owner": self.owner,
+            "cells": [list(x) for x in self.cells],
+            "head": list(self.head),
+            "card": self.card,
+            "ancestral": self.ancestral,
+        }
+
 
 @dataclass
 class Player:
@@ -189,16 +199,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "options": state.options.to_dict(),
         "layouts": list(state.layouts),
         "ships_on_board": [[r, c, col] for (r, c), col in sorted(state.ships_on_board.items())],
-        "dragons": [
-            {
-                "owner": d.owner,
-                "cells": [list(x) for x in d.cells],
-                "head": list(d.head),
-                "card": d.card,
-                "ancestral": d.ancestral,
-            }
-            for d in state.dragons
-        ],
+        "dragons": [d.to_json() for d in state.dragons],
         "players": [{k: v for k, v in p.__dict__.items() if k != "pieces"} for p in state.players],
         "decks": {k: list(v) for k, v in state.decks.items()},
         "market": {k: list(v) for k, v in state.market.items()},

@@ -68,16 +68,7 @@ def view_for(state: State, viewer: int | None) -> dict[str, Any]:
             "layouts": dict(zip(REALMS, state.layouts, strict=True)),
             "rows": board.symbol_rows(),
             "ships": [[r, c, col] for (r, c), col in sorted(state.ships_on_board.items())],
-            "dragons": [
-                {
-                    "owner": d.owner,
-                    "cells": [list(c) for c in d.cells],
-                    "head": list(d.head),
-                    "card": d.card,
-                    "ancestral": d.ancestral,
-                }
-                for d in state.dragons
-            ],
+            "dragons": [d.to_json() for d in state.dragons],
         },
         "players": [_player_view(state, s, viewer) for s in range(len(state.players))],
         "market": {k: list(v) for k, v in state.market.items()},

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from app.engine import GameOptions, State, new_game
+import pytest
+
+from app.engine import EngineError, GameOptions, State, apply, new_game, state_to_json
 from app.engine.board import ISLAND, mask_of, neighbours, squares_of
 from app.engine.content import content
 from app.engine.shapes import placements
@@ -69,6 +71,16 @@ def place_action(card: str, mask: int) -> dict:
     """A place action for a card on a mask, head on its first square."""
     cs = cells(mask)
     return {"type": "place", "card": card, "cells": cs, "head": cs[0]}
+
+
+def refused(state: State, action: dict, seat: int, code: str) -> EngineError:
+    """Apply an action that must fail with `code`, and check it changed nothing."""
+    before = state_to_json(state)
+    with pytest.raises(EngineError) as err:
+        apply(state, action, seat)
+    assert err.value.code == code, err.value
+    assert state_to_json(state) == before  # a refused action changes nothing
+    return err.value
 
 
 __all__ = ["mask_of"]

@@ -6,25 +6,25 @@ import json
 
 import pytest
 
-from app.engine import EngineError, apply, final_scores, legal_actions, state_to_json, view_for
+from app.engine import apply, final_scores, legal_actions, view_for
 from app.engine.board import mask_of
 from app.engine.content import expansion_content
 from app.engine.expansion import TRACK_LENGTH, advance_tail, tail_score
-from tests.engine.helpers import card_of_shape, find_placement, game, place_action, put, ring
+from tests.engine.helpers import (
+    card_of_shape,
+    find_placement,
+    game,
+    place_action,
+    put,
+    refused,
+    ring,
+)
 
 XC = expansion_content()
 
 
 def xgame(players=2, **kw):
     return game(players=players, expansion=True, **kw)
-
-
-def _refused(state, action, seat, code):
-    before = state_to_json(state)
-    with pytest.raises(EngineError) as err:
-        apply(state, action, seat)
-    assert err.value.code == code, err.value
-    assert state_to_json(state) == before
 
 
 def _hold(s, seat, effect):
@@ -83,7 +83,7 @@ def test_ships_advance_their_tails_and_blue_asks_R50():
     s, _events = apply(s, _ship_placement(s, ["green", "blue"]), 0)
     assert s.players[0].tails["green"] == 1
     assert [a["type"] for a in legal_actions(s, 0)] == ["choose_tail"] * 3
-    _refused(s, {"type": "draw", "source": "deck", "deck": "L"}, 0, "decision_pending")
+    refused(s, {"type": "draw", "source": "deck", "deck": "L"}, 0, "decision_pending")
     s, _ = apply(s, {"type": "choose_tail", "track": "red"}, 0)
     assert s.players[0].tails == {"green": 1, "purple": 0, "red": 1} and not s.pending
 
@@ -211,7 +211,7 @@ def test_ancestral_head_once_per_game_R56():
     s, _ = apply(s, legal_actions(s, 1)[0], 1)
     while s.turn.seat != 0:
         s, _ = apply(s, legal_actions(s, s.turn.seat)[-1], s.turn.seat)
-    _refused(s, {"type": "use_ancestral"}, 0, "not_allowed")
+    refused(s, {"type": "use_ancestral"}, 0, "not_allowed")
 
 
 def test_treasure_no_cost_R54():
@@ -260,7 +260,7 @@ def test_treasure_extra_body_R54():
     s2, _ = apply(s, bent, 0)
     assert len(s2.dragons[-1].cells) == 4
     detached = place_action(s.players[0].hand[0], mask_of([(4, 8), (5, 8), (6, 8), (2, 9)]))
-    _refused(s, detached, 0, "illegal_placement")
+    refused(s, detached, 0, "illegal_placement")
 
 
 def test_treasure_free_shape_R54():
@@ -269,12 +269,12 @@ def test_treasure_free_shape_R54():
     s.players[0].hand = [card_of_shape("I3"), "M05"]
     s.players[0].gold = 30
     corner = place_action(s.players[0].hand[0], mask_of([(5, 8), (6, 8), (6, 9)]))  # an L, not an I
-    _refused(s, corner, 0, "illegal_placement")
+    refused(s, corner, 0, "illegal_placement")
     s, _ = apply(s, {"type": "use_treasure", "card": card}, 0)
     s2, _ = apply(s, corner, 0)
     assert len(s2.dragons) == 1
     apart = place_action(s.players[0].hand[0], mask_of([(5, 8), (6, 8), (6, 10)]))
-    _refused(s, apart, 0, "illegal_placement")
+    refused(s, apart, 0, "illegal_placement")
 
 
 def _mission_step(s):
@@ -334,7 +334,7 @@ def test_treasure_same_deck_draw_R54():
     s = xgame(first=0)
     card = _hold(s, 0, "same_deck")
     s = _mission_step(s)
-    _refused(s, {"type": "draw", "source": "deck", "deck": "S"}, 0, "wrong_deck")
+    refused(s, {"type": "draw", "source": "deck", "deck": "S"}, 0, "wrong_deck")
     s, _ = apply(s, {"type": "use_treasure", "card": card}, 0)
     s, _ = apply(s, {"type": "draw", "source": "deck", "deck": "S"}, 0)
     assert s.turn.seat == 1
@@ -378,13 +378,13 @@ def test_only_one_treasure_per_turn_R54():
     s.players[0].treasures = [a, b]
     s, _ = apply(s, {"type": "use_treasure", "card": a}, 0)
     assert not [x for x in legal_actions(s, 0) if x["type"] == "use_treasure"]
-    _refused(s, {"type": "use_treasure", "card": b}, 0, "not_allowed")
+    refused(s, {"type": "use_treasure", "card": b}, 0, "not_allowed")
 
 
 def test_treasure_at_the_wrong_moment_is_refused_R54():
     s = xgame(first=0)
     card = _hold(s, 0, "two_missions")
-    _refused(s, {"type": "use_treasure", "card": card}, 0, "wrong_phase")
+    refused(s, {"type": "use_treasure", "card": card}, 0, "wrong_phase")
 
 
 def test_coral_reef_cards_R55():

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from app.engine import EngineError, apply, legal_actions, state_to_json
+from app.engine import apply, legal_actions
 from app.engine.board import ISLAND_ADJACENT, mask_of, neighbours, squares_of
 from tests.engine.helpers import (
     card_of_shape,
@@ -12,17 +10,9 @@ from tests.engine.helpers import (
     game,
     place_action,
     put,
+    refused,
     ring,
 )
-
-
-def _refused(state, action, seat, code):
-    before = state_to_json(state)
-    with pytest.raises(EngineError) as err:
-        apply(state, action, seat)
-    assert err.value.code == code
-    assert state_to_json(state) == before  # a refused action changes nothing
-    return err.value
 
 
 def test_rulebook_smaug_example():
@@ -87,7 +77,7 @@ def test_never_touch_own_dragon_R21():
             m = mask_of(tuple(x) for x in a["cells"])
             assert not m & neighbours(s.players[0].pieces)
     # Touches the island at (5, 7) but also the own Dragon at (6, 6) through (5, 6).
-    _refused(s, place_action(card, mask_of([(5, 5), (5, 6), (5, 7)])), 0, "illegal_placement")
+    refused(s, place_action(card, mask_of([(5, 5), (5, 6), (5, 7)])), 0, "illegal_placement")
     s.players[0].gold = 10
     new, _ = apply(s, place_action(card, mask_of([(4, 8), (5, 8), (6, 8)])), 0)
     assert len(new.dragons) == 3
@@ -98,7 +88,7 @@ def test_must_touch_island_or_another_players_dragon_R21():
     card = card_of_shape("I3")
     s.players[0].hand = [card, "M05"]
     far = mask_of([(0, 0), (0, 1), (0, 2)])
-    _refused(s, place_action(card, far), 0, "illegal_placement")
+    refused(s, place_action(card, far), 0, "illegal_placement")
     put(s, 1, [(1, 1)])
     new, _ = apply(s, place_action(card, far), 0)  # now it touches seat 1's Dragon
     assert new.players[0].pieces == far
@@ -117,10 +107,10 @@ def test_island_and_occupied_squares_refused_R02():
     card = card_of_shape("I3")
     s.players[0].hand = [card, "M05"]
     on_island = {"type": "place", "card": card, "cells": [[7, 5], [7, 6], [7, 7]], "head": [7, 5]}
-    _refused(s, on_island, 0, "illegal_placement")
+    refused(s, on_island, 0, "illegal_placement")
     put(s, 1, [(5, 6)])
     overlap = place_action(card, mask_of([(5, 5), (5, 6), (5, 7)]))
-    _refused(s, overlap, 0, "illegal_placement")
+    refused(s, overlap, 0, "illegal_placement")
 
 
 def test_shape_may_rotate_and_mirror_but_must_match_R21():
@@ -132,7 +122,7 @@ def test_shape_may_rotate_and_mirror_but_must_match_R21():
     new, _ = apply(s, place_action(card, mirrored), 0)
     assert new.players[0].pieces == mirrored
     square = mask_of([(5, 5), (5, 6), (6, 5), (6, 6)])
-    _refused(s, place_action(card, square), 0, "illegal_placement")
+    refused(s, place_action(card, square), 0, "illegal_placement")
 
 
 def test_head_may_be_any_square_of_the_dragon():
@@ -144,7 +134,7 @@ def test_head_may_be_any_square_of_the_dragon():
     new, _ = apply(s, action, 0)
     assert new.dragons[-1].head == (5, 6)
     action["head"] = [3, 6]
-    _refused(s, action, 0, "illegal_placement")
+    refused(s, action, 0, "illegal_placement")
 
 
 def _whirlpool_and_gold(s):
@@ -167,7 +157,7 @@ def test_gold_from_this_placement_pays_its_own_cost_R22():
     new, _events = apply(s, place_action(card, mask), 0)
     assert new.players[0].gold == 0
     s.players[0].gold = 0
-    err = _refused(s, place_action(card, mask), 0, "cannot_afford")
+    err = refused(s, place_action(card, mask), 0, "cannot_afford")
     assert "costs 2 Gold" in err.message
     assert not any(
         a["type"] == "place" and mask_of(tuple(x) for x in a["cells"]) == mask

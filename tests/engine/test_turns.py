@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine import EngineError, apply, legal_actions, state_to_json, to_act
+from app.engine import EngineError, apply, legal_actions, to_act
 from app.engine.board import mask_of
 from app.engine.content import content
-from tests.engine.helpers import card_of_shape, game, place_action, put
-
-
-def _refused(state, action, seat, code):
-    before = state_to_json(state)
-    with pytest.raises(EngineError) as err:
-        apply(state, action, seat)
-    assert err.value.code == code, err.value
-    assert state_to_json(state) == before
-    return err.value
+from tests.engine.helpers import card_of_shape, game, place_action, put, refused
 
 
 def _placed(s, seat=0, shape="I3"):
@@ -29,10 +20,10 @@ def _placed(s, seat=0, shape="I3"):
     return s
 
 
-def test_out_of_turn_is_refused():
+def test_out_of_turn_isrefused():
     s = game(players=3, first=1)
     action = legal_actions(s, 1)[0]
-    _refused(s, action, 0, "not_your_turn")
+    refused(s, action, 0, "not_your_turn")
     assert legal_actions(s, 0) == [] and legal_actions(s, None) == []
 
 
@@ -47,7 +38,7 @@ def test_malformed_actions_are_bad_action():
         {"type": "draw", "source": "attic"},
         {"type": "mission", "mission": 5},
     ]:
-        _refused(s, bad, 0, "bad_action")
+        refused(s, bad, 0, "bad_action")
 
 
 def test_draw_must_come_from_another_deck_R27():
@@ -57,9 +48,9 @@ def test_draw_must_come_from_another_deck_R27():
     assert draws and all(
         a.get("deck") != "S" and content().pattern_deck.get(a.get("card"), "") != "S" for a in draws
     )
-    _refused(s, {"type": "draw", "source": "deck", "deck": "S"}, 0, "wrong_deck")
+    refused(s, {"type": "draw", "source": "deck", "deck": "S"}, 0, "wrong_deck")
     face_up_small = s.market["S"][0]
-    _refused(s, {"type": "draw", "source": "market", "card": face_up_small}, 0, "wrong_deck")
+    refused(s, {"type": "draw", "source": "market", "card": face_up_small}, 0, "wrong_deck")
     taken = s.market["L"][0]
     top_l = s.decks["L"][0]
     new, _events = apply(s, {"type": "draw", "source": "market", "card": taken}, 0)
@@ -108,7 +99,7 @@ def test_pass_with_an_empty_hand_R28():
 
 def test_no_second_placement_in_a_turn():
     s = _placed(game(players=2, first=0))
-    _refused(s, legal_actions(game(players=2, first=0), 0)[0], 0, "wrong_phase")
+    refused(s, legal_actions(game(players=2, first=0), 0)[0], 0, "wrong_phase")
 
 
 def test_players_without_heads_are_skipped_and_the_game_ends_R30():
@@ -122,7 +113,7 @@ def test_players_without_heads_are_skipped_and_the_game_ends_R30():
     new, events = apply(s, next(a for a in legal_actions(s, 0) if a["type"] == "pass"), 0)
     assert new.over and events[-1]["type"] == "game_over"
     assert legal_actions(new, 0) == [] and to_act(new) is None
-    _refused(new, {"type": "end_turn"}, 0, "game_over")
+    refused(new, {"type": "end_turn"}, 0, "game_over")
 
 
 def test_last_head_still_finishes_the_turn():
@@ -154,8 +145,8 @@ def test_reef_symbol_draws_two_keeps_one_other_to_bottom_R23_R25():
     assert s.pending[0]["cards"] == top2
     assert [a["type"] for a in legal_actions(s, 0)] == ["keep_reef", "keep_reef"]
     # Nothing else is accepted until the choice is made.
-    _refused(s, {"type": "draw", "source": "deck", "deck": "M"}, 0, "decision_pending")
-    _refused(s, {"type": "keep_reef", "card": "RF99"}, 0, "no_such_card")
+    refused(s, {"type": "draw", "source": "deck", "deck": "M"}, 0, "decision_pending")
+    refused(s, {"type": "keep_reef", "card": "RF99"}, 0, "no_such_card")
     new, _ = apply(s, {"type": "keep_reef", "card": top2[1]}, 0)
     assert new.players[0].reefs == [top2[1]]
     assert new.decks["reefs"][-1] == top2[0] and not new.pending
@@ -178,7 +169,7 @@ def test_cash_gold_card_is_a_free_action_R29():
     assert {"type": "cash_gold", "card": "RF22"} in legal_actions(s, 0)
     new, _ = apply(s, {"type": "cash_gold", "card": "RF22"}, 0)
     assert new.players[0].gold == s.players[0].gold + 4 and new.turn.phase == "place"
-    _refused(s, {"type": "cash_gold", "card": "RF01"}, 0, "no_such_card")
+    refused(s, {"type": "cash_gold", "card": "RF01"}, 0, "no_such_card")
 
 
 def test_empty_pattern_decks_mean_no_draw_R27():
