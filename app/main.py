@@ -21,6 +21,7 @@ from app.services.notify import Notifier
 from app.settings import Settings, get_settings
 from app.web import api_bots, api_games, api_users, errors, pages
 from app.web.limits import BodyLimitMiddleware
+from app.web.throttle import LoginThrottle
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.notifier = Notifier()
+    app.state.login_throttle = LoginThrottle(settings.redis_url)
     app.state.bot_runner = runner_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from app.services import lobby, users
+from app.services.errors import ServiceError
 from app.web.deps import (
     DbDep,
     MaybeUserDep,
@@ -57,10 +58,18 @@ def register(
 def login(
     body: CredentialsIn, request: Request, response: Response, db: DbDep, settings: SettingsDep
 ) -> UserOut:
-    """Sign in with a username and password."""
-    user, token = users.login(
-        db, body.username, body.password, session_token(request), settings.session_days
-    )
+    """Sign in with a username and password (failures are throttled: 429 too_many_attempts)."""
+    throttle = request.app.state.login_throttle
+    client = request.client.host if request.client else None
+    throttle.check(body.username, client)
+    try:
+        user, token = users.login(
+            db, body.username, body.password, session_token(request), settings.session_days
+        )
+    except ServiceError as exc:
+        if exc.code == "bad_credentials":
+            throttle.failed(body.username, client)
+        raise
     set_session_cookie(request, response, token)
     return UserOut.of(user)
 
