@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import expansion
 from .board import REALM_MASKS, REALMS, bit
+from .bonus import tail_scores
 from .content import content
 from .state import State
 
@@ -100,7 +100,7 @@ def final_scores(state: State) -> dict[str, Any]:
     n = len(state.players)
     realms = {realm: realm_majority(state, realm) for realm in REALMS}
     most = most_missions(state)
-    tails = expansion.tail_scores(state) if state.options.expansion else None
+    tails = tail_scores(state) if state.options.expansion else None
     players = []
     for seat in range(n):
         cats = {

@@ -8,8 +8,9 @@ import pytest
 
 from app.engine import apply, final_scores, legal_actions, view_for
 from app.engine.board import mask_of
+from app.engine.bonus import tail_score
 from app.engine.content import expansion_content
-from app.engine.expansion import TRACK_LENGTH, advance_tail, tail_score
+from app.engine.expansion import TRACK_LENGTH, advance_tail
 from tests.engine.helpers import (
     card_of_shape,
     find_placement,
