@@ -7,11 +7,12 @@ deck sizes. Searching over several such states never reads the real hidden infor
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
 from app.engine.board import REALMS
-from app.engine.content import DECKS, content
+from app.engine.content import DECKS, content, expansion_content
 from app.engine.state import COLOURS, Dragon, GameOptions, Player, State, Turn
 
 from .greedy import unknown_pattern_cards
@@ -50,8 +51,30 @@ def _pattern_hidden(
     return hands, decks
 
 
+def _treasures_hidden(
+    view: Json, rng: random.Random, others: list[int]
+) -> tuple[dict[int, list[str]], list[str]]:
+    """Opponents' Hidden Treasures and the treasure deck, from the treasures not seen.
+
+    Seen: the viewer's own hand, every discard pile (used cards are public) and the cards of the
+    viewer's own pending treasure draw. The rest, cards put back at the bottom included, is split
+    by the public counts.
+    """
+    me = view["viewer"]
+    seen = set(view["players"][me]["treasures"] or ())
+    for p in view["players"]:
+        seen.update(p.get("used") or ())
+    for d in view["pending"]:
+        if d["kind"] == "treasure":
+            seen.update(d.get("cards") or ())
+    unseen = [t for t in sorted(expansion_content().treasures) if t not in seen]
+    sizes = [view["players"][s]["treasure_count"] for s in others]
+    *hands, deck = _deal(rng, unseen, [*sizes, view["deck_sizes"]["treasures"]])
+    return dict(zip(others, hands, strict=True)), deck
+
+
 def determinise(view: Json, rng: random.Random) -> State:
-    """A State that `view_for(state, view['viewer'])` would show as `view` (base game)."""
+    """A State that `view_for(state, view['viewer'])` would show as `view` (base or expansion)."""
     me = view["viewer"]
     n = view["players_count"]
     c = content()
@@ -73,8 +96,9 @@ def determinise(view: Json, rng: random.Random) -> State:
     sizes = [view["players"][s]["reef_count"] for s in others] + [view["deck_sizes"]["reefs"]]
     *reef_hands, decks["reefs"] = _deal(rng, unseen_reefs, sizes)
     reefs = dict(zip(others, reef_hands, strict=True))
+    treasures: dict[int, list[str]] = {}
     if "treasures" in view["deck_sizes"]:
-        decks["treasures"] = []  # expansion content is not sampled (bots fall back to greedy)
+        treasures, decks["treasures"] = _treasures_hidden(view, rng, others)
 
     players = []
     for pv in view["players"]:
@@ -94,6 +118,13 @@ def determinise(view: Json, rng: random.Random) -> State:
                 used=list(pv.get("used") or ()),
             )
         )
+        if view["expansion"]:
+            p = players[-1]
+            p.ancestral = pv["ancestral"]
+            p.tails = dict(pv["tails"])
+            p.treasures = list(pv["treasures"]) if s == me else treasures[s]
+            p.reefs_acquired = pv["reefs_acquired"]
+            p.treasures_acquired = pv["treasures_acquired"]
     state = State(
         options=GameOptions(players=n, expansion=view["expansion"]),
         layouts=tuple(view["board"]["layouts"][r] for r in REALMS),
@@ -104,7 +135,7 @@ def determinise(view: Json, rng: random.Random) -> State:
         market={k: list(v) for k, v in view["market"].items()},
         turn=Turn(**{**view["turn"], "effects": list(view["turn"]["effects"])}),
         pending=[_pending(d) for d in view["pending"]],
-        reward=view.get("reward") or {},
+        reward=copy.deepcopy(view.get("reward") or {}),
     )
     for d in view["board"]["dragons"]:
         cells = tuple(sorted((int(r), int(col)) for r, col in d["cells"]))

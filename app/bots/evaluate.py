@@ -14,6 +14,7 @@ from app.engine.content import content
 from app.engine.missions import minimal_payments
 
 from .position import REALM_LIST, Position
+from .reward import Reward
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,24 @@ class Evaluator:
             realm = _hidden_realm(cid)
             if realm:
                 hidden[REALMS.index(realm)][pos.me] += 1
+        # The Ancestral head counts as two Dragons in the realm of its head (R-56).
+        for d in pos.view["board"]["dragons"]:
+            if d.get("ancestral"):
+                hb = 1 << (d["head"][0] * 15 + d["head"][1])
+                for i, rm in enumerate(REALM_LIST):
+                    if hb & rm:
+                        hidden[i][d["owner"]] += 1
         self.hidden = hidden
+        turn = pos.view["turn"]
+        mine = turn["seat"] == pos.me
+        self.effects = set(turn.get("effects") or ()) if mine else set()
+        # Declared, or forced: with only the Ancestral head left, placing uses it (R-56).
+        me_view = pos.view["players"][pos.me]
+        self.ancestral_now = mine and (
+            bool(turn.get("ancestral")) or (me_view.get("ancestral") and pos.mine.heads == 1)
+        )
+        self.reward = Reward(pos) if pos.view.get("expansion") else None
+        self._tail_cache: dict[tuple[str, ...], float] = {}
         self.counts = []
         self.pieces = []
         self.whirl = []
@@ -132,6 +150,8 @@ class Evaluator:
             return sum(self.ship_value(seat, c) for c in card.ships)
         if card.kind == "wild_ship":
             return self.ship_value(seat, "blue")
+        if card.tracks and self.reward is not None:  # Coral Reef: tail steps and Gold (R-55)
+            return card.gold + max(0.0, self.reward.gain(seat, card.tracks))
         return 0.0
 
     def missions_vp(self, seat: int) -> float:
@@ -166,6 +186,8 @@ class Evaluator:
             v += self.w.unknown_reef * p.reef_count
         v += sum(rv[seat] for rv in self.realm_vals)
         v += self.most_missions_bonus([q.missions for q in self.pos.players])[seat]
+        if self.reward is not None:
+            v += self.reward.seat_value(seat)
         if seat == self.pos.view["turn"]["seat"]:
             # Reef draws still to resolve belong to the seat whose turn it is (R-25).
             pending = [d for d in self.pos.view["pending"] if d["kind"] == "reef"]
@@ -185,15 +207,35 @@ class Evaluator:
 
     # --- placements --------------------------------------------------------------------------
 
-    def place_delta(self, mask: int, mission_now: bool = True) -> float:
-        """Objective change when the viewer places a Dragon on `mask` (R-22..R-24)."""
+    def tail_gain(self, ships: tuple[str, ...]) -> float:
+        """VP the viewer's tails gain from these ships (expansion; 0 in base games)."""
+        if self.reward is None or not ships:
+            return 0.0
+        if ships not in self._tail_cache:
+            self._tail_cache[ships] = self.reward.gain(self.pos.me, ships)
+        return self._tail_cache[ships]
+
+    def place_delta(
+        self, mask: int, mission_now: bool = True, head: int = 0, effects: frozenset = frozenset()
+    ) -> float:
+        """Objective change when the viewer places a Dragon on `mask` (R-22..R-24, R-54, R-56).
+
+        `head` (a square bit) matters when the Ancestral head is declared; `effects` are Hidden
+        Treasure effects assumed on top of the turn's own (for a lookahead).
+        """
         pos = self.pos
         board = pos.board
         me = pos.me
         n = pos.n
         deltas = [0.0] * n
+        effects = self.effects | effects if effects else self.effects
         gain = (mask & board.gold_spaces).bit_count()
         cost = 2 * (mask & self.turbulent).bit_count()
+        if effects:
+            if "no_cost" in effects:
+                cost = 0
+            if "triple_gold" in effects:
+                gain *= 3
         d = float(gain - cost)
         ships = mask & pos.ship_mask
         gained: list[str] = []
@@ -203,6 +245,10 @@ class Evaluator:
             ships ^= low
         for col in gained:
             d += self.ship_value(me, col)
+        if gained and self.reward is not None:
+            d += self.tail_gain(tuple(gained))
+        if self.reward is not None:
+            d += self.reward.place_tile_gain(me, mask)
         if gained and mission_now:
             d += self.mission_now_gain(tuple(sorted(gained))) - self.mission_now_gain(())
         d += self.w.reef_draw * (mask & board.reef_spaces).bit_count()
@@ -211,7 +257,11 @@ class Evaluator:
         if ring & pos.occupied:
             for p in pos.players:
                 if p.seat != me and ring & p.pieces:
-                    deltas[p.seat] += sum(1 for dm in p.dragon_masks if dm & ring)
+                    touched = sum(1 for dm in p.dragon_masks if dm & ring)
+                    deltas[p.seat] += touched
+                    if "contact_gold" in effects:
+                        deltas[me] += 2 * touched
+        ancestral = self.ancestral_now or "ancestral" in effects
         whirlpools = board.whirlpools
         for i, rm in enumerate(REALM_LIST):
             inside = mask & rm
@@ -219,7 +269,7 @@ class Evaluator:
                 continue
             counts = list(self.counts[i])
             pieces = list(self.pieces[i])
-            counts[me] += 1
+            counts[me] += 2 if ancestral and head & rm else 1
             pieces[me] += inside.bit_count()
             whirl = self.whirl[i] - (inside & whirlpools).bit_count()
             new = self.realm_value(counts, pieces, whirl)

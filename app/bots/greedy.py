@@ -10,11 +10,12 @@ from app.engine.content import content
 from app.engine.shapes import placements
 
 from .evaluate import DEFAULT, Evaluator, Weights
+from .expansion_moves import EXPANSION_TYPES, score_expansion
 from .position import Position, position_from_view
 
 Json = dict[str, Any]
 
-KNOWN = {"place", "pass", "mission", "draw", "end_turn", "cash_gold", "keep_reef"}
+KNOWN = {"place", "pass", "mission", "draw", "end_turn", "cash_gold", "keep_reef"} | EXPANSION_TYPES
 FUTURE = 0.3  # weight of a card kept for a later turn: the board will have changed by then
 NEVER = -1e9
 UNKNOWN_FREE_LIMIT = 3  # unknown (expansion) free actions per turn step, so a bot cannot loop
@@ -46,7 +47,8 @@ class Scorer:
 
     def place_score(self, action: Json) -> float:
         """Objective change of a placement (delta of the evaluation)."""
-        return self.ev.place_delta(mask_of(tuple(c) for c in action["cells"]))
+        head = 1 << (action["head"][0] * 15 + action["head"][1])
+        return self.ev.place_delta(mask_of(tuple(c) for c in action["cells"]), head=head)
 
     def card_value(self, card: str) -> float:
         """Best placement delta of a card on the current board (0 if it has none)."""
@@ -111,11 +113,14 @@ class Scorer:
         by_card: dict[str, float] = {}
         passes: list[int] = []
         draws: list[int] = []
+        raw: dict[int, float] = {}
+        expansion = False
         best_mission = 0.0
         for i, a in enumerate(legal):
             t = a.get("type")
             if t == "place":
                 s = self.place_score(a)
+                raw[i] = s
                 by_card[a["card"]] = max(by_card.get(a["card"], NEVER), s)
                 scores[i] = s
             elif t == "pass":
@@ -131,8 +136,10 @@ class Scorer:
                 scores[i] = 0.0
             elif t == "cash_gold":
                 scores[i] = NEVER / 2  # the engine cashes when a cost needs it (R-22)
+            elif t in EXPANSION_TYPES:
+                expansion = True
             else:
-                scores[i] = 0.0  # unknown (expansion) action: neutral
+                scores[i] = 0.0  # unknown action: neutral
         # A placement also keeps the other hand card for a later turn.
         cv = {c: max(0.0, by_card.get(c, 0.0)) for c in hand}
         for i, a in enumerate(legal):
@@ -150,6 +157,11 @@ class Scorer:
             top = max(vals)
             for i, v in zip(draws, vals, strict=True):
                 scores[i] = 0.01 * (v - top)
+        if expansion:
+            for i, a in enumerate(legal):
+                if a.get("type") in EXPANSION_TYPES:
+                    scores[i] = 0.0  # neutral unless the expansion scoring knows better
+            score_expansion(self, legal, scores, raw)
         return scores
 
     def _score_passes(

@@ -18,9 +18,11 @@ def expert(seed: int, rounds: int | None = 1, budget_s: float = 30.0) -> Any:
     return ExpertBot(random.Random(seed), budget_s=budget_s, rounds=rounds)
 
 
-def mid_game(players: int, seed: int, moves: int, level: str = "greedy") -> State:
+def mid_game(
+    players: int, seed: int, moves: int, level: str = "greedy", expansion: bool = False
+) -> State:
     """The state after `moves` actions of a game played by `level` bots."""
-    state = new_game(GameOptions(players=players), seed)
+    state = new_game(GameOptions(players=players, expansion=expansion), seed)
     bots = [make_bot(level, random.Random(seed * 7 + s)) for s in range(players)]
     for _ in range(moves):
         if is_over(state):
