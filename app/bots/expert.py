@@ -65,8 +65,7 @@ class ExpertBot:
         scores = Scorer(view, self.weights).score_all(legal)
         self.greedy._guard_unknown(view, legal, scores)
         candidates = self._candidates(view, legal, scores)
-        if view["expansion"] or len(candidates) < 2:
-            # Expansion content is not sampled by `determinise`: decide as greedy does.
+        if len(candidates) < 2:
             return legal[candidates[0]]
         seeds = [self.rng.getrandbits(32) for _ in range(2)]
         values = self._search(view, legal, candidates, scores, start, seeds)
