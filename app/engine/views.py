@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .board import REALMS
@@ -50,7 +51,7 @@ def _pending_view(state: State, viewer: int | None) -> list[dict[str, Any]]:
             # The cards drawn to choose from are the chooser's secret.
             item["cards"] = list(d["cards"]) if viewer == state.turn.seat else None
             item["card_count"] = len(d["cards"])
-        for key in ("reason", "count"):
+        for key in ("reason", "count", "ships"):  # ships just gained are public
             if key in d:
                 item[key] = d[key]
         out.append(item)
@@ -88,7 +89,7 @@ def view_for(state: State, viewer: int | None) -> dict[str, Any]:
         "over": state.over,
     }
     if state.options.expansion:
-        view["reward"] = state.reward
+        view["reward"] = copy.deepcopy(state.reward)  # a view must never alias the state
     if state.over:
         view["scores"] = final_scores(state)
     return view

@@ -418,3 +418,14 @@ def test_tails_are_a_category_and_break_ties_R44():
     assert [p["categories"]["tails"] for p in result["players"]] == [5, 0]
     assert [p["total"] for p in result["players"]] == [15, 15]
     assert result["winners"] == [0]
+
+
+def test_views_do_not_alias_the_state_and_show_ships_to_place_on_tails():
+    s = xgame(first=0)
+    view = view_for(s, None)
+    view["reward"]["length"] = 0
+    view["reward"]["spaces"]["green"][0] = "g3"
+    assert s.reward["length"] == TRACK_LENGTH[2] and s.reward["spaces"]["green"][0] != "g3"
+    _hold(s, 0, "any_tail")
+    s, _ = apply(s, _ship_placement(s, ["green", "red"]), 0)
+    assert view_for(s, 1)["pending"][0] == {"kind": "advance", "seat": 0, "ships": ["green", "red"]}
