@@ -182,7 +182,7 @@ class Hub:
                 self.sessions,
                 self.notifier,
                 room.game_id,
-                user_id,
+                conn.viewer,
                 msg.version,
                 msg.action,
             )

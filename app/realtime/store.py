@@ -75,6 +75,16 @@ class Viewer:
 
     user_id: int | None
     name: str | None
+    # The session the socket was opened with: checked again before each action and chat line,
+    # so signing out (or a revoked session) stops an open socket from acting for the user.
+    token: str | None = field(default=None, repr=False, compare=False)
+
+
+def check_session(db: Any, viewer: Viewer) -> None:
+    """Raise `not_signed_in` unless the viewer's session is still valid for the same user."""
+    user = users.user_for_token(db, viewer.token) if viewer.token else None
+    if user is None or user.id != viewer.user_id:
+        raise ServiceError("not_signed_in", "your session has ended; sign in again to play")
 
 
 def _seat_name(seat: Any) -> str:
@@ -111,19 +121,21 @@ def authorise(
         user = users.user_for_token(db, token) if token else None
         game = lobby.get_game(db, game_id)
         lobby.check_access(game, user.id if user else None, invite_code)
-        return Viewer(user.id, user.display_name) if user else Viewer(None, None)
+        return Viewer(user.id, user.display_name, token) if user else Viewer(None, None)
 
 
 def submit(
     sessions: Sessions,
     notifier: Notifier | None,
     game_id: int,
-    user_id: int,
+    viewer: Viewer,
     version: int,
     action: dict[str, Any],
 ) -> tuple[int, list[dict[str, Any]]]:
     """Submit through the same service function as POST /api/games/{id}/actions."""
     with sessions() as db:
+        check_session(db, viewer)
+        user_id = viewer.user_id
         presence.mark_seen(db, game_id, user_id, back=True)  # as over HTTP: a move ends "left"
         return games.submit_action(db, game_id, user_id, version, action, notifier=notifier)
 
@@ -145,6 +157,7 @@ def add_chat(sessions: Sessions, game_id: int, viewer: Viewer, text: str) -> dic
     if viewer.user_id is None or viewer.name is None:
         raise ServiceError("not_signed_in", "sign in (as a guest is enough) to chat")
     with sessions() as db:
+        check_session(db, viewer)
         game = lobby.get_game(db, game_id)
         seat = lobby.seat_of(game, viewer.user_id)
         row = ChatMessage(game_id=game_id, user_id=viewer.user_id, name=viewer.name, text=text)

@@ -346,3 +346,21 @@ async def test_a_move_over_the_socket_ends_a_left_mark(server: Server) -> None:
     seats = (await players[1].get(f"/api/games/{gid}")).json()["seats"]
     assert seats[0]["left"] is False
     await ws.close()
+
+
+async def test_signing_out_stops_an_open_socket_from_acting(server: Server) -> None:
+    """The session is checked again for every action and chat line, not only on connect."""
+    gid, players, _ = await new_game(server)
+    ws = await WsClient("seat0").open(server.ws(gid), cookie_of(players[0]))
+    await ws.at_version(0)
+    assert ws.doc is not None and ws.doc["legal_actions"]
+    assert (await players[0].post("/api/session/logout")).status_code == 200
+    reply = await ws.act(ws.doc["legal_actions"][0], "after-logout")
+    assert reply["type"] == "error" and reply["code"] == "not_signed_in", reply
+    start = len(ws.frames)
+    await ws.send({"type": "chat", "text": "still here?"})
+    refused = await ws.frame(lambda f: f["type"] in ("error", "chat"), start)
+    assert refused["type"] == "error" and refused["code"] == "not_signed_in", refused
+    state = (await players[1].get(f"/api/games/{gid}/state")).json()
+    assert state["version"] == 0  # nothing was applied
+    await ws.close()
