@@ -63,6 +63,10 @@ def session_token(websocket: WebSocket) -> str | None:
         return None
 
 
+MAX_SOCKETS_PER_USER = 20  # many tabs and games at once, but not a flood
+MAX_SOCKETS_PER_ADDRESS = 100  # anonymous spectators; several people may share one address
+
+
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: int) -> None:
     """Follow (and play) a game live; see docs/protocol.md."""
@@ -85,6 +89,30 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
         await websocket.close(code=CLOSE_POLICY)
         return
     await websocket.accept()
+    # Per-socket limits do not stop one client from opening hundreds of sockets: cap them.
+    key = f"user:{viewer.user_id}" if viewer.user_id else f"addr:{_address(websocket)}"
+    limit = MAX_SOCKETS_PER_USER if viewer.user_id else MAX_SOCKETS_PER_ADDRESS
+    if hub.sockets_by_key[key] >= limit:
+        await websocket.send_text(
+            error_frame("too_many_sockets", f"at most {limit} open sockets; close some tabs")
+        )
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    hub.sockets_by_key[key] += 1
+    try:
+        await _follow(hub, game_id, viewer, websocket)
+    finally:
+        hub.sockets_by_key[key] -= 1
+        if hub.sockets_by_key[key] <= 0:
+            del hub.sockets_by_key[key]
+
+
+def _address(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "unknown"
+
+
+async def _follow(hub: Hub, game_id: int, viewer: store.Viewer, websocket: WebSocket) -> None:
+    """Join the game's room and serve the socket until it closes."""
     conn = Connection(websocket, viewer)
     try:
         room = await hub.join(game_id, conn)

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any
 
 from anyio import to_thread
@@ -57,6 +57,8 @@ class Hub:
         # (game, user) -> action id -> (what was sent, its reply): the same id is applied once.
         self._recent: OrderedDict[tuple[int, int], OrderedDict[str, Any]] = OrderedDict()
         self._started = False
+        # Open sockets per user (or per address for anonymous spectators), in this process.
+        self.sockets_by_key: Counter[str] = Counter()
 
     # --- lifecycle -------------------------------------------------------------------------
 

@@ -364,3 +364,39 @@ async def test_signing_out_stops_an_open_socket_from_acting(server: Server) -> N
     state = (await players[1].get(f"/api/games/{gid}/state")).json()
     assert state["version"] == 0  # nothing was applied
     await ws.close()
+
+
+async def test_one_user_cannot_open_unbounded_sockets(server: Server) -> None:
+    from app.realtime.endpoint import MAX_SOCKETS_PER_USER
+
+    gid, players, _ = await new_game(server)
+    cookie = cookie_of(players[1])
+    socks = []
+    for i in range(MAX_SOCKETS_PER_USER):
+        ws = await WsClient(f"tab{i}").open(server.ws(gid), cookie)
+        await ws.at_version(0)
+        socks.append(ws)
+    extra = await WsClient("one-too-many").open(server.ws(gid), cookie)
+    refused = await extra.frame(lambda f: f["type"] == "error")
+    assert refused["code"] == "too_many_sockets"
+    await extra.until(lambda: extra.closed is not None)
+    assert extra.doc is None  # it never received the game
+    # Another user is not affected, and closing a tab frees a place.
+    other = await WsClient("other").open(server.ws(gid), cookie_of(players[0]))
+    await other.at_version(0)
+    await socks.pop().close()
+    again = await _reopen(server.ws(gid), cookie)
+    assert again.doc is not None
+    for ws in [*socks, other, again]:
+        await ws.close()
+
+
+async def _reopen(url: str, cookie: str | None) -> WsClient:
+    """Open a socket, retrying while the server has not yet noticed an earlier close."""
+    for _ in range(50):
+        ws = await WsClient("again").open(url, cookie)
+        await ws.until(lambda ws=ws: ws.doc is not None or ws.closed is not None)
+        if ws.doc is not None:
+            break
+        await asyncio.sleep(0.1)
+    return ws
