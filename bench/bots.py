@@ -26,14 +26,9 @@ from typing import Any
 from app.bots import make_bot
 from app.engine import (
     GameOptions,
-    apply,
     final_scores,
-    is_over,
-    legal_actions,
-    new_game,
-    to_act,
-    view_for,
 )
+from app.simulate import play_out
 
 
 def play(
@@ -49,18 +44,13 @@ def play(
         make_bot(lvl, random.Random(rng.getrandbits(32)), budget_s=budget, rounds=rounds)
         for lvl in levels
     ]
-    state = new_game(GameOptions(players=len(levels)), seed)
     times: list[float] = []
-    while not is_over(state):
-        seat = to_act(state)
-        legal = legal_actions(state, seat)
-        view = view_for(state, seat)
-        t0 = time.perf_counter()
-        action = bots[seat].choose(view, legal)
-        dt = time.perf_counter() - t0
+
+    def observe(seat: int, legal: list[dict], _action: dict, seconds: float) -> None:
         if levels[seat] == timed and len(legal) > 1:
-            times.append(dt)
-        state, _ = apply(state, action, seat)
+            times.append(seconds)
+
+    state, _ = play_out(GameOptions(players=len(levels)), seed, bots, observe)
     scores = final_scores(state)
     return {
         "seed": seed,

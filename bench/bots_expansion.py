@@ -27,14 +27,9 @@ from app.bots import make_bot
 from app.bots.greedy import GreedyBot
 from app.engine import (
     GameOptions,
-    apply,
     final_scores,
-    is_over,
-    legal_actions,
-    new_game,
-    to_act,
-    view_for,
 )
+from app.simulate import play_out
 
 COUNTED = ("use_treasure", "use_ancestral", "play_reef")
 
@@ -60,20 +55,16 @@ def play(args: tuple[int, list[str], float | None]) -> dict[str, Any]:
     seed, levels, budget = args
     rng = random.Random(seed ^ 0xE4)
     bots = [_bot(lvl, rng.getrandbits(32), budget) for lvl in levels]
-    state = new_game(GameOptions(players=len(levels), expansion=True), seed)
     times: list[list[float]] = [[] for _ in levels]
     counts = [dict.fromkeys(COUNTED, 0) for _ in levels]
-    while not is_over(state):
-        seat = to_act(state)
-        legal = legal_actions(state, seat)
-        view = view_for(state, seat)
-        t0 = time.perf_counter()
-        action = bots[seat].choose(view, legal)
+
+    def observe(seat: int, legal: list[dict], action: dict, seconds: float) -> None:
         if len(legal) > 1:
-            times[seat].append(time.perf_counter() - t0)
+            times[seat].append(seconds)
         if action["type"] in counts[seat]:
             counts[seat][action["type"]] += 1
-        state, _ = apply(state, action, seat)
+
+    state, _ = play_out(GameOptions(players=len(levels), expansion=True), seed, bots, observe)
     scores = final_scores(state)
     return {
         "levels": levels,

@@ -31,6 +31,7 @@ class RandomBot:
     """A uniformly random legal action."""
 
     level = "random"
+    needs_view = False  # it never reads the view, so game loops may skip building one
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
