@@ -49,9 +49,7 @@ function render(now) {
   keyed("players", [view.players, view.turn, view.over, s.seat, s.seats, s.names, s.presence], () => renderPlayers($("players"), s));
   keyed("markets", [view.market, view.deck_sizes, legal], () => renderMarkets($("markets"), s, act));
   keyed("hand", [mine, legal, s.selected, s.seat], () => renderHand($("hand"), s, pick));
-  keyed("actions", [legal, view.turn, view.pending, view.over, s.selected, s.rot, s.mirrored, s.anchor, s.locked, s.headIndex, s.pending, s.error, s.seat, s.seats, s.names], () =>
-    renderActions($("actions"), s, controls),
-  );
+  renderActions($("actions"), s, controls); // keyed per part inside (ui/actions.mjs)
   keyed("reward", [view.reward, view.players.map((p) => p.tails), s.names], () => renderReward($("reward"), view, s.names, s.content));
   keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
   keyed("log", [s.log.length, s.log.at(-1), s.names], renderLog);

@@ -75,17 +75,38 @@ function waitingLine(s) {
   return h("p.turn-line", {}, h("b", {}, who), ` · ${what} · turn ${v.turn.number}`);
 }
 
-/** Render the whole decision panel. `ctl` holds the controller's callbacks. */
-export function renderActions(el, s, ctl) {
-  const v = st.viewOf(s);
-  if (!v) return;
+const shownBySlot = new WeakMap(); // slot element -> the JSON of what it last showed
+
+/**
+ * The slot `name` of the panel `el`: a child created once and kept, so that updating one part
+ * of the panel never replaces another part's buttons under the pointer.
+ */
+function slot(el, name) {
+  let child = el.querySelector(`:scope > [data-slot="${name}"]`);
+  if (!child) {
+    child = h("div", { dataset: { slot: name } });
+    el.append(child);
+  }
+  return child;
+}
+
+/** Redraw slot `name` with `draw()` only when `inputs` differ from what it shows. */
+function keyedSlot(el, name, inputs, draw) {
+  const target = slot(el, name);
+  const key = JSON.stringify(inputs);
+  if (shownBySlot.get(target) === key) return;
+  shownBySlot.set(target, key);
+  fill(target, draw());
+}
+
+function actionGroups(s, ctl) {
   const groups = new Map();
   for (const a of st.otherActions(s)) {
     const g = actionGroup(a);
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(a);
   }
-  const sections = GROUPS.filter(([g]) => groups.has(g)).map(([g, title]) => {
+  return GROUPS.filter(([g]) => groups.has(g)).map(([g, title]) => {
     const acts = groups.get(g);
     const buttons = acts.map((a, i) =>
       h(
@@ -98,25 +119,35 @@ export function renderActions(el, s, ctl) {
     if (g === "pass") return h("details.group", {}, h("summary", {}, `${title} (${acts.length} ways)`), h("div.buttons.wrap", {}, buttons));
     return h("div.group", {}, h("h4", {}, title), h("div.buttons.wrap", {}, buttons));
   });
+}
+
+/**
+ * Render the decision panel. Each part lives in its own slot and is redrawn only when what it
+ * shows changed: a bot's move changes the turn line, never the "Take my seat back" button, so a
+ * click on that button cannot be lost to a rebuild (issue 13, point 2). `ctl` holds the
+ * controller's callbacks.
+ */
+export function renderActions(el, s, ctl) {
+  const v = st.viewOf(s);
+  if (!v) return;
+  const legal = st.legalOf(s);
   const mine = s.seat !== null ? s.seats[s.seat] : null;
+  const ghost = [s.selected, s.rot, s.mirrored, s.anchor, s.locked, s.headIndex];
+  keyedSlot(el, "turn", [v.over, v.turn, v.pending?.[0]?.kind ?? null, s.seat, s.names, s.gameId], () => waitingLine(s));
   // A bot plays my seat (I let it, or the host did while I was away): offer it back.
-  const standIn =
+  keyedSlot(el, "stand-in", [mine?.bot ?? null, v.over], () =>
     mine?.bot && !v.over
       ? h("div.stand-in", {}, h("p", {}, `A ${mine.bot} bot is playing your seat.`), h("button.primary", { type: "button", onclick: ctl.reclaim, dataset: { key: "reclaim" } }, "Take my seat back"))
-      : null;
+      : null,
+  );
+  keyedSlot(el, "error", [s.error], () => (s.error ? h("p.error", { role: "alert" }, s.error) : null));
+  keyedSlot(el, "placing", [ghost, legal, s.pending], () => placementBar(s, ctl));
+  keyedSlot(el, "choices", [legal, s.pending, s.selected], () => actionGroups(s, ctl));
+  keyedSlot(el, "spectator", [s.seat === null], () => (s.seat === null ? h("p.muted", {}, "Spectator mode: read-only.") : null));
   // The reverse: step away and let a bot play for me until I take the seat back.
-  const handOver =
+  keyedSlot(el, "hand-over", [!!mine, mine?.bot ?? null, v.over], () =>
     mine && !mine.bot && !v.over
       ? h("details.hand-over", {}, h("summary", {}, "Step away"), h("p.muted", {}, "A bot plays your seat until you take it back."), h("button", { type: "button", onclick: ctl.handOver, dataset: { key: "hand-over" } }, "Let a bot play for me"))
-      : null;
-  fill(
-    el,
-    waitingLine(s),
-    standIn,
-    s.error ? h("p.error", { role: "alert" }, s.error) : null,
-    placementBar(s, ctl),
-    sections,
-    s.seat === null ? h("p.muted", {}, "Spectator mode: read-only.") : null,
-    handOver,
+      : null,
   );
 }
