@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.models import ChatMessage, Move
 from app.services import games, lobby, presence, users
 from app.services.errors import ServiceError
+from app.services.names import seat_name
 from app.services.notify import Notifier
 
 # Log frames are sent for at most this many moves per refresh; older ones come from GET /log.
@@ -87,20 +88,14 @@ def check_session(db: Any, viewer: Viewer) -> None:
         raise ServiceError("not_signed_in", "your session has ended; sign in again to play")
 
 
-def _seat_name(seat: Any) -> str:
-    if seat.user is not None:
-        return seat.user.display_name
-    if seat.bot_level is not None:
-        return f"Bot ({seat.bot_level})"
-    return f"Seat {seat.seat + 1}"
-
-
 def load_game(sessions: Sessions, game_id: int, since: int | None) -> GameSnap:
     """The game now, with the moves after version `since` (none when `since` is None)."""
     with sessions() as db:
         game = lobby.get_game(db, game_id)
         state = games.load_state(db, game) if game.snapshot is not None else None
-        seats = tuple(SeatInfo(s.seat, s.user_id, s.bot_level, _seat_name(s)) for s in game.seats)
+        seats = tuple(
+            SeatInfo(s.seat, s.user_id, s.bot_level, seat_name(game.id, s)) for s in game.seats
+        )
         moves: list[MoveInfo] = []
         if since is not None and game.version > since and state is not None:
             first = max(since, game.version - MAX_LOG_MOVES)

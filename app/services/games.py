@@ -13,6 +13,7 @@ from app.db.models import Game, Move, utcnow
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import check_access, get_game, seat_of
+from app.services.names import seat_name
 from app.services.notify import Notifier, notify
 
 
@@ -189,15 +190,7 @@ def game_log(
 
 
 def _seat_names(game: Game) -> list[str]:
-    names = []
-    for seat in game.seats:
-        if seat.user is not None:
-            names.append(seat.user.display_name)
-        elif seat.bot_level is not None:
-            names.append(f"Bot ({seat.bot_level})")
-        else:
-            names.append(f"Seat {seat.seat + 1}")
-    return names
+    return [seat_name(game.id, seat) for seat in game.seats]
 
 
 def _record(game: Game, names: list[str]) -> dict[str, Any]:

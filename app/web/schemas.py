@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.models import Game, Seat, User
+from app.services.names import bot_name
 
 
 class Body(BaseModel):
@@ -69,6 +70,8 @@ class SeatOut(BaseModel):
     seat: int
     player: PlayerOut | None
     bot_level: str | None
+    # The bot's own name while a bot plays the seat ("Marina"): two bots never share one.
+    bot_name: str | None = None
     # The owner's name while a bot plays their seat (they can reclaim it); else None.
     stand_in_for: str | None = None
     # The owner left the live game (the host may hand the seat to a bot).
@@ -85,6 +88,7 @@ class SeatOut(BaseModel):
             seat=seat.seat,
             player=player,
             bot_level=seat.bot_level,
+            bot_name=bot_name(seat.game_id, seat.seat) if seat.bot_level else None,
             stand_in_for=stand_in,
             left=seat.left_at is not None,
         )

@@ -26,6 +26,7 @@ from app.engine import (
     to_act,
     view_for,
 )
+from app.services.names import bot_name
 from app.web import pages
 
 
@@ -51,6 +52,7 @@ class Table:
             "seat": seat,
             "player": owner if bot["stand_in"] else None,
             "bot_level": bot["level"],
+            "bot_name": bot_name(1, seat),
             "stand_in_for": name if bot["stand_in"] else None,
             "left": bot.get("left", False),
         }

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.services.names import bot_name
 from tests.e2e.helpers import shot, watch_console
 from tests.e2e.play import (
     TITLE_RECORDER,
@@ -61,7 +62,8 @@ def test_guest_plays_a_bot_to_the_end(browser: Any, real_server: str) -> None:
     # The waiting room names the bot and shows its level; nothing of the table shows yet.
     bot_seat = player.wait_for_selector("#waiting li.seat[data-seat='1'] .badge-seat.bot")
     assert "random" in bot_seat.inner_text()
-    assert player.inner_text("#waiting li.seat[data-seat='1'] b") == "Random bot"
+    bot = bot_name(game_id, 1)
+    assert player.inner_text("#waiting li.seat[data-seat='1'] b") == bot
     assert not player.is_visible("#table")
     shot(player, "waiting-room-with-bot")
     player.click("#waiting button.primary:has-text('Start')", timeout=15000)
@@ -112,7 +114,7 @@ def test_guest_plays_a_bot_to_the_end(browser: Any, real_server: str) -> None:
     watcher.wait_for_selector("#scores table.scores", timeout=20000)
     assert snapshot(watcher)["dragons"] == snapshot(player)["dragons"]
     assert placements[0] >= 4
-    assert "Random bot" in player.inner_text("#scores table.scores thead")
+    assert bot in player.inner_text("#scores table.scores thead")
 
     # The tab title: marked on each of my turns, back to normal in between and at the end.
     player.wait_for_function("t => document.title === t", arg=base_title)

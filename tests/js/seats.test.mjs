@@ -4,12 +4,13 @@ import assert from "node:assert/strict";
 import { inviteUrl, logPieces, seatBadges, seatInfo, seatName, titleFor } from "../../static/js/lib/seats.mjs";
 
 const person = { seat: 0, player: { id: 1, display_name: "Nessie" }, bot_level: null, stand_in_for: null, left: false };
-const bot = { seat: 1, player: null, bot_level: "greedy", stand_in_for: null, left: false };
+const bot = { seat: 1, player: null, bot_level: "greedy", bot_name: "Marina", stand_in_for: null, left: false };
 const standIn = { seat: 2, player: { id: 3, display_name: "Kraken" }, bot_level: "random", stand_in_for: "Kraken", left: true };
 const empty = { seat: 3, player: null, bot_level: null };
 
-test("a bot seat has a readable name and a badge with its level", () => {
-  assert.equal(seatName(bot), "Greedy bot");
+test("a bot seat has a name of its own and a badge with its level (issue 13.3)", () => {
+  assert.equal(seatName(bot), "Marina");
+  assert.equal(seatName({ ...bot, bot_name: undefined }), "Greedy bot"); // an older server
   assert.deepEqual(seatBadges(seatInfo(bot)), [{ kind: "bot", text: "bot · greedy" }]);
 });
 

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.services import presence
+from app.services.names import bot_name
 from app.settings import Settings
 
 GRACE_S = 0.6  # small, so the tests can outwait it
@@ -145,7 +146,7 @@ def test_a_human_plays_a_bot_to_the_end(
     assert game["status"] == "finished", "the game did not end"
     log = human.get(f"/api/games/{gid}/log").json()
     assert {m["seat"] for m in log["moves"]} == {0, 1}
-    assert log["record"]["players"] == ["Nessie", f"Bot ({level})"]
+    assert log["record"]["players"] == ["Nessie", f"{bot_name(gid, 1)} ({level} bot)"]
     print(
         f"\n{level}: {len(log['moves'])} moves; median wait for the human's turn "
         f"{1000 * sorted(waits)[len(waits) // 2]:.1f} ms, max {1000 * max(waits):.1f} ms"
@@ -300,3 +301,15 @@ def test_a_restarted_server_resumes_a_bot_turn(
     with TestClient(second) as client:  # startup finds the waiting bot turn
         _wait(lambda: client.get(f"/api/games/{gid}").json()["version"] > waiting_at)
     second.state.engine.dispose()
+
+
+def test_every_bot_seat_has_a_name_of_its_own(player: Callable[[str], TestClient]) -> None:
+    """Issue 13.3: with several bots, the seats, the log's record and the table tell them apart."""
+    host = player("Nessie")
+    gid = host.post("/api/games", json={"players": 5}).json()["id"]
+    for level in ("greedy", "greedy", "random", "greedy"):
+        assert host.post(f"/api/games/{gid}/bots", json={"level": level}).status_code == 200
+    seats = host.get(f"/api/games/{gid}").json()["seats"]
+    names = [s["bot_name"] for s in seats[1:]]
+    assert all(names) and len(set(names)) == 4, names
+    assert seats[0]["bot_name"] is None  # a person's seat

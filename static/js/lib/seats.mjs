@@ -14,8 +14,9 @@ export function seatInfo(seat) {
   const bot = seat?.bot_level ?? null;
   const person = seat?.player?.display_name ?? null;
   return {
-    // A bot of its own gets a readable name ("Greedy bot"); a stand-in keeps its owner's name.
-    name: person ?? (bot ? `${cap(bot)} bot` : null),
+    // A bot of its own has its own name ("Marina"; its level shows as a badge), so two bots are
+    // told apart by more than colour; a stand-in keeps its owner's name.
+    name: person ?? (bot ? (seat.bot_name ?? `${cap(bot)} bot`) : null),
     bot,
     standIn: !!(bot && person),
     left: !!seat?.left,
