@@ -39,6 +39,22 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float | None = None
     bot_sweep_seconds: float = 30.0
+    # Open sockets at once, per user (many tabs and games, not a flood) and per address for
+    # anonymous spectators (several people may share one address). Per server process.
+    max_sockets_per_user: int = 20
+    max_sockets_per_address: int = 100
+    # Real-time (app/realtime): how often every room's version is compared with the database
+    # (the bound on catching up after a lost notice, docs/protocol.md), how often presence is
+    # re-announced and seated sockets mark their players seen, and the memory for action ids.
+    room_check_seconds: float = 2.0
+    socket_heartbeat_seconds: float = 15.0
+    recent_action_bytes: int = 4 * 1024 * 1024
+    # Per socket: frames queued for a slow reader, messages and chat lines per second (bursts).
+    ws_queue_frames: int = 256
+    ws_messages_per_second: float = 50.0
+    ws_message_burst: float = 100.0
+    ws_chats_per_second: float = 0.5
+    ws_chat_burst: float = 5.0
     # How long a seated player must be unseen before the host may hand their seat to a bot.
     bot_grace_seconds: float = 60.0
 

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from app.realtime.bus import channel_prefix, create_bus
+from app.realtime.connection import SocketLimits
 from app.realtime.endpoint import router
 from app.realtime.hub import Hub
 
@@ -26,6 +27,16 @@ def install(app: FastAPI) -> Hub:
         app.state.sessionmaker,
         app.state.notifier,
         channel_prefix(settings.redis_url),
+        check_s=settings.room_check_seconds,
+        heartbeat_s=settings.socket_heartbeat_seconds,
+        recent_bytes=settings.recent_action_bytes,
+        limits=SocketLimits(
+            queue_frames=settings.ws_queue_frames,
+            messages_per_s=settings.ws_messages_per_second,
+            message_burst=settings.ws_message_burst,
+            chats_per_s=settings.ws_chats_per_second,
+            chat_burst=settings.ws_chat_burst,
+        ),
     )
     app.state.realtime = hub
     app.include_router(router)

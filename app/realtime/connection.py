@@ -12,6 +12,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from app.realtime.documents import SPECTATOR, ViewerKey
@@ -20,7 +21,19 @@ from app.realtime.store import Viewer
 
 log = logging.getLogger(__name__)
 
-QUEUE_FRAMES = 256
+
+@dataclass(frozen=True)
+class SocketLimits:
+    """Per-socket limits (from the `SEADRAGONS_WS_*` settings)."""
+
+    queue_frames: int = 256  # frames queued for a slow reader before it is dropped (1013)
+    messages_per_s: float = 50.0  # bots may act fast
+    message_burst: float = 100.0
+    chats_per_s: float = 0.5
+    chat_burst: float = 5.0
+    # Each refused frame costs a strike; a flood that outlasts them is closed (1008).
+    strikes_per_s: float = 10.0
+    strike_burst: float = 500.0
 
 
 class Socket(Protocol):
@@ -53,7 +66,8 @@ class TokenBucket:
 class Connection:
     """A socket in a room: who it is, what document it holds, and its outgoing queue."""
 
-    def __init__(self, socket: Socket, viewer: Viewer, queue_frames: int = QUEUE_FRAMES) -> None:
+    def __init__(self, socket: Socket, viewer: Viewer, limits: SocketLimits | None = None) -> None:
+        limits = limits or SocketLimits()
         self.socket = socket
         self.viewer = viewer
         # The document this socket holds: its key and version (None: nothing sent yet).
@@ -63,15 +77,16 @@ class Connection:
         self.turn_sent: int | None = None  # last version we sent `your_turn` for
         self.presence_sent: str | None = None  # the last presence frame queued here
         self.chat_seen = 0  # highest chat id in the history sent on join (skip repeats)
-        self.messages = TokenBucket(rate=50, burst=100)  # bots may act fast
-        self.chats = TokenBucket(rate=0.5, burst=5)
-        # Each refused frame costs a strike; a flood that outlasts them is closed (1008).
-        self.strikes = TokenBucket(rate=10, burst=500)
+        self.messages = TokenBucket(limits.messages_per_s, limits.message_burst)
+        self.chats = TokenBucket(limits.chats_per_s, limits.chat_burst)
+        self.strikes = TokenBucket(limits.strikes_per_s, limits.strike_burst)
+        # The session was valid when the socket opened; re-read after SESSION_RECHECK_S.
+        self.session_checked_at = time.monotonic()
         self.limit_reported_at = 0.0
         self.closed = False
         self.closing = False  # a final frame is queued and the close follows it
         self.on_drop: Callable[[Connection], Any] | None = None
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_frames)
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(limits.queue_frames)
         self._close_code = 1000
         self._sender = asyncio.create_task(self._send_loop(), name="ws-sender")
 

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
+from typing import Annotated
 from urllib.parse import urlsplit
 
 from anyio import to_thread
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Path, WebSocket
 from itsdangerous import BadSignature
 from starlette.websockets import WebSocketDisconnect
 
+from app.db.errors import is_unavailable
 from app.realtime import store
 from app.realtime.connection import Connection
-from app.realtime.hub import Hub
+from app.realtime.hub import RETRY_AFTER_S, Hub
 from app.realtime.protocol import (
+    CLOSE_INTERNAL,
     CLOSE_POLICY,
+    CLOSE_TRY_AGAIN,
     ActionMsg,
     ChatMsg,
     PingMsg,
@@ -27,7 +32,6 @@ from app.realtime.protocol import (
 )
 from app.realtime.room import Room
 from app.services.errors import ServiceError
-from app.services.presence import seen_while_connected
 from app.settings import Settings
 from app.web.deps import COOKIE
 
@@ -63,12 +67,11 @@ def session_token(websocket: WebSocket) -> str | None:
         return None
 
 
-MAX_SOCKETS_PER_USER = 20  # many tabs and games at once, but not a flood
-MAX_SOCKETS_PER_ADDRESS = 100  # anonymous spectators; several people may share one address
+GameId = Annotated[int, Path(ge=1, le=2**31 - 1)]  # beyond an int column: no such game
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: int) -> None:
+async def game_socket(websocket: WebSocket, game_id: GameId) -> None:
     """Follow (and play) a game live; see docs/protocol.md."""
     hub: Hub = websocket.app.state.realtime
     if not origin_allowed(websocket, websocket.app.state.settings):
@@ -84,14 +87,26 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
         )
     except ServiceError as exc:
         # Accept so the client can read why (a refused handshake carries no reason to JS).
-        await websocket.accept()
-        await websocket.send_text(error_frame(exc.code, exc.message))
-        await websocket.close(code=CLOSE_POLICY)
+        await _refuse(websocket, error_frame(exc.code, exc.message), CLOSE_POLICY)
+        return
+    except Exception as exc:
+        if is_unavailable(exc):
+            log.warning("socket for game %s: database unavailable: %s", game_id, exc)
+            frame = error_frame(
+                "unavailable",
+                "the database is unavailable; reconnect soon",
+                retry_after=RETRY_AFTER_S,
+            )
+            await _refuse(websocket, frame, CLOSE_TRY_AGAIN)
+        else:
+            log.exception("socket for game %s: authorisation failed", game_id)
+            await _refuse(websocket, error_frame("internal", "the server failed"), CLOSE_INTERNAL)
         return
     await websocket.accept()
     # Per-socket limits do not stop one client from opening hundreds of sockets: cap them.
+    settings: Settings = websocket.app.state.settings
     key = f"user:{viewer.user_id}" if viewer.user_id else f"addr:{_address(websocket)}"
-    limit = MAX_SOCKETS_PER_USER if viewer.user_id else MAX_SOCKETS_PER_ADDRESS
+    limit = settings.max_sockets_per_user if viewer.user_id else settings.max_sockets_per_address
     if hub.sockets_by_key[key] >= limit:
         await websocket.send_text(
             error_frame("too_many_sockets", f"at most {limit} open sockets; close some tabs")
@@ -107,13 +122,20 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
             del hub.sockets_by_key[key]
 
 
+async def _refuse(websocket: WebSocket, frame: str, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.accept()
+        await websocket.send_text(frame)
+        await websocket.close(code=code)
+
+
 def _address(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "unknown"
 
 
 async def _follow(hub: Hub, game_id: int, viewer: store.Viewer, websocket: WebSocket) -> None:
     """Join the game's room and serve the socket until it closes."""
-    conn = Connection(websocket, viewer)
+    conn = Connection(websocket, viewer, hub.limits)
     try:
         room = await hub.join(game_id, conn)
     except Exception:
@@ -125,13 +147,29 @@ async def _follow(hub: Hub, game_id: int, viewer: store.Viewer, websocket: WebSo
         await websocket.close(code=CLOSE_POLICY)
         return
     conn.on_drop = room.leave
+    hub.register(conn)
+    # Seen on connect and on disconnect (the room's heartbeat marks it in between): the grace
+    # period before a bot may stand in counts from the disconnect.
+    await _mark_seen(hub, room, viewer)
     try:
-        # Seen on connect, every 20 s and on disconnect: the grace period before a bot may stand in.
-        async with seen_while_connected(hub.sessions, game_id, viewer.user_id):
-            await _serve(hub, room, conn, websocket)
+        await _serve(hub, room, conn, websocket)
     finally:
+        hub.unregister(conn)
         room.leave(conn)
         await conn.shutdown()
+        await _mark_seen(hub, room, viewer)
+
+
+async def _mark_seen(hub: Hub, room: Room, viewer: store.Viewer) -> None:
+    snap = room.snap
+    if viewer.user_id is None or snap is None or snap.seat_of(viewer.user_id) is None:
+        return
+    try:
+        await to_thread.run_sync(
+            store.mark_seen_many, hub.sessions, {room.game_id: [viewer.user_id]}
+        )
+    except Exception as exc:  # presence is best effort: a socket must not die over it
+        log.warning("could not mark user %s seen in game %s: %s", viewer.user_id, room.game_id, exc)
 
 
 async def _serve(hub: Hub, room: Room, conn: Connection, websocket: WebSocket) -> None:
@@ -186,7 +224,17 @@ async def _dispatch(
             await hub.chat(room, conn, msg.text)
         else:
             conn.send(pong_frame())
-    except Exception:
+    except Exception as exc:
         # A bug or the database away: answer, keep the socket (the client may retry).
+        if is_unavailable(exc):
+            log.warning("socket message in game %s: database unavailable: %s", room.game_id, exc)
+            conn.send(
+                error_frame(
+                    "unavailable",
+                    "the database is unavailable; try again",
+                    retry_after=RETRY_AFTER_S,
+                )
+            )
+            return
         log.exception("socket message in game %s failed", room.game_id)
         conn.send(error_frame("internal", "the server failed to handle that message"))

@@ -1,64 +1,90 @@
 """The per-process hub: rooms by game, the bus, the after-commit hook, and message handling.
 
-Flow of a move: a service commits -> Notifier calls `_on_game_changed` in the worker thread ->
-`call_soon_threadsafe` publishes `{"kind": "changed", "version"}` on the game's channel -> every
-instance's room for that game reloads once and pushes each socket its own patch.
+Flow of a move made over a socket: `action` submits it in a worker thread (the room's copy of
+the state lets the service skip reading the game) -> the room fans the committed state out from
+memory -> the ack follows the mover's patch. The Notifier also publishes `{"kind": "changed"}`
+on the game's channel, so other instances' rooms reload it once. A periodic check of every
+room's version, status and seats (one query for all rooms) repairs any notice that got lost.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import time
 import uuid
-from collections import Counter, OrderedDict
-from typing import Any
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db.errors import is_unavailable
 from app.realtime import store
 from app.realtime.bus import Bus
-from app.realtime.connection import Connection
+from app.realtime.connection import Connection, SocketLimits
 from app.realtime.documents import clean_chat
 from app.realtime.protocol import (
     CHAT_MAX_CHARS,
-    CLOSE_GOING_AWAY,
+    CLOSE_POLICY,
+    CLOSE_RESTARTING,
     ActionMsg,
     ack_frame,
     dumps,
     error_frame,
 )
+from app.realtime.recent import RecentActions, digest
 from app.realtime.room import Room
 from app.services.errors import ServiceError
+from app.services.games import Known
 from app.services.notify import Notifier
+
+if TYPE_CHECKING:
+    from app.services.games import Committed
 
 log = logging.getLogger(__name__)
 
 ROOM_GRACE_S = 5.0  # an empty room lingers this long (a reloading tab comes straight back)
-HEARTBEAT_S = 15.0
-RECENT_ACTIONS = 64  # action ids remembered per user and game
+SESSION_RECHECK_S = 5.0  # a socket's session is re-read at most this often (sign-out is pushed)
+RETRY_AFTER_S = 2.0  # what a socket is told to wait when the database is away
 
 
 class Hub:
     """Everything realtime in one server process."""
 
     def __init__(
-        self, bus: Bus, sessions: sessionmaker[Session], notifier: Notifier, prefix: str
+        self,
+        bus: Bus,
+        sessions: sessionmaker[Session],
+        notifier: Notifier,
+        prefix: str,
+        *,
+        check_s: float = 2.0,
+        heartbeat_s: float = 15.0,
+        recent_bytes: int = 4 << 20,
+        limits: SocketLimits | None = None,
     ) -> None:
         self.bus = bus
         self.sessions = sessions
         self.notifier = notifier
         self.prefix = prefix
+        self.check_s = check_s
+        # Presence re-announced to other instances, and seated players marked seen, this often.
+        self.heartbeat_s = heartbeat_s
+        self.limits = limits or SocketLimits()
         self.instance = uuid.uuid4().hex[:12]
         self.rooms: dict[int, Room] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        # (game, user) -> action id -> (what was sent, its reply): the same id is applied once.
-        self._recent: OrderedDict[tuple[int, int], OrderedDict[str, Any]] = OrderedDict()
+        self.recent = RecentActions(recent_bytes)
         self._started = False
         # Open sockets per user (or per address for anonymous spectators), in this process.
         self.sockets_by_key: Counter[str] = Counter()
+        # Open sockets by their session's hash: a revoked session's sockets close at once.
+        self.by_session: dict[str, set[Connection]] = {}
+        self.checks = 0  # periodic checks done (tests wait on it)
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -70,18 +96,25 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         await self.bus.connect()
         self.notifier.on_game_changed.append(self._on_game_changed)
-        self._spawn(self._heartbeat())
+        self.notifier.on_sessions_revoked.append(self._on_sessions_revoked)
+        self.spawn(self._heartbeat())
+        self.spawn(self._check_rooms())
+        self.spawn(self._listen_sessions())
 
     async def stop(self) -> None:
-        """Close every socket (1001: reconnect elsewhere) and the bus (at app shutdown)."""
+        """Close every socket (1012: reconnect, maybe elsewhere) and the bus (at shutdown)."""
         if not self._started:
             return
         self._started = False
-        with contextlib.suppress(ValueError):
-            self.notifier.on_game_changed.remove(self._on_game_changed)
+        for hook, listener in (
+            (self.notifier.on_game_changed, self._on_game_changed),
+            (self.notifier.on_sessions_revoked, self._on_sessions_revoked),
+        ):
+            with contextlib.suppress(ValueError):
+                hook.remove(listener)  # type: ignore[arg-type]
         for room in list(self.rooms.values()):
             for conn in list(room.conns):
-                conn.drop(CLOSE_GOING_AWAY)
+                conn.drop(CLOSE_RESTARTING)
             await room.close()
         self.rooms.clear()
         for task in list(self._tasks):
@@ -93,38 +126,146 @@ class Hub:
         """The bus channel of a game."""
         return f"{self.prefix}game:{game_id}"
 
-    def _spawn(self, coro: Any) -> None:
+    @property
+    def sessions_channel(self) -> str:
+        """The bus channel of session revocations (every instance listens)."""
+        return f"{self.prefix}sessions"
+
+    def spawn(self, coro: Any) -> None:
+        """Run `coro` in the background, keeping a reference until it ends."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _heartbeat(self) -> None:
+        last = time.monotonic()
         while True:
-            await asyncio.sleep(HEARTBEAT_S)
+            # Short sleeps: a changed `heartbeat_s` takes effect within a second.
+            await asyncio.sleep(min(1.0, self.heartbeat_s))
+            if time.monotonic() - last < self.heartbeat_s:
+                continue
+            last = time.monotonic()
+            seen: dict[int, list[int]] = {}
             for room in list(self.rooms.values()):
                 room.heartbeat()
+                users = room.seated_users()
+                if users:
+                    seen[room.game_id] = users
+            if seen:
+                # One write for every seated player with a socket here (the bots' grace period).
+                with contextlib.suppress(Exception):
+                    await to_thread.run_sync(store.mark_seen_many, self.sessions, seen)
+
+    async def _check_rooms(self) -> None:
+        """Every `check_s`: compare each room with the database; reload the ones that lag.
+
+        Bus traffic does not reset this timer, so a lost notice, a failed reload or a move made
+        through an instance without a shared bus is caught within `check_s` plus one reload.
+        """
+        while True:
+            await asyncio.sleep(self.check_s)
+            rooms = [r for r in list(self.rooms.values()) if r.ready.is_set() and not r.closed]
+            if rooms:
+                try:
+                    marks = await to_thread.run_sync(
+                        store.current_marks, self.sessions, [r.game_id for r in rooms]
+                    )
+                except Exception as exc:
+                    log.warning("room check failed (%d rooms): %s", len(rooms), exc)
+                    marks = None
+                if marks is not None:
+                    for room in rooms:
+                        if room.needs_refresh(marks.get(room.game_id)):
+                            self.spawn(room._refresh_safely())
+            self.checks += 1
 
     # --- the bus ---------------------------------------------------------------------------
 
-    def _on_game_changed(self, game_id: int, version: int) -> None:
+    def _on_game_changed(self, game_id: int, version: int, move: Committed | None) -> None:
         """Notifier hook; runs in the committing worker thread, so hop onto the loop."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        message = dumps({"kind": "changed", "game_id": game_id, "version": version})
+        message = dumps(
+            {
+                "kind": "changed",
+                "game_id": game_id,
+                "version": version,
+                "instance": self.instance,
+                "local": move is not None,  # our own rooms get the move in memory
+            }
+        )
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
-            loop.call_soon_threadsafe(self.publish_soon, self.channel(game_id), message)
+            loop.call_soon_threadsafe(self._changed_on_loop, game_id, message, move)
+
+    def _changed_on_loop(self, game_id: int, message: str, move: Committed | None) -> None:
+        self.publish_soon(self.channel(game_id), message)
+        room = self.rooms.get(game_id)
+        if move is not None and room is not None:
+            self.spawn(room.advance(move))
 
     def publish_soon(self, channel: str, message: str) -> None:
         """Publish in the background (from loop callbacks that cannot await)."""
-        self._spawn(self.publish(channel, message))
+        self.spawn(self.publish(channel, message))
 
     async def publish(self, channel: str, message: str) -> None:
-        """Publish, logging instead of raising: a lost hint is caught by the rooms' next load."""
+        """Publish, logging instead of raising: a lost notice is caught by the periodic check."""
         try:
             await self.bus.publish(channel, message)
         except Exception as exc:
             log.warning("bus publish on %s failed: %s", channel, exc)
+
+    # --- sessions --------------------------------------------------------------------------
+
+    def register(self, conn: Connection) -> None:
+        """Index an open socket by its session (for revocations)."""
+        token_hash = conn.viewer.token_hash
+        if token_hash:
+            self.by_session.setdefault(token_hash, set()).add(conn)
+
+    def unregister(self, conn: Connection) -> None:
+        """Forget a closed socket."""
+        token_hash = conn.viewer.token_hash
+        conns = self.by_session.get(token_hash or "")
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.by_session[token_hash or ""]
+
+    def _on_sessions_revoked(self, token_hashes: list[str]) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        message = dumps({"kind": "revoked", "sessions": token_hashes})
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self.publish_soon, self.sessions_channel, message)
+
+    async def _listen_sessions(self) -> None:
+        async with self.bus.subscribe(self.sessions_channel) as sub:
+            async for message in sub:
+                with contextlib.suppress(ValueError, KeyError, TypeError):
+                    data = json.loads(message)
+                    if data.get("kind") == "revoked":
+                        self.close_sessions(data["sessions"])
+
+    def close_sessions(self, token_hashes: list[str]) -> None:
+        """Close the sockets of these sessions here: say why, then close (1008)."""
+        for token_hash in token_hashes:
+            for conn in list(self.by_session.pop(str(token_hash), ())):
+                conn.send(error_frame("not_signed_in", "you signed out: this socket closes"))
+                conn.close_after_queue(CLOSE_POLICY)
+
+    async def session_ok(self, conn: Connection) -> bool:
+        """The socket's session is still valid (re-read at most every SESSION_RECHECK_S)."""
+        now = time.monotonic()
+        if now - conn.session_checked_at < SESSION_RECHECK_S:
+            return True
+        try:
+            await to_thread.run_sync(store.check_session, self.sessions, conn.viewer)
+        except ServiceError:
+            return False
+        conn.session_checked_at = now
+        return True
 
     # --- rooms -----------------------------------------------------------------------------
 
@@ -153,7 +294,7 @@ class Hub:
                     del self.rooms[room.game_id]
             await room.close()
 
-        self._spawn(later())
+        self.spawn(later())
 
     # --- messages from sockets -------------------------------------------------------------
 
@@ -163,49 +304,81 @@ class Hub:
         if user_id is None:
             conn.send(error_frame("not_signed_in", "sign in to play", msg.id))
             return
-        recent = self._recent.setdefault((room.game_id, user_id), OrderedDict())
-        self._recent.move_to_end((room.game_id, user_id))
-        while len(self._recent) > 4096:
-            self._recent.popitem(last=False)
-        fingerprint = (msg.version, dumps(msg.action))
-        seen = recent.get(str(msg.id))
-        if seen is not None and seen[0] == fingerprint:
+        # The seat first: nothing is remembered for a sender who may not act here.
+        refusal = await self._seat_refusal(room, user_id)
+        if refusal is not None:
+            conn.send(error_frame(*refusal, msg.id))
+            return
+        if not await self.session_ok(conn):
+            conn.send(error_frame("not_signed_in", "your session has ended; sign in again", msg.id))
+            return
+        pair, msg_id = (room.game_id, user_id), str(msg.id)
+        key = digest(msg.version, msg.action)
+        seen = self.recent.lookup(pair, msg_id)
+        if seen is not None and seen[0] == key:
             # The same id, version and action again (a retry after a lost ack): same answer.
             conn.send(await asyncio.shield(seen[1]))
             return
-        reply: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        recent[str(msg.id)] = (fingerprint, reply)
-        while len(recent) > RECENT_ACTIONS:
-            recent.popitem(last=False)
+        reply = self.recent.remember(pair, msg_id, key)
         text = error_frame("internal", "the server failed; try again", msg.id)
         try:
-            version, events = await to_thread.run_sync(
+            snap = room.snap
+            assert snap is not None  # _seat_refusal checked it
+            seat = snap.seat_of(user_id)
+            assert seat is not None
+            known = None
+            if snap.state is not None and snap.version == msg.version and snap.status == "live":
+                known = Known(snap.state, seat.seat, snap.bots())
+            move = await to_thread.run_sync(
                 store.submit,
                 self.sessions,
                 self.notifier,
                 room.game_id,
-                conn.viewer,
+                user_id,
                 msg.version,
                 msg.action,
+                known,
+                seat.left,
             )
         except ServiceError as exc:
             text = error_frame(exc.code, exc.message, msg.id)
-        except Exception:
-            log.exception("action in game %s failed", room.game_id)
-            recent.pop(str(msg.id), None)  # nothing known to be applied: let a retry run
+        except Exception as exc:
+            self.recent.forget(pair, msg_id)  # nothing known to be applied: let a retry run
+            if is_unavailable(exc):
+                log.warning("action in game %s: database unavailable: %s", room.game_id, exc)
+                text = error_frame(
+                    "unavailable", "the database is unavailable; try again", msg.id, RETRY_AFTER_S
+                )
+            else:
+                log.exception("action in game %s failed", room.game_id)
         else:
-            text = ack_frame(msg.id, version, events)
+            text = ack_frame(msg.id, move.version, move.events_for(move.seat))
             try:
                 # The patch first, then the ack: when the client sees the ack its document is
-                # already new. (Should this fail, the bus message brings the patch soon after.)
-                await room.sync(version)
+                # already new. (Should this fail, the periodic check brings the patch soon after.)
+                await room.advance(move)
             except Exception as exc:
-                log.warning("room %s: sync after an action failed: %s", room.game_id, exc)
+                log.warning("room %s: fan-out after an action failed: %s", room.game_id, exc)
         finally:
             # Always settle: a duplicate of this id may be waiting for the answer.
             if not reply.done():
                 reply.set_result(text)
+            self.recent.settle(pair, msg_id, text)
         conn.send(text)
+
+    async def _seat_refusal(self, room: Room, user_id: int) -> tuple[str, str] | None:
+        """Why `user_id` may not act in this room now (code, message), or None if they may."""
+        for attempt in range(2):
+            snap = room.snap
+            seat = snap.seat_of(user_id) if snap is not None else None
+            if seat is not None and seat.bot_level is None:
+                return None
+            if attempt == 0:
+                # The room may lag behind a seat change (a reclaim just now): look once.
+                await room.ensure_current()
+        if seat is None:
+            return "not_seated", f"you have no seat in game {room.game_id}"
+        return "seat_has_bot", "a bot is playing your seat; take it back first"
 
     async def chat(self, room: Room, conn: Connection, text: str) -> None:
         """Store a chat line and broadcast it to every instance's sockets in the game."""
@@ -219,9 +392,13 @@ class Hub:
         if not conn.chats.take():
             conn.send(error_frame("rate_limited", "too many chat lines; wait a few seconds"))
             return
+        if not await self.session_ok(conn):
+            conn.send(error_frame("not_signed_in", "your session has ended; sign in again"))
+            return
+        seat = conn.key.seat
         try:
             row = await to_thread.run_sync(
-                store.add_chat, self.sessions, room.game_id, conn.viewer, cleaned
+                store.add_chat, self.sessions, room.game_id, conn.viewer, cleaned, seat
             )
         except ServiceError as exc:
             conn.send(error_frame(exc.code, exc.message))

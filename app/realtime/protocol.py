@@ -33,6 +33,7 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008  # bad origin, no access, flooding
 CLOSE_TOO_BIG = 1009
 CLOSE_INTERNAL = 1011
+CLOSE_RESTARTING = 1012  # the server is restarting (or shutting down): reconnect at once
 CLOSE_TRY_AGAIN = 1013  # this socket fell too far behind: reconnect and resync
 
 ActionId = Annotated[StrictStr, Field(min_length=1, max_length=64)] | StrictInt
@@ -156,8 +157,7 @@ def state_frame(
             "status": status,
             "seat": seat,
             "to_act": to_act,
-            "view": doc["view"],
-            "legal_actions": doc["legal_actions"],
+            **doc,
         }
     )
 
@@ -172,9 +172,19 @@ def ack_frame(msg_id: str | int, version: int, events: list[dict[str, Any]]) -> 
     return dumps({"type": "ack", "id": msg_id, "version": version, "events": events})
 
 
-def error_frame(code: str, message: str, msg_id: str | int | None = None) -> str:
-    """A refused message; nothing changed."""
-    return dumps({"type": "error", "id": msg_id, "code": code, "message": message})
+MAX_ERROR_MESSAGE = 300  # an error's text may quote the input: never echo it at length
+
+
+def error_frame(
+    code: str, message: str, msg_id: str | int | None = None, retry_after: float | None = None
+) -> str:
+    """A refused message; nothing changed. `retry_after` (seconds): try again, it may work then."""
+    if len(message) > MAX_ERROR_MESSAGE:
+        message = message[: MAX_ERROR_MESSAGE - 1] + "…"
+    frame: dict[str, Any] = {"type": "error", "id": msg_id, "code": code, "message": message}
+    if retry_after is not None:
+        frame["retry_after"] = retry_after
+    return dumps(frame)
 
 
 def status_frame(game_id: int, status: str, version: int) -> str:

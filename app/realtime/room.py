@@ -1,9 +1,16 @@
 """A game's sockets on this server instance, and the fan-out of its changes to them.
 
-The room holds the game as last loaded (one load per change, whatever the number of sockets),
-each viewer kind's current document, and a short history of patches per viewer kind for
-resyncs. All changes to what a socket holds happen under `lock`, so a socket never misses or
-reorders a patch: it joins, resyncs and receives fan-out in one sequence.
+The room holds the game as last seen (`snap`), each viewer kind's current document, and a short
+history of patches per viewer kind for resyncs. All changes to what a socket holds happen under
+`lock`, so a socket never misses or reorders a patch: it joins, resyncs and receives fan-out in
+one sequence.
+
+How a change reaches the room, fastest first:
+- a move committed in this process is handed over in memory (`advance`): no database read;
+- a change made elsewhere (another instance, the lobby) arrives as a bus notice: one light reload;
+- a notice that never came (bus down, lost message, a failed reload) is caught by the hub's
+  periodic check of every room's version, status and seats (`needs_refresh`), and a failed
+  reload retries with backoff until the database answers. docs/protocol.md states the bound.
 """
 
 from __future__ import annotations
@@ -12,12 +19,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import Counter, deque
 from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 
 from app.realtime import documents as docs
+from app.realtime import store
 from app.realtime.connection import Connection
 from app.realtime.documents import ViewerKey
 from app.realtime.protocol import (
@@ -28,16 +37,24 @@ from app.realtime.protocol import (
     status_frame,
     your_turn_frame,
 )
-from app.realtime.store import GameSnap, load_game, recent_chat
+from app.realtime.store import GameSnap, Mark, load_game, marks_of, recent_chat
 
 if TYPE_CHECKING:
     from app.realtime.hub import Hub
+    from app.services.games import Committed
 
 log = logging.getLogger(__name__)
 
 HISTORY = 32  # patches kept per viewer kind for resync
-SAFETY_REFRESH_S = 30.0  # reload even without a message: covers hints lost by the bus
 PRESENCE_TTL_S = 45.0  # another instance's presence counts expire unless refreshed
+# Presence is coalesced: changes within a short window go out as one frame per socket. The window
+# grows with the room, so opening n sockets costs O(n) presence frames, not O(n^2).
+PRESENCE_MIN_DELAY_S = 0.2
+PRESENCE_DELAY_PER_SOCKET_S = 0.003
+PRESENCE_MAX_DELAY_S = 3.0
+RETRY_FIRST_S = 0.2  # a failed reload is retried after this, doubling up to RETRY_MAX_S
+RETRY_MAX_S = 2.0
+RECHECK_MIN_S = 0.5  # at most one "is my snapshot current?" read per room this often
 
 
 class Room:
@@ -53,9 +70,15 @@ class Room:
         self.docs: dict[ViewerKey, tuple[int, dict[str, Any]]] = {}
         self.history: dict[ViewerKey, deque[tuple[int, int, str]]] = {}
         self.closed = False
+        self.stale = False  # the last reload failed: retried until one succeeds
         self.ready = asyncio.Event()
         # instance id -> (seat counts, spectators, monotonic time); ours is kept up to date here.
         self.presence: dict[str, tuple[dict[int, int], int, float]] = {}
+        self._presence_handle: asyncio.TimerHandle | None = None
+        self._presence_publish = False
+        self._presence_frame: str | None = None
+        self._retrying = False
+        self._rechecked_at = 0.0
         self._task = asyncio.create_task(self._run(), name=f"room-{game_id}")
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -68,18 +91,13 @@ class Room:
                 self.ready.set()
                 # Ask the other instances for their counts of this game's sockets.
                 await self.hub.publish(self.channel, self._own_presence_message(hello=True))
-                while True:
-                    try:
-                        message = await asyncio.wait_for(sub.__anext__(), SAFETY_REFRESH_S)
-                    except TimeoutError:
-                        await self._refresh_safely()
-                        continue
+                async for message in sub:
                     await self._on_bus(message)
         except asyncio.CancelledError:
             raise
         except Exception:
-            # Without its bus subscription the room would go stale: close it, and let the
-            # clients reconnect (1011) into a fresh one.
+            # Without its bus subscription the room could only rely on the periodic check: close
+            # it, and let the clients reconnect (1011) into a fresh one.
             log.exception("room %s stopped", self.game_id)
             self.closed = True
             for conn in list(self.conns):
@@ -90,6 +108,9 @@ class Room:
     async def close(self) -> None:
         """Stop listening (the last socket left); tell other instances we hold no one."""
         self.closed = True
+        if self._presence_handle is not None:
+            self._presence_handle.cancel()
+            self._presence_handle = None
         self._task.cancel()
         with contextlib.suppress(BaseException):
             await self._task
@@ -108,14 +129,19 @@ class Room:
             if self.snap is None:
                 return False
             self.conns.add(conn)
-            await self._send_full(conn)
+            self._send_full(conn)
+            seats = {s.user_id: s.seat for s in self.snap.seats if s.user_id is not None}
         try:
-            history = await to_thread.run_sync(recent_chat, self.hub.sessions, self.game_id)
+            history = await to_thread.run_sync(recent_chat, self.hub.sessions, self.game_id, seats)
         except Exception as exc:  # chat is a nicety: the game goes on without its history
             log.warning("room %s: chat history failed: %s", self.game_id, exc)
             history = []
         conn.send(dumps({"type": "chat_history", "game_id": self.game_id, "messages": history}))
         conn.chat_seen = max((m["id"] for m in history), default=0)
+        # The newcomer hears the latest picture at once; everyone hears the new count shortly.
+        if self._presence_frame is not None:
+            conn.presence_sent = self._presence_frame
+            conn.send(self._presence_frame)
         self._presence_changed()
         return True
 
@@ -128,7 +154,12 @@ class Room:
                 self.hub.schedule_close(self)
 
     async def resync(self, conn: Connection, version: int) -> None:
-        """Send `conn` what it missed since `version`: patches from history, else a state."""
+        """Send `conn` what it missed since `version`: patches from history, else a state.
+
+        The database is asked first: the client may have heard of a change that never reached
+        this room (it resyncs on a gap or a `stale_version`), and must converge at once.
+        """
+        await self.ensure_current(force=True)
         async with self.lock:
             snap = self.snap
             if snap is None or snap.state is None:
@@ -140,19 +171,50 @@ class Room:
                 return  # already current: nothing to send
             chain = self._chain(key, version, snap.version)
             if key != conn.key or chain is None:
-                await self._send_full(conn)
+                self._send_full(conn)
                 return
             for frame in chain:
                 conn.send(frame)
             conn.version = snap.version
 
-    async def sync(self, version: int) -> None:
-        """Make sure every socket here has seen at least `version` (refresh if we lag)."""
-        if self.snap is not None and self.snap.version >= version:
-            return
-        await self.refresh()
+    async def ensure_current(self, force: bool = False) -> None:
+        """Compare with the database (one light read) and reload if the room lags behind.
 
-    # --- loading and fan-out ---------------------------------------------------------------
+        Without `force`, at most one such read per RECHECK_MIN_S (callers on hot paths).
+        """
+        now = time.monotonic()
+        if not force and now - self._rechecked_at < RECHECK_MIN_S:
+            return
+        self._rechecked_at = now
+        try:
+            marks = await to_thread.run_sync(store.current_marks, self.hub.sessions, [self.game_id])
+        except Exception as exc:  # database away: answer from memory; the check retries
+            log.warning("room %s: version check failed: %s", self.game_id, exc)
+            self.stale = True
+            return
+        if self.needs_refresh(marks.get(self.game_id)):
+            await self._refresh_safely()
+
+    def needs_refresh(self, mark: Mark | None) -> bool:
+        """Whether the database's `mark` shows a change this room has not loaded."""
+        if self.closed:
+            return False
+        if self.stale or self.snap is None:
+            return True
+        return mark is not None and mark != marks_of(self.snap)
+
+    # --- changes ---------------------------------------------------------------------------
+
+    async def advance(self, move: Committed) -> None:
+        """A move committed in this process: fan it out from memory, or reload if we lag."""
+        async with self.lock:
+            snap = self.snap
+            if self.closed or snap is None or move.version <= snap.version:
+                return
+            if snap.state is not None and move.version == snap.version + 1:
+                self._fan_out(snap, snap.after(move))
+                return
+            await self._refresh_locked()
 
     async def refresh(self) -> None:
         """Reload the game once and push each socket the changes in its own view."""
@@ -162,8 +224,26 @@ class Room:
     async def _refresh_safely(self) -> None:
         try:
             await self.refresh()
-        except Exception as exc:  # database away: keep the sockets, try again on the next hint
+        except Exception as exc:  # database away: keep the sockets, retry until it answers
             log.warning("room %s: refresh failed: %s", self.game_id, exc)
+            self.stale = True
+            if not self._retrying:
+                self._retrying = True
+                self.hub.spawn(self._retry())
+        else:
+            self.stale = False
+
+    async def _retry(self) -> None:
+        delay = RETRY_FIRST_S
+        try:
+            while self.stale and not self.closed:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX_S)
+                with contextlib.suppress(Exception):
+                    await self.refresh()
+                    self.stale = False
+        finally:
+            self._retrying = False
 
     async def _refresh_locked(self) -> None:
         old = self.snap
@@ -178,59 +258,54 @@ class Room:
                 conn.key = docs.key_for(new, conn.viewer.user_id)
                 self._send_status(conn)
         else:
-            await self._fan_out(old, new)
+            self._fan_out(old, new)
         if seats_changed:
             self._presence_changed()
 
-    async def _fan_out(self, old: GameSnap | None, new: GameSnap) -> None:
+    def _fan_out(self, old: GameSnap | None, new: GameSnap) -> None:
+        """Compute each viewer kind's document once, then queue every socket its frames.
+
+        Runs on the event loop with no awaits: every socket gets this change's frames in one go,
+        in order. The cost is a few engine views and key-by-key diffs (well under a millisecond
+        per viewer kind), cheaper than a hop to a worker thread and back.
+        """
         # Also the kinds nobody holds right now but someone held in this room's lifetime: a
         # socket that drops and comes back soon can then be sent patches instead of a state.
         keys = {docs.key_for(new, c.viewer.user_id) for c in self.conns} | set(self.docs)
-        previous = {k: self.docs.get(k) for k in keys}
         over = new.status == "finished"
-
-        def compute() -> dict[ViewerKey, tuple[dict[str, Any], str | None, list[str]]]:
-            out = {}
-            for key in keys:
-                doc = docs.document(new.state, key)
-                prev = previous[key]
-                patch = None
-                if prev is not None and prev[0] < new.version:
-                    patch = patch_frame(prev[0], new.version, docs.diff(prev[1], doc))
-                logs = [docs.log_frame(m, key, over) for m in new.moves]
-                out[key] = (doc, patch, logs)
-            return out
-
-        results = await to_thread.run_sync(compute)
-        # From here on no awaits: every socket gets this change's frames in one go, in order.
-        self.snap = new
-        for key, (doc, patch, _logs) in results.items():
-            prev = previous[key]
-            self.docs[key] = (new.version, doc)
-            if patch is not None and prev is not None:
+        fresh = [m for m in new.moves if old is None or m.seq > old.version]
+        out: dict[ViewerKey, tuple[dict[str, Any], str | None, list[str]]] = {}
+        for key in keys:
+            doc = docs.document(new.state, key)
+            prev = self.docs.get(key)
+            patch = None
+            if prev is not None and prev[0] < new.version:
+                patch = patch_frame(prev[0], new.version, docs.diff(prev[1], doc))
                 hist = self.history.setdefault(key, deque(maxlen=HISTORY))
                 hist.append((prev[0], new.version, patch))
+            self.docs[key] = (new.version, doc)
+            out[key] = (doc, patch, [docs.log_frame(m, key, over) for m in fresh])
+        previous = old.version if old is not None else None
+        self.snap = new
         for conn in list(self.conns):
             key = docs.key_for(new, conn.viewer.user_id)
-            doc, patch, logs = results[key]
-            prev = previous[key]
+            doc, patch, logs = out[key]
             if key != conn.key or conn.version is None:
                 self._send_state(conn, key, doc)
             elif conn.version == new.version:
                 pass  # a lobby-only change (seats) that left this viewer's document as it was
-            elif patch is not None and prev is not None and conn.version == prev[0]:
+            elif patch is not None and conn.version == previous:
                 conn.send(patch)
                 conn.version = new.version
             else:
                 self._send_state(conn, key, doc)
-            for move, frame in zip(new.moves, logs, strict=True):
-                if old is not None and move.seq > old.version:
-                    conn.send(frame)
+            for frame in logs:
+                conn.send(frame)
             if conn.status != new.status:
                 self._send_status(conn)
             self._maybe_your_turn(conn)
 
-    async def _send_full(self, conn: Connection) -> None:
+    def _send_full(self, conn: Connection) -> None:
         snap = self.snap
         assert snap is not None
         key = docs.key_for(snap, conn.viewer.user_id)
@@ -240,7 +315,7 @@ class Room:
             return
         cached = self.docs.get(key)
         if cached is None or cached[0] != snap.version:
-            doc = await to_thread.run_sync(docs.document, snap.state, key)
+            doc = docs.document(snap.state, key)
             self.docs[key] = (snap.version, doc)
         else:
             doc = cached[1]
@@ -288,6 +363,8 @@ class Room:
             log.warning("room %s: unreadable bus message", self.game_id)
             return
         if kind == "changed":
+            if data.get("local") and data.get("instance") == self.hub.instance:
+                return  # a move of ours: already handed over in memory (`advance`)
             if self.snap is None or data.get("version", -1) >= self.snap.version:
                 await self._refresh_safely()
         elif kind == "chat":
@@ -328,7 +405,19 @@ class Room:
         )
 
     def _presence_changed(self, publish: bool = True) -> None:
-        """Recount, tell local sockets if the merged picture changed, and tell other instances."""
+        """Schedule one coalesced presence update (local sockets, and other instances)."""
+        self._presence_publish |= publish
+        if self._presence_handle is None and not self.closed:
+            delay = min(
+                PRESENCE_MAX_DELAY_S,
+                PRESENCE_MIN_DELAY_S + PRESENCE_DELAY_PER_SOCKET_S * len(self.conns),
+            )
+            loop = asyncio.get_running_loop()
+            self._presence_handle = loop.call_later(delay, self._flush_presence)
+
+    def _flush_presence(self) -> None:
+        """Recount, tell local sockets if the merged picture changed, tell other instances."""
+        self._presence_handle = None
         now = asyncio.get_running_loop().time()
         seats, spectators = self._local_counts()
         self.presence[self.hub.instance] = (seats, spectators, now)
@@ -341,13 +430,24 @@ class Room:
             total_seats.update(counts)
             total_spectators += specs
         frame = docs.presence_frame(self.snap, dict(total_seats), total_spectators, self.game_id)
+        self._presence_frame = frame
         for conn in list(self.conns):
             if conn.presence_sent != frame:  # each socket hears each picture once
                 conn.presence_sent = frame
                 conn.send(frame)
-        if publish:
+        if self._presence_publish:
+            self._presence_publish = False
             self.hub.publish_soon(self.channel, self._own_presence_message())
 
     def heartbeat(self) -> None:
         """Re-announce our counts (other instances expire silent ones) and expire theirs."""
         self._presence_changed()
+
+    def seated_users(self) -> list[int]:
+        """Users with a socket here who own a seat (their presence is refreshed in one write)."""
+        snap = self.snap
+        if snap is None:
+            return []
+        return sorted(
+            {c.viewer.user_id for c in self.conns if c.key.seat is not None and c.viewer.user_id}
+        )

@@ -1,7 +1,10 @@
 """The bot runner: plays every bot seat's decisions, in each server process.
 
 After each committed change (the Notifier hook), at startup and on a slow sweep, a game whose
-seat to act is held by a bot gets one driver task here. The driver reads the state at version v,
+seat to act is held by a bot gets one driver task here. A move committed in this process says
+itself whether a bot is to act (and hands over the new state), so games without bots cost the
+runner nothing, and a bot's turn right after a move needs no read. Otherwise the driver reads
+the state at version v,
 lets the bot choose in a worker thread (never on the event loop: the expert thinks for up to its
 budget) while the configured delay runs, then submits through `submit_seat_action` against v,
 exactly as a human's move goes through `submit_action`. Several processes may drive the same game:
@@ -26,8 +29,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.bots import make_bot
+from app.db.errors import is_unavailable
 from app.services.errors import ServiceError
-from app.services.games import load_state, submit_seat_action
+from app.services.games import Committed, Known, load_state, submit_seat_action
 from app.services.lobby import get_game
 from app.services.notify import Notifier
 from app.services.seats import bot_games_to_act, claim_bot_turn
@@ -38,6 +42,9 @@ Json = dict[str, Any]
 
 MAX_FAILURES = 5  # refused or crashed moves in a row before a game waits for the next poke
 RETRY_S = 0.5  # first back-off after a failure; doubles each time
+# While the database is away the runner keeps trying, at least this often: bots resume within
+# about a second of its return instead of waiting for the next sweep.
+UNAVAILABLE_RETRY_MAX_S = 0.5
 # Codes that only mean "the game moved on without us": re-read, nothing went wrong.
 MOVED_ON = {"stale_version", "game_over", "not_started", "not_your_turn"}
 
@@ -52,6 +59,7 @@ class Turn:
     level: str
     view: Json
     legal: list[Json]
+    known: Known | None = None  # the state from memory (a move committed here), for submitting
 
 
 @dataclass
@@ -90,6 +98,8 @@ class BotRunner:
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._force_random: set[int] = set()
+        # game id -> the newest move committed here, when a bot is to act after it.
+        self._moves: dict[int, Committed] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -132,13 +142,22 @@ class BotRunner:
 
     # --- scheduling ------------------------------------------------------------------------
 
-    def _on_game_changed(self, game_id: int, _version: int) -> None:
+    def _on_game_changed(self, game_id: int, _version: int, move: Committed | None) -> None:
         """Notifier hook: runs in the committing thread, so hop onto our loop."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
+        if move is not None and move.bot_to_act is None:
+            return  # a person (or nobody) is to act: nothing for the bots to do
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
-            loop.call_soon_threadsafe(self.poke, game_id)
+            loop.call_soon_threadsafe(self._poke_after, game_id, move)
+
+    def _poke_after(self, game_id: int, move: Committed | None) -> None:
+        if move is not None:
+            latest = self._moves.get(game_id)
+            if latest is None or latest.version < move.version:
+                self._moves[game_id] = move
+        self.poke(game_id)
 
     def poke(self, game_id: int) -> None:
         """Look at `game_id` soon (on the loop thread); one driver per game and process."""
@@ -172,6 +191,7 @@ class BotRunner:
 
     async def _drive(self, game_id: int) -> None:
         failures = 0
+        away = 0  # attempts in a row that found the database unavailable
         try:
             while True:
                 self._dirty.discard(game_id)
@@ -179,9 +199,18 @@ class BotRunner:
                     moved = await self._step(game_id)
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    # A bug in a bot or the engine, or the database away: log, back off, retry
-                    # (the next try falls back to a random legal action); never kill the runner.
+                except Exception as exc:
+                    if is_unavailable(exc):
+                        # Not the bot's fault: keep trying, soon, until the database is back.
+                        away += 1
+                        if away == 1:
+                            log.warning(
+                                "bot move in game %s: database unavailable: %s", game_id, exc
+                            )
+                        await asyncio.sleep(min(UNAVAILABLE_RETRY_MAX_S, RETRY_S * away))
+                        continue
+                    # A bug in a bot or the engine: log, back off, retry (the next try falls
+                    # back to a random legal action); never kill the runner.
                     failures += 1
                     self.stats.failures += 1
                     log.exception("bot move in game %s failed (%d in a row)", game_id, failures)
@@ -190,6 +219,7 @@ class BotRunner:
                     self._force_random.add(game_id)
                     await asyncio.sleep(RETRY_S * 2 ** (failures - 1))
                     continue
+                away = 0
                 if moved:
                     failures = 0
                 elif game_id not in self._dirty:
@@ -197,10 +227,13 @@ class BotRunner:
         finally:
             self._drivers.pop(game_id, None)
             self._force_random.discard(game_id)
+            self._moves.pop(game_id, None)
 
     async def _step(self, game_id: int) -> bool:
         """One decision if a bot must make one: True if we moved (or lost a race), else False."""
-        turn = await to_thread.run_sync(self._read_turn, game_id)
+        turn = self._turn_from_memory(game_id)
+        if turn is None:
+            turn = await to_thread.run_sync(self._read_turn, game_id)
         if turn is None:
             return False
         assert self.loop is not None
@@ -211,9 +244,36 @@ class BotRunner:
         remaining = self.delay_s - (self.loop.time() - began)
         if remaining > 0:
             await asyncio.sleep(remaining)
-        await to_thread.run_sync(self._submit, turn, action)
+        away = 0
+        while True:
+            try:
+                await to_thread.run_sync(self._submit, turn, action)
+                break
+            except Exception as exc:
+                if not is_unavailable(exc):
+                    raise
+                # The database is away: keep the decision and try it again soon (the version
+                # check refuses it harmlessly if the game moved on meanwhile).
+                away += 1
+                if away == 1:
+                    log.warning("bot move in game %s: database unavailable: %s", game_id, exc)
+                await asyncio.sleep(min(UNAVAILABLE_RETRY_MAX_S, RETRY_S * away / 2))
         self._force_random.discard(game_id)
         return True
+
+    def _turn_from_memory(self, game_id: int) -> Turn | None:
+        """The bot's turn straight from a move committed here (no read), if that is the newest."""
+        move = self._moves.pop(game_id, None)
+        if move is None or move.bot_to_act is None or move.to_act is None:
+            return None
+        seat, level = move.to_act, move.bot_to_act
+        legal = rules.legal_actions(move.state, seat)
+        if not legal:
+            return None
+        known = Known(move.state, seat, move.bots)
+        return Turn(
+            game_id, seat, move.version, level, rules.view_for(move.state, seat), legal, known
+        )
 
     def _read_turn(self, game_id: int) -> Turn | None:
         with self.sessions() as db:
@@ -234,6 +294,7 @@ class BotRunner:
                 row.bot_level,
                 rules.view_for(state, row.seat),
                 legal,
+                Known(state, row.seat, tuple(s.bot_level for s in game.seats)),
             )
 
     def _decide(self, turn: Turn, force_random: bool = False) -> Json:
@@ -269,7 +330,13 @@ class BotRunner:
                 if not claim_bot_turn(db, turn.game_id, turn.seat):
                     return
                 submit_seat_action(
-                    db, turn.game_id, turn.seat, turn.version, action, notifier=self.notifier
+                    db,
+                    turn.game_id,
+                    turn.seat,
+                    turn.version,
+                    action,
+                    notifier=self.notifier,
+                    known=turn.known,
                 )
             except ServiceError as exc:
                 db.rollback()

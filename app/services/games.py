@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game, Move, utcnow
+from app.db.models import Game, Move, Seat, utcnow
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import check_access, get_game, seat_of
@@ -57,6 +58,44 @@ def game_state(
     }
 
 
+@dataclass(frozen=True)
+class Committed:
+    """A move just committed, with what in-process listeners need to fan it out unread."""
+
+    game_id: int
+    version: int  # the version this move produced
+    seat: int
+    state: Any  # the engine state at `version` (never mutated: safe to share)
+    events: list[dict[str, Any]]  # full events, secrets included: filter with `events_for`
+    status: str
+    to_act: int | None
+    bots: tuple[str | None, ...]  # per seat: the level of the bot playing it now, if any
+
+    @property
+    def bot_to_act(self) -> str | None:
+        """The level of the bot that must decide now (None: a person, or nobody)."""
+        if self.status != "live" or self.to_act is None or self.to_act >= len(self.bots):
+            return None
+        return self.bots[self.to_act]
+
+    def events_for(self, viewer: int | None) -> list[dict[str, Any]]:
+        """The events as `viewer` may see them (R-60)."""
+        return [rules.event_for(ev, viewer) for ev in self.events]
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a caller already holds about the game at the submitted version (the fast path).
+
+    The state at a version never changes, so a room's copy is as good as the database's; the
+    seat's ownership is re-checked by the database in the same UPDATE that takes the version.
+    """
+
+    state: Any
+    seat: int
+    bots: tuple[str | None, ...]  # per seat: the level of the bot playing it, if any
+
+
 def submit_action(
     db: Session,
     game_id: int,
@@ -65,19 +104,50 @@ def submit_action(
     action: dict[str, Any],
     *,
     notifier: Notifier | None = None,
-) -> tuple[int, list[dict[str, Any]]]:
-    """Apply `action` for the caller's seat against `version`; returns (new version, events).
+    known: Known | None = None,
+) -> Committed:
+    """Apply `action` for the caller's seat against `version`; the committed move.
 
-    The events are filtered for the caller (R-60). Raises ServiceError; a refused action changes
-    nothing. The reply may only be sent after this returns: by then the move is committed.
+    Raises ServiceError; a refused action changes nothing. The reply may only be sent after this
+    returns: by then the move is committed. With `known` the game is not read at all: one
+    conditional UPDATE checks the version, the status and the seat's owner at once, and only a
+    refusal reads the game to say why.
     """
+    if known is not None:
+        committed = _commit(
+            db,
+            game_id,
+            known.seat,
+            version,
+            known.state,
+            action,
+            notifier,
+            owner=user_id,
+            bots=known.bots,
+        )
+        if committed is not None:
+            return committed
     game = get_game(db, game_id)
     seat = seat_of(game, user_id)
     if seat is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
     if seat.bot_level is not None:
         raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
-    return _apply(db, game, seat.seat, version, action, notifier)
+    _check_playable(game, version)
+    committed = _commit(
+        db,
+        game.id,
+        seat.seat,
+        version,
+        load_state(db, game),
+        action,
+        notifier,
+        owner=user_id,
+        bots=_bots(game),
+    )
+    if committed is None:
+        raise ServiceError("stale_version", f"game {game.id} moved on past version {version}")
+    return committed
 
 
 def submit_seat_action(
@@ -88,62 +158,100 @@ def submit_seat_action(
     action: dict[str, Any],
     *,
     notifier: Notifier | None = None,
-) -> tuple[int, list[dict[str, Any]]]:
+    known: Known | None = None,
+) -> Committed:
     """Apply `action` for `seat` without a user check: for bots that the server itself runs."""
-    return _apply(db, get_game(db, game_id), seat, version, action, notifier)
+    if known is None:
+        game = get_game(db, game_id)
+        _check_playable(game, version)
+        known = Known(load_state(db, game), seat, _bots(game))
+    committed = _commit(
+        db, game_id, seat, version, known.state, action, notifier, owner=None, bots=known.bots
+    )
+    if committed is None:
+        raise ServiceError("stale_version", f"game {game_id} moved on past version {version}")
+    return committed
 
 
-def _apply(
-    db: Session,
-    game: Game,
-    seat: int,
-    version: int,
-    action: dict[str, Any],
-    notifier: Notifier | None,
-) -> tuple[int, list[dict[str, Any]]]:
+def _bots(game: Game) -> tuple[str | None, ...]:
+    return tuple(s.bot_level for s in game.seats)
+
+
+def _check_playable(game: Game, version: int) -> None:
     if game.status == "open":
         raise ServiceError("not_started", f"game {game.id} has not started")
     if game.status != "live":
         raise ServiceError("game_over", f"game {game.id} is {game.status}")
     if version != game.version:
         raise ServiceError("stale_version", f"the game is at version {game.version}, not {version}")
-    state = load_state(db, game)
+
+
+def _commit(
+    db: Session,
+    game_id: int,
+    seat: int,
+    version: int,
+    state: Any,
+    action: dict[str, Any],
+    notifier: Notifier | None,
+    *,
+    owner: int | None,
+    bots: tuple[str | None, ...],
+) -> Committed | None:
+    """Apply and store one move in one transaction; None if the database refused the version,
+    status or seat (nothing changed). The engine runs first: an illegal action never writes."""
     try:
         new_state, events = rules.apply(state, action, seat)
     except rules.EngineError as exc:
         raise ServiceError(exc.code, exc.message) from None
     new_version = version + 1
+    to_act = rules.to_act(new_state)
+    status = "live"
     values: dict[str, Any] = {
         "version": new_version,
         "snapshot": rules.state_to_json(new_state),
-        "to_act": rules.to_act(new_state),
+        "to_act": to_act,
     }
     if rules.is_over(new_state):
+        status = "finished"
         values.update(
-            status="finished", finished_at=utcnow(), final_scores=rules.final_scores(new_state)
+            status=status, finished_at=utcnow(), final_scores=rules.final_scores(new_state)
         )
     # Optimistic concurrency: of two submissions against one version, exactly one matches here.
     # Works alike on SQLite and Postgres; the unique (game_id, seq) below is a second guard.
+    where = [Game.id == game_id, Game.version == version, Game.status == "live"]
+    if owner is not None:
+        # The seat is still the caller's and no bot took it over meanwhile.
+        where.append(
+            exists().where(
+                Seat.game_id == game_id,
+                Seat.seat == seat,
+                Seat.user_id == owner,
+                Seat.bot_level.is_(None),
+            )
+        )
     result = db.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.version == version)
-        .values(**values)
-        .execution_options(synchronize_session=False)
+        update(Game).where(*where).values(**values).execution_options(synchronize_session=False)
     )
     if result.rowcount != 1:
         db.rollback()
-        raise ServiceError("stale_version", f"game {game.id} moved on past version {version}")
+        return None
     # Stored canonical: replays read the log, and unknown fields are never kept.
     stored = rules.canonical_action(action)
-    db.add(Move(game_id=game.id, seq=new_version, seat=seat, action=stored, events=events))
+    db.execute(
+        insert(Move).values(
+            game_id=game_id, seq=new_version, seat=seat, action=stored, events=events
+        )
+    )
     try:
         db.commit()
     except IntegrityError:
         db.rollback()
-        raise ServiceError("stale_version", f"game {game.id} is past version {version}") from None
-    cache_for(db.get_bind()).put(game.id, new_version, new_state)  # type: ignore[arg-type]
-    notify(notifier, game.id, new_version)
-    return new_version, [rules.event_for(ev, seat) for ev in events]
+        raise ServiceError("stale_version", f"game {game_id} is past version {version}") from None
+    cache_for(db.get_bind()).put(game_id, new_version, new_state)  # type: ignore[arg-type]
+    committed = Committed(game_id, new_version, seat, new_state, events, status, to_act, bots)
+    notify(notifier, game_id, new_version, committed)
+    return committed
 
 
 def game_log(

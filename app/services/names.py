@@ -30,10 +30,16 @@ def bot_name(game_id: int, seat: int) -> str:
     return BOT_NAMES[(game_id * 5 + seat) % len(BOT_NAMES)]
 
 
+def display_seat_name(game_id: int, seat: int, owner: str | None, bot_level: str | None) -> str:
+    """How a seat is called: its owner's display name, else its bot's name and level."""
+    if owner is not None:
+        return owner
+    if bot_level is not None:
+        return f"{bot_name(game_id, seat)} ({bot_level} bot)"
+    return f"Seat {seat + 1}"
+
+
 def seat_name(game_id: int, seat: Any) -> str:
-    """How a seat row is called: its owner's display name, else its bot's name and level."""
-    if seat.user is not None:
-        return seat.user.display_name
-    if seat.bot_level is not None:
-        return f"{bot_name(game_id, seat.seat)} ({seat.bot_level} bot)"
-    return f"Seat {seat.seat + 1}"
+    """How a seat row (app.db.models.Seat) is called."""
+    owner = seat.user.display_name if seat.user is not None else None
+    return display_seat_name(game_id, seat.seat, owner, seat.bot_level)

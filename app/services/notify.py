@@ -1,17 +1,25 @@
-"""After-commit hooks: the realtime layer subscribes here to broadcast game changes."""
+"""After-commit hooks: the realtime layer and the bot runner subscribe here."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.services.games import Committed
 
 log = logging.getLogger(__name__)
 
-GameListener = Callable[[int, int], None]
+# (game_id, version, the committed move or None): None for lobby and seat changes, and for moves
+# whose committer did not pass them along; listeners then read what they need themselves.
+GameListener = Callable[[int, int, "Committed | None"], None]
+# Hashes (sha256 hex) of session tokens that were just revoked (sign-out, a new sign-in).
+SessionsListener = Callable[[list[str]], None]
 
 
 class Notifier:
-    """Calls every listener with (game_id, version) after a change to a game was committed.
+    """Calls every listener after a change was committed.
 
     Listeners run synchronously in the thread that committed (a worker thread for HTTP requests),
     so they must be quick and thread-safe, e.g. `loop.call_soon_threadsafe(...)`. A failing
@@ -20,17 +28,30 @@ class Notifier:
 
     def __init__(self) -> None:
         self.on_game_changed: list[GameListener] = []
+        self.on_sessions_revoked: list[SessionsListener] = []
 
-    def game_changed(self, game_id: int, version: int) -> None:
+    def game_changed(self, game_id: int, version: int, committed: Committed | None = None) -> None:
         """Tell every listener that `game_id` changed (a move, or seats/status in the lobby)."""
         for listener in list(self.on_game_changed):
             try:
-                listener(game_id, version)
+                listener(game_id, version, committed)
             except Exception:
                 log.exception("on_game_changed listener failed for game %s", game_id)
 
+    def sessions_revoked(self, token_hashes: list[str]) -> None:
+        """Tell every listener that these sessions ended (their sockets must close)."""
+        if not token_hashes:
+            return
+        for listener in list(self.on_sessions_revoked):
+            try:
+                listener(token_hashes)
+            except Exception:
+                log.exception("on_sessions_revoked listener failed")
 
-def notify(notifier: Notifier | None, game_id: int, version: int) -> None:
+
+def notify(
+    notifier: Notifier | None, game_id: int, version: int, committed: Committed | None = None
+) -> None:
     """Call `notifier.game_changed` if there is a notifier."""
     if notifier is not None:
-        notifier.game_changed(game_id, version)
+        notifier.game_changed(game_id, version, committed)

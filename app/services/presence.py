@@ -7,15 +7,11 @@ Writes are throttled so polling clients do not turn every read into a database w
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
-from anyio import to_thread
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from app.db.models import Game, Seat, utcnow
 
@@ -23,8 +19,6 @@ log = logging.getLogger(__name__)
 
 # A seat seen this recently is not written again: the grace period is counted in tens of seconds.
 MIN_WRITE_INTERVAL_S = 5.0
-# How often an open socket refreshes its seat (well inside the default 60 s grace period).
-SOCKET_EVERY_S = 20.0
 
 
 def mark_seen(
@@ -67,6 +61,17 @@ def mark_seen(
     db.commit()
 
 
+def mark_many_seen(db: Session, game_id: int, user_ids: list[int]) -> None:
+    """Record that these users are present at `game_id` now (the caller commits)."""
+    if user_ids:
+        db.execute(
+            update(Seat)
+            .where(Seat.game_id == game_id, Seat.user_id.in_(user_ids))
+            .values(last_seen_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
+
+
 def seen_at(game: Game, seat: Seat) -> datetime | None:
     """When the seat's owner was last known present: last seen, joined, or the game's start."""
     stamps = [_aware(t) for t in (seat.last_seen_at, seat.joined_at, game.started_at) if t]
@@ -84,41 +89,3 @@ def away_for(game: Game, seat: Seat, now: datetime | None = None) -> float:
 def _aware(value: datetime) -> datetime:
     # UTCDateTime already returns aware values; this guards raw reads that bypass it.
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-def _mark_quietly(sessions: sessionmaker[Session], game_id: int, user_id: int) -> None:
-    try:
-        with sessions() as db:
-            mark_seen(db, game_id, user_id, min_interval_s=0)
-    except Exception:  # presence is best effort: a socket must not die over it
-        log.warning("could not mark user %s seen in game %s", user_id, game_id, exc_info=True)
-
-
-@contextlib.asynccontextmanager
-async def seen_while_connected(
-    sessions: sessionmaker[Session],
-    game_id: int,
-    user_id: int | None,
-    every_s: float | None = None,
-) -> AsyncIterator[None]:
-    """Mark the seat seen on connect, every `every_s` (20) while inside, and on disconnect."""
-    if user_id is None:
-        yield
-        return
-    period = SOCKET_EVERY_S if every_s is None else every_s
-
-    async def beat() -> None:
-        while True:
-            await to_thread.run_sync(_mark_quietly, sessions, game_id, user_id)
-            await asyncio.sleep(period)
-
-    task = asyncio.create_task(beat())
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        # The grace period counts from the disconnect, not from the last heartbeat.
-        with contextlib.suppress(Exception):
-            await to_thread.run_sync(_mark_quietly, sessions, game_id, user_id)

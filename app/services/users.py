@@ -53,7 +53,8 @@ def _check_password(password: str) -> None:
         )
 
 
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
+    """The stored form of a session token (sha256 hex): sessions are looked up and revoked by it."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -68,7 +69,7 @@ def _new_session(db: Session, user: User, days: int) -> str:
         )
     db.add(
         AuthSession(
-            token_hash=_token_hash(token),
+            token_hash=token_hash(token),
             user=user,
             expires_at=utcnow() + timedelta(days=days),
         )
@@ -78,12 +79,12 @@ def _new_session(db: Session, user: User, days: int) -> str:
 
 def _drop_session(db: Session, token: str | None) -> None:
     if token:
-        db.execute(delete(AuthSession).where(AuthSession.token_hash == _token_hash(token)))
+        db.execute(delete(AuthSession).where(AuthSession.token_hash == token_hash(token)))
 
 
 def user_for_token(db: Session, token: str) -> User | None:
     """The user of a live session token, or None if unknown, revoked or expired."""
-    row = db.get(AuthSession, _token_hash(token))
+    row = db.get(AuthSession, token_hash(token))
     if row is None or row.expires_at <= utcnow():
         return None
     return row.user

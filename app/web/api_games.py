@@ -108,10 +108,8 @@ def submit_action(
 ) -> ActionOut:
     """Apply one action against `version`; answered only after the move is committed."""
     presence.mark_seen(db, game_id, user.id, back=True)  # a move also ends a "left" mark
-    version, events = games.submit_action(
-        db, game_id, user.id, body.version, body.action, notifier=notifier
-    )
-    return ActionOut(version=version, events=events)
+    move = games.submit_action(db, game_id, user.id, body.version, body.action, notifier=notifier)
+    return ActionOut(version=move.version, events=move.events_for(move.seat))
 
 
 @router.get("/{game_id}/log")

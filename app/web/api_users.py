@@ -9,6 +9,7 @@ from app.services.errors import ServiceError
 from app.web.deps import (
     DbDep,
     MaybeUserDep,
+    NotifierDep,
     SettingsDep,
     UserDep,
     clear_session_cookie,
@@ -75,9 +76,12 @@ def login(
 
 
 @router.post("/session/logout", response_model=OkOut)
-def logout(request: Request, response: Response, db: DbDep) -> OkOut:
-    """Revoke the current session (harmless when not signed in)."""
-    users.logout(db, session_token(request))
+def logout(request: Request, response: Response, db: DbDep, notifier: NotifierDep) -> OkOut:
+    """Revoke the current session (harmless when not signed in); its sockets close everywhere."""
+    token = session_token(request)
+    users.logout(db, token)
+    if token:
+        notifier.sessions_revoked([users.token_hash(token)])
     clear_session_cookie(request, response)
     return OkOut()
 

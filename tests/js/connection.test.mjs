@@ -123,7 +123,7 @@ test("socket: state, in-order patches, stale patches ignored, gaps and bad patch
   ws.open();
   assert.equal(statuses.at(-1), "live");
   assert.deepEqual(ws.sent[0], { type: "resync", version: 3 });
-  ws.receive({ type: "state", version: 7, view: { n: 7, hand: ["M01"] }, legal_actions: [] });
+  ws.receive({ type: "state", version: 7, view: { n: 7, hand: ["M01"] }, legal: null });
   assert.equal(c.version, 7);
   ws.receive({ type: "patch", version: 8, ops: [{ op: "replace", path: "/view/n", value: 8 }] });
   assert.equal(docs.at(-1).doc.view.n, 8);
@@ -146,6 +146,7 @@ test("socket actions resolve on ack and reject on error with the code", async ()
   const sent = made[0].sent.at(-1);
   assert.equal(sent.type, "action");
   assert.equal(sent.version, 3);
+  made[0].receive({ type: "patch", base: 3, version: 4, ops: [{ op: "replace", path: "/view/n", value: 4 }] });
   made[0].receive({ type: "ack", id: sent.id, version: 4 });
   assert.equal((await p).version, 4);
   const q = c.act({ type: "end_turn" });
@@ -220,5 +221,79 @@ test("polling takes a new document when my actions change without a move (seat t
   assert.equal(docs.length, seen + 1);
   assert.deepEqual(docs.at(-1).doc.legal_actions, [{ type: "pass" }]);
   assert.equal(docs.at(-1).version, 3);
+  c.stop();
+});
+
+test("socket documents carry compact legal actions; the page gets them expanded", async () => {
+  const t = clock();
+  const { FakeWS, made } = fakeSockets();
+  const { c, docs } = connect({ fetch: fakeServer().fetch, WebSocket: FakeWS, ...t });
+  await c.start();
+  assert.deepEqual(docs.at(-1).doc.legal_actions, [{ type: "pass" }], "over HTTP: the plain list");
+  made[0].open();
+  const place = { base: { type: "place", card: "M1" }, cells: [[0, 0], [0, 1]], at: [[2, 3], [4, 4, 1]] };
+  made[0].receive({ type: "state", version: 3, seat: 0, view: { n: 3 }, legal: { place: [place], other: [{ type: "pass" }] } });
+  assert.deepEqual(docs.at(-1).doc.legal_actions, [
+    { type: "place", card: "M1", cells: [[2, 3], [2, 4]], head: [2, 3] },
+    { type: "place", card: "M1", cells: [[4, 4], [4, 5]], head: [4, 5] },
+    { type: "pass" },
+  ]);
+  made[0].receive({ type: "patch", base: 3, version: 4, ops: [{ op: "replace", path: "/legal", value: null }] });
+  assert.deepEqual(docs.at(-1).doc.legal_actions, []);
+  assert.equal(docs.at(-1).doc.legal, undefined, "the page never sees the compact form");
+  c.stop();
+});
+
+test("an ack ahead of its patch waits for the patch (resyncing), so the act resolves on a new document", async () => {
+  const t = clock();
+  const { FakeWS, made } = fakeSockets();
+  const { c } = connect({ fetch: fakeServer().fetch, WebSocket: FakeWS, ...t });
+  await c.start();
+  made[0].open();
+  let done = false;
+  const p = c.act({ type: "pass" }).then((v) => ((done = true), v));
+  const id = made[0].sent.at(-1).id;
+  made[0].receive({ type: "ack", id, version: 4 });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(done, false, "the document is still at 3");
+  assert.deepEqual(made[0].sent.at(-1), { type: "resync", version: 3 });
+  made[0].receive({ type: "patch", base: 3, version: 4, ops: [{ op: "replace", path: "/view/n", value: 4 }] });
+  assert.equal((await p).version, 4);
+  assert.equal(c.version, 4);
+  c.stop();
+});
+
+test("an action without an answer resyncs and fails after the timeout, instead of hanging", async () => {
+  const t = clock();
+  const { FakeWS, made } = fakeSockets();
+  const { c } = connect({ fetch: fakeServer().fetch, WebSocket: FakeWS, ackTimeoutMs: 5000, ...t });
+  await c.start();
+  made[0].open();
+  const p = c.act({ type: "pass" });
+  const outcome = p.then(() => "resolved", (e) => e.code); // handled at once: it rejects mid-advance
+  const sentBefore = made[0].sent.length;
+  await t.advance(4999);
+  assert.equal(made[0].sent.length, sentBefore, "still waiting");
+  await t.advance(1);
+  assert.equal(await outcome, "timeout");
+  assert.deepEqual(made[0].sent.at(-1), { type: "resync", version: 3 });
+  c.stop();
+});
+
+test("stale_version resyncs; a server restart (1012) reconnects at once", async () => {
+  const t = clock();
+  const { FakeWS, made } = fakeSockets();
+  const { c } = connect({ fetch: fakeServer().fetch, WebSocket: FakeWS, ...t });
+  await c.start();
+  made[0].open();
+  const p = c.act({ type: "pass" });
+  const id = made[0].sent.at(-1).id;
+  made[0].receive({ type: "error", id, code: "stale_version", message: "moved on" });
+  await assert.rejects(p, (e) => e.code === "stale_version");
+  assert.deepEqual(made[0].sent.at(-1), { type: "resync", version: 3 });
+  made[0].readyState = 3;
+  made[0].onclose({ code: 1012 });
+  await t.advance(500);
+  assert.equal(made.length, 2, "a new socket within half a second");
   c.stop();
 });

@@ -25,6 +25,7 @@ from app.engine import (  # noqa: E402
     to_act,
     view_for,
 )
+from app.realtime.legal_wire import pack_legal  # noqa: E402
 from app.web.pages import client_content  # noqa: E402
 
 OUT = Path(__file__).parent / "fixtures"
@@ -97,6 +98,12 @@ def main(out: Path = OUT) -> None:
         "over.json": doc(end, 0),
     }
     samples["replay.json"] = replay_record(3, 5)
+    # The socket's compact legal actions beside the full lists they stand for (lib/legal.mjs).
+    cases = []
+    for state in (start, mid, play(2, 3, 25, expansion=True), play(5, 9, 30)):
+        actions = legal_actions(state, to_act(state))
+        cases.append({"packed": pack_legal(actions), "actions": actions})
+    samples["legal_wire.json"] = {"cases": cases}
     for name, data in samples.items():
         (out / name).write_text(json.dumps(data))
     print("wrote", ", ".join(samples), "and content.json; end over:", end.over)

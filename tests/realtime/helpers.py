@@ -6,10 +6,12 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +21,8 @@ import httpx
 import jsonpatch
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from app.realtime.legal_wire import expand_legal
 
 ORIGIN = "http://game.example"
 
@@ -33,7 +37,13 @@ def free_port() -> int:
 class Server:
     """`seadragons serve` in a subprocess; can be SIGKILLed and started again on its port."""
 
-    def __init__(self, data_dir: Path, database_url: str, redis_url: str | None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        database_url: str,
+        redis_url: str | None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
         self.env.update(
@@ -44,6 +54,7 @@ class Server:
         )
         if redis_url:
             self.env["SEADRAGONS_REDIS_URL"] = redis_url
+        self.env.update(env or {})
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data_dir / f"server-{self.port}.log"
 
@@ -93,6 +104,131 @@ class Server:
                 self.kill()
 
 
+class TcpProxy:
+    """A TCP forwarder the test can cut: to one server, the database behind it is "away".
+
+    Cutting refuses new connections and resets the open ones, as a database that restarts or a
+    network that drops does; nothing happens to the database itself (never the machine's own).
+    """
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target = (target_host, target_port)
+        self.port = free_port()
+        self.up = True
+        self._conns: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._listener = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=10)
+                upstream.settimeout(None)  # idle pooled connections must live on
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                if not self.up:  # cut while we connected
+                    client.close()
+                    upstream.close()
+                    continue
+                self._conns |= {client, upstream}
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (src, dst):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        """Refuse new connections and drop every open one."""
+        self.up = False
+        with self._lock:
+            conns, self._conns = self._conns, set()
+        for sock in conns:
+            # shutdown() first: it wakes the pipe threads blocked in recv(); close() alone would
+            # leave the connection half alive until they return.
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def restore(self) -> None:
+        """Let connections through again."""
+        self.up = True
+
+    def close(self) -> None:
+        """Stop listening and drop everything."""
+        self.cut()
+        self._listener.close()
+
+
+class PrivateRedis:
+    """A `redis-server` of the test's own on a free port (never the machine's), restartable."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """Its URL for SEADRAGONS_REDIS_URL."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> PrivateRedis:
+        """Start and wait until it accepts connections."""
+        exe = shutil.which("redis-server")
+        assert exe is not None, "redis-server is not installed"
+        self.proc = subprocess.Popen(
+            [
+                exe,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), 1),
+            ):
+                return self
+            time.sleep(0.05)
+        raise AssertionError("private redis-server did not start")
+
+    def stop(self) -> None:
+        """Kill it (its pub/sub clients see the connection drop)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
 async def guest(server: Server, name: str) -> httpx.AsyncClient:
     """A REST client signed in as a new guest."""
     client = httpx.AsyncClient(base_url=server.http, timeout=15)
@@ -126,6 +262,21 @@ def cookie_of(client: httpx.AsyncClient | None) -> str | None:
     return "; ".join(f"{k}={v}" for k, v in client.cookies.items())
 
 
+def canonical(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Legal actions in one order (sorted by their JSON), to compare lists from two paths."""
+    return sorted(actions, key=lambda a: json.dumps(a, sort_keys=True))
+
+
+def expanded(wire: dict[str, Any]) -> dict[str, Any]:
+    """A socket document as GET /state has it: the compact legal actions expanded (sorted)."""
+    return {"view": wire["view"], "legal_actions": canonical(expand_legal(wire["legal"]))}
+
+
+def rest_doc(state: dict[str, Any]) -> dict[str, Any]:
+    """The document part of a GET /state answer, legal actions sorted like `expanded`."""
+    return {"view": state["view"], "legal_actions": canonical(state["legal_actions"])}
+
+
 class WsClient:
     """A socket that applies every `state` and `patch` to its own copy of the document."""
 
@@ -133,6 +284,9 @@ class WsClient:
         self.name = name
         self.raw: list[str] = []  # every frame received, verbatim
         self.frames: list[dict[str, Any]] = []
+        # The document as sent (legal actions in their compact form), and as a REST client
+        # sees it: `{"view", "legal_actions"}` with the legal actions expanded and sorted.
+        self.wire: dict[str, Any] | None = None
         self.doc: dict[str, Any] | None = None
         self.version = -1
         self.seat: int | None = None
@@ -165,12 +319,14 @@ class WsClient:
                 frame = json.loads(text)
                 self.frames.append(frame)
                 if frame["type"] == "state":
-                    self.doc = {"view": frame["view"], "legal_actions": frame["legal_actions"]}
+                    self.wire = {k: frame[k] for k in ("view", "legal")}
+                    self.doc = expanded(self.wire)
                     self.version, self.seat = frame["version"], frame["seat"]
                 elif frame["type"] == "patch" and frame["version"] > self.version:
                     # (Older patches are answers to a resync from further back: not ours to apply.)
-                    assert self.doc is not None and frame["base"] == self.version, frame
-                    self.doc = jsonpatch.apply_patch(self.doc, frame["ops"])
+                    assert self.wire is not None and frame["base"] == self.version, frame
+                    self.wire = jsonpatch.apply_patch(self.wire, frame["ops"])
+                    self.doc = expanded(self.wire)
                     self.version = frame["version"]
                 self._changed.set()
         except ConnectionClosed:
@@ -230,10 +386,12 @@ class WsClient:
             with contextlib.suppress(BaseException):
                 await self._reader
 
-    async def act(self, action: dict[str, Any], msg_id: str | int) -> dict[str, Any]:
+    async def act(
+        self, action: dict[str, Any], msg_id: str | int, timeout: float = 10
+    ) -> dict[str, Any]:
         """Send an action against our version; the ack or error answering it."""
         start = len(self.frames)
         await self.send({"type": "action", "id": msg_id, "version": self.version, "action": action})
         return await self.frame(
-            lambda f: f["type"] in ("ack", "error") and f.get("id") == msg_id, start
+            lambda f: f["type"] in ("ack", "error") and f.get("id") == msg_id, start, timeout
         )

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 import app.engine as rules
-from tests.realtime.helpers import Server, WsClient, cookie_of, new_game
+from tests.realtime.helpers import Server, WsClient, cookie_of, new_game, rest_doc
 
 pytestmark = pytest.mark.anyio
 
@@ -97,7 +97,7 @@ async def test_two_seats_and_a_spectator_follow_a_whole_game(
         states = await asyncio.gather(*(_state(rest, gid) for rest in [*players, anon]))
         for ws, expected in zip(everyone, states, strict=True):
             assert expected["version"] == version == ws.version
-            assert ws.doc == {"view": expected["view"], "legal_actions": expected["legal_actions"]}
+            assert ws.doc == rest_doc(expected)
         db_version, state = _snapshot(server, gid)
         assert db_version == version
         secrets = _secrets(state, public)

@@ -12,7 +12,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from app.realtime.protocol import ABSURD_FRAME_BYTES, MAX_FRAME_BYTES
-from tests.realtime.helpers import Server, WsClient, cookie_of, guest, new_game
+from app.settings import Settings
+from tests.realtime.helpers import Server, WsClient, cookie_of, guest, new_game, rest_doc
 
 pytestmark = pytest.mark.anyio
 
@@ -67,6 +68,7 @@ async def test_private_games_need_a_seat_or_the_invite_code(server: Server) -> N
     invited = await WsClient("invited").open(server.ws(gid, code))
     await invited.at_version(0)
     assert invited.seat is None and invited.doc["legal_actions"] == []
+    assert invited.wire is not None and invited.wire["legal"] is None  # spectators: nothing
     seated = await WsClient("seated").open(server.ws(gid), cookie_of(players[1]))
     await seated.at_version(0)
     assert seated.seat == 1
@@ -192,9 +194,9 @@ async def test_rejoin_and_resync_mid_game(server: Server) -> None:
     back = await WsClient("seat1-again").open(server.ws(gid), cookie_of(players[1]))
     await back.at_version(current)
     rest = (await players[1].get(f"/api/games/{gid}/state")).json()
-    assert back.doc == {"view": rest["view"], "legal_actions": rest["legal_actions"]}
+    assert back.doc == rest_doc(rest)
     # Resync from an older version: the missed patches, which rebuild the same document.
-    old_doc, old_version = seats[1].doc, seats[1].version
+    old_doc, old_version = seats[1].wire, seats[1].version
     start = len(back.frames)
     await back.send({"type": "resync", "version": old_version})
     await back.roundtrip()
@@ -205,7 +207,7 @@ async def test_rejoin_and_resync_mid_game(server: Server) -> None:
     doc = old_doc
     for f in replies:
         doc = jsonpatch.apply_patch(doc, f["ops"])
-    assert doc == back.doc
+    assert doc == back.wire
     # Resync from nothing (or a version the server no longer has): a full state.
     start = len(back.frames)
     await back.send({"type": "resync", "version": -1})
@@ -230,6 +232,8 @@ async def test_chat_is_stored_limited_and_sent_to_everyone(server: Server) -> No
     seats = await _follow(server, gid, players)
     anon = await WsClient("anon").open(server.ws(gid))
     await anon.at_version(0)
+    for ws in (*seats, anon):  # joined: a line said now comes as `chat`, not in the history
+        await ws.frame(lambda f: f["type"] == "chat_history")
     text = '<script>alert("x")</script> hi'
     await seats[0].send({"type": "chat", "text": text})
     for ws in (*seats, anon):
@@ -348,26 +352,51 @@ async def test_a_move_over_the_socket_ends_a_left_mark(server: Server) -> None:
     await ws.close()
 
 
-async def test_signing_out_stops_an_open_socket_from_acting(server: Server) -> None:
-    """The session is checked again for every action and chat line, not only on connect."""
+async def test_signing_out_closes_that_sessions_sockets(server: Server) -> None:
+    """Issue 11.10: sign-out closes the session's sockets (they hear why); others stay open."""
+    gid, players, _ = await new_game(server)
+    ws = await WsClient("seat0").open(server.ws(gid), cookie_of(players[0]))
+    other = await WsClient("seat1").open(server.ws(gid), cookie_of(players[1]))
+    for s in (ws, other):
+        await s.at_version(0)
+    assert ws.doc is not None and ws.doc["legal_actions"]
+    assert (await players[0].post("/api/session/logout")).status_code == 200
+    await ws.until(lambda: ws.closed is not None)
+    assert ws.closed[0] == 1008, ws.closed
+    said = [f for f in ws.frames if f["type"] == "error"]
+    assert said and said[-1]["code"] == "not_signed_in", said
+    await other.roundtrip()  # the other player's socket is untouched
+    assert other.closed is None
+    state = (await players[1].get(f"/api/games/{gid}/state")).json()
+    assert state["version"] == 0  # nothing was applied
+    await other.close()
+
+
+async def test_a_revoked_session_cannot_act_even_if_its_notice_was_lost(server: Server) -> None:
+    """Sessions are re-read (at most every few seconds) before actions and chat lines."""
     gid, players, _ = await new_game(server)
     ws = await WsClient("seat0").open(server.ws(gid), cookie_of(players[0]))
     await ws.at_version(0)
-    assert ws.doc is not None and ws.doc["legal_actions"]
-    assert (await players[0].post("/api/session/logout")).status_code == 200
-    reply = await ws.act(ws.doc["legal_actions"][0], "after-logout")
+    # Revoke the session behind the hub's back: straight in the database, no notice at all.
+    import sqlite3
+    from pathlib import Path
+
+    db = Path(server.env["SEADRAGONS_DATABASE_URL"].removeprefix("sqlite:///"))
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM sessions")
+    # Within the recheck period the socket may still be trusted; after it, never.
+    from app.realtime.hub import SESSION_RECHECK_S
+
+    await asyncio.sleep(SESSION_RECHECK_S + 0.5)  # the period itself is what is tested here
+    reply = await ws.act(ws.doc["legal_actions"][0], "after-revoke")
     assert reply["type"] == "error" and reply["code"] == "not_signed_in", reply
-    start = len(ws.frames)
-    await ws.send({"type": "chat", "text": "still here?"})
-    refused = await ws.frame(lambda f: f["type"] in ("error", "chat"), start)
-    assert refused["type"] == "error" and refused["code"] == "not_signed_in", refused
     state = (await players[1].get(f"/api/games/{gid}/state")).json()
-    assert state["version"] == 0  # nothing was applied
+    assert state["version"] == 0
     await ws.close()
 
 
 async def test_one_user_cannot_open_unbounded_sockets(server: Server) -> None:
-    from app.realtime.endpoint import MAX_SOCKETS_PER_USER
+    MAX_SOCKETS_PER_USER = Settings().max_sockets_per_user  # the default the server runs with
 
     gid, players, _ = await new_game(server)
     cookie = cookie_of(players[1])

@@ -12,8 +12,9 @@ import pytest
 
 import app.engine as rules
 from app.realtime.bus import MemoryBus, channel_prefix, create_bus
-from app.realtime.connection import Connection, TokenBucket
+from app.realtime.connection import Connection, SocketLimits, TokenBucket
 from app.realtime.documents import SPECTATOR, ViewerKey, clean_chat, diff, document
+from app.realtime.legal_wire import expand_legal, pack_legal
 from app.realtime.protocol import (
     MAX_FRAME_BYTES,
     ActionMsg,
@@ -23,6 +24,7 @@ from app.realtime.protocol import (
     parse_client,
 )
 from app.realtime.store import Viewer
+from tests.realtime.helpers import canonical
 
 
 def test_client_messages_parse_into_their_types() -> None:
@@ -85,10 +87,17 @@ def test_chat_text_is_trimmed_and_limited() -> None:
     assert clean_chat("x" * 500) is not None and clean_chat("x" * 501) is None
 
 
-def test_patches_rebuild_each_viewers_document_over_a_whole_game() -> None:
-    rng = random.Random(2)
-    state = rules.new_game(rules.GameOptions(players=2, expansion=True), 11)
-    keys = [ViewerKey(0, True), ViewerKey(1, True), ViewerKey(1, False), SPECTATOR]
+@pytest.mark.parametrize(
+    ("players", "expansion", "seed"), [(2, True, 11), (3, False, 4), (4, True, 7), (5, False, 2)]
+)
+def test_patches_rebuild_each_viewers_document_over_a_whole_game(
+    players: int, expansion: bool, seed: int
+) -> None:
+    """The key-by-key diff is exact: applying it with a standard RFC 6902 library rebuilds every
+    viewer's document after every move; and the compact legal actions expand to the engine's."""
+    rng = random.Random(seed)
+    state = rules.new_game(rules.GameOptions(players=players, expansion=expansion), seed)
+    keys = [ViewerKey(s, True) for s in range(players)] + [ViewerKey(1, False), SPECTATOR]
     docs = {k: document(state, k) for k in keys}
     held = {k: json.loads(json.dumps(d)) for k, d in docs.items()}
     while not state.over:
@@ -96,10 +105,47 @@ def test_patches_rebuild_each_viewers_document_over_a_whole_game() -> None:
         state, _ = rules.apply(state, rng.choice(rules.legal_actions(state, seat)), seat)
         for k in keys:
             new = document(state, k)
-            held[k] = jsonpatch.apply_patch(held[k], diff(docs[k], new))
-            assert held[k] == new
+            ops = json.loads(json.dumps(diff(docs[k], new)))  # as it travels
+            held[k] = jsonpatch.apply_patch(held[k], ops)
+            assert held[k] == json.loads(json.dumps(new))
+            legal = rules.legal_actions(state, k.seat) if k.acting else []
+            assert canonical(expand_legal(held[k]["legal"])) == canonical(legal)
             docs[k] = new
-    assert docs[ViewerKey(1, False)]["legal_actions"] == []
+    assert docs[ViewerKey(1, False)]["legal"] is None
+    assert docs[SPECTATOR]["legal"] is None
+
+
+def test_the_diff_only_touches_what_changed() -> None:
+    old = {"a": 1, "b": {"c": [1, 2], "d": "x"}, "l": [{"n": 1}, {"n": 2}], "gone": True}
+    new = {"a": 1, "b": {"c": [1, 2, 3], "d": "y"}, "l": [{"n": 1}, {"n": 5}], "e/~": 0}
+    assert diff(old, new) == [
+        {"op": "add", "path": "/b/c/2", "value": 3},
+        {"op": "replace", "path": "/b/d", "value": "y"},
+        {"op": "replace", "path": "/l/1/n", "value": 5},
+        {"op": "add", "path": "/e~1~0", "value": 0},
+        {"op": "remove", "path": "/gone"},
+    ]
+    assert jsonpatch.apply_patch(old, diff(old, new)) == new
+    # A shrinking or reordered list is replaced whole; so is a value of another type.
+    assert diff({"h": [1, 2, 3]}, {"h": [1, 3]}) == [
+        {"op": "replace", "path": "/h", "value": [1, 3]}
+    ]
+    assert diff({"f": [1]}, {"f": {"x": 1}}) == [{"op": "replace", "path": "/f", "value": {"x": 1}}]
+    assert diff(old, old) == []
+
+
+def test_compact_legal_actions_keep_every_field_and_head() -> None:
+    actions = [
+        {"type": "place", "card": "M1", "cells": [[3, 4], [3, 5], [4, 5]], "head": [3, 4]},
+        {"type": "place", "card": "M1", "cells": [[5, 1], [5, 2], [6, 2]], "head": [6, 2]},
+        {"type": "place", "card": "M1", "cells": [[0, 0], [0, 1]], "head": [0, 1], "extra": True},
+        {"type": "place", "card": "M2", "cells": [[1, 1]], "head": [9, 9]},  # head off the cells
+        {"type": "pass", "discard": "M1", "draw": "S"},
+    ]
+    packed = pack_legal(actions)
+    assert len(packed["place"]) == 2 and len(packed["other"]) == 2
+    assert canonical(expand_legal(json.loads(json.dumps(packed)))) == canonical(actions)
+    assert expand_legal(None) == [] and expand_legal(actions) == actions
 
 
 class _StuckSocket:
@@ -123,8 +169,8 @@ async def test_a_slow_consumer_is_dropped_without_delaying_others() -> None:
     stuck, fine = _StuckSocket(), _StuckSocket()
     fine.block.set()
     dropped: list[Connection] = []
-    slow = Connection(stuck, Viewer(1, "slow"), queue_frames=8)
-    fast = Connection(fine, Viewer(2, "fast"), queue_frames=8)
+    slow = Connection(stuck, Viewer(1, "slow"), SocketLimits(queue_frames=8))
+    fast = Connection(fine, Viewer(2, "fast"), SocketLimits(queue_frames=8))
     slow.on_drop = fast.on_drop = dropped.append
     for i in range(50):  # fan-out never awaits a socket: this loop cannot block
         slow.send(f"frame {i}")

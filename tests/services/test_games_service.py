@@ -76,7 +76,7 @@ def test_concurrent_submissions_exactly_one_wins(
     def submit(i: int) -> None:
         with sessions() as own:
             try:
-                outcomes[i] = games.submit_action(own, game.id, seated[seat].id, 0, action)[0]
+                outcomes[i] = games.submit_action(own, game.id, seated[seat].id, 0, action).version
             except ServiceError as exc:
                 outcomes[i] = exc.code
 
@@ -97,7 +97,7 @@ def test_refused_action_changes_nothing_and_notifies_nobody(
     game, seated = live_game(2)
     notifier = Notifier()
     calls: list[tuple[int, int]] = []
-    notifier.on_game_changed.append(lambda g, v: calls.append((g, v)))
+    notifier.on_game_changed.append(lambda g, v, _c: calls.append((g, v)))
     snapshot = game.snapshot
     seat = game.to_act
     assert seat is not None
@@ -118,12 +118,12 @@ def test_listeners_run_after_commit_and_cannot_break_a_move(
     notifier = Notifier()
     seen: list[tuple[int, int, int]] = []
 
-    def listener(game_id: int, version: int) -> None:
+    def listener(game_id: int, version: int, _move: object) -> None:
         with sessions() as other:  # another connection already sees the committed move
             committed = other.scalar(select(Game.version).where(Game.id == game_id))
         seen.append((game_id, version, committed or -1))
 
-    def broken(_game_id: int, _version: int) -> None:
+    def broken(_game_id: int, _version: int, _move: object) -> None:
         raise RuntimeError("listener bug")
 
     notifier.on_game_changed += [broken, listener]
@@ -146,5 +146,5 @@ def test_bot_controlled_seat(db: Session, live_game: LiveGame) -> None:
     # The human owner watches: their view, but no legal actions while the bot plays.
     state = games.game_state(db, game.id, seated[seat].id)
     assert state["seat"] == seat and state["legal_actions"] == []
-    version, events = games.submit_seat_action(db, game.id, seat, 0, action)
-    assert version == 1 and events
+    move = games.submit_seat_action(db, game.id, seat, 0, action)
+    assert move.version == 1 and move.events

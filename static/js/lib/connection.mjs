@@ -1,17 +1,24 @@
 // Keeps a game document in sync with the server and sends actions.
-// Prefers the WebSocket of issue 5 (state + RFC 6902 patches, ack/error by action id); when the
-// socket cannot be opened it polls GET /api/games/{id}/state and sends actions over REST, and
-// keeps retrying the socket with exponential backoff. No DOM: the environment (fetch,
-// WebSocket, timers, location) is injected, so the logic runs under Node's test runner.
+// Prefers the WebSocket (state + RFC 6902 patches, ack/error by action id, docs/protocol.md);
+// when the socket cannot be opened it polls GET /api/games/{id}/state and sends actions over
+// REST, and keeps retrying the socket with exponential backoff. It converges by itself: a gap in
+// versions, a `stale_version` refusal and an action left without an answer all ask the server to
+// resync. No DOM: the environment (fetch, WebSocket, timers, location) is injected, so the logic
+// runs under Node's test runner.
 
 import { applyPatch } from "./patch.mjs";
 import { api, ApiError } from "./api.mjs";
+import { expandLegal, looseLegal } from "./legal.mjs";
+
+const ACK_TIMEOUT_MS = 10000; // an action unanswered this long: resync and report it
+const RESTART_CLOSE = 1012; // the server restarts: reconnect at once (maybe to another instance)
 
 export class Connection {
   /**
    * @param {object} o
    * @param {number|string} o.gameId
    * @param {(doc: object, version: number, meta: object) => void} o.onDocument new {view, legal_actions}
+   *   (the legal actions expanded from the socket's compact form: the full list, as over HTTP)
    * @param {(status: string) => void} [o.onStatus] connecting | live | polling | reconnecting | offline
    * @param {(msg: object) => void} [o.onMessage] other socket messages (log, chat, presence, your_turn)
    * @param {string} [o.inviteCode] for private games
@@ -29,7 +36,8 @@ export class Connection {
     this.wsUrl = o.wsUrl ?? null; // full ws:// URL; computed from location when null
     this.pollMs = o.pollMs ?? 1500;
     this.random = o.random ?? Math.random;
-    this.doc = null; // the last document, patched in place of the server's copy
+    this.doc = null; // the last document as the socket sends it ({view, legal}), patched in place
+    this.ackTimeoutMs = o.ackTimeoutMs ?? ACK_TIMEOUT_MS;
     this.version = -1; // version of `doc`
     this.status = "connecting";
     this.ws = null; // the open (or opening) socket, or null
@@ -74,9 +82,10 @@ export class Connection {
   async refresh(force = false) {
     const data = await api(this.statePath, { fetchImpl: this.fetch });
     // Same version but other legal actions: my role changed (polling sees it this way only).
-    const roleChanged = this.doc !== null && JSON.stringify(data.legal_actions) !== JSON.stringify(this.doc.legal_actions);
+    const legal = looseLegal(data.legal_actions);
+    const roleChanged = this.doc !== null && JSON.stringify(expandLegal(legal)) !== JSON.stringify(expandLegal(this.doc.legal));
     if (force || roleChanged || data.version !== this.version || this.doc === null) {
-      this.accept({ view: data.view, legal_actions: data.legal_actions }, data.version, data);
+      this.accept({ view: data.view, legal }, data.version, data);
     }
     return data;
   }
@@ -84,7 +93,11 @@ export class Connection {
   accept(doc, version, meta = {}) {
     this.doc = doc;
     this.version = version;
-    this.onDocument(doc, version, meta);
+    const { legal, ...rest } = doc;
+    this.onDocument({ ...rest, legal_actions: expandLegal(legal) }, version, meta);
+    for (const [id, w] of this.waiting) {
+      if (w.version !== undefined && version >= w.version) this.settle(id, null, w.ack);
+    }
   }
 
   backoffMs() {
@@ -122,21 +135,24 @@ export class Connection {
       if (this.version >= 0) this.send({ type: "resync", version: this.version });
     };
     ws.onmessage = (ev) => this.handle(ev.data);
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws === ws) this.ws = null;
       this.failWaiting("network", "connection lost");
-      if (!this.closed) this.socketFailed(opened);
+      if (!this.closed) this.socketFailed(opened, ev?.code === RESTART_CLOSE);
     };
     ws.onerror = () => {}; // onclose follows and does the work
   }
 
-  socketFailed(wasOpen) {
+  socketFailed(wasOpen, restarting = false) {
     this.attempt += 1;
     // Poll meanwhile so the table keeps moving even if the socket never comes back.
     this.startPolling();
     this.setStatus(wasOpen ? "reconnecting" : "polling");
     this.clearTimeout(this.retryTimer);
-    this.retryTimer = this.setTimeout(() => this.openSocket(), this.backoffMs());
+    // A restarting server asks to reconnect at once (another instance may answer); spread a
+    // little so a whole room does not arrive in the same millisecond.
+    const wait = restarting ? Math.round(100 + 400 * this.random()) : this.backoffMs();
+    this.retryTimer = this.setTimeout(() => this.openSocket(), wait);
   }
 
   startPolling() {
@@ -175,7 +191,8 @@ export class Connection {
       return;
     }
     if (msg.type === "state") {
-      this.accept({ view: msg.view, legal_actions: msg.legal_actions }, msg.version, msg);
+      const { type, game_id, version, status, seat, to_act, ...doc } = msg;
+      this.accept(doc, version, msg);
     } else if (msg.type === "patch") {
       if (msg.version <= this.version) return; // already have it (a resync overlap)
       if (this.doc === null || (typeof msg.base === "number" && msg.base !== this.version)) {
@@ -187,7 +204,14 @@ export class Connection {
         this.resync();
       }
     } else if (msg.type === "ack") {
-      this.settle(msg.id, null, msg);
+      // The patch comes before the ack; should it not have (lost), wait for it or resync.
+      const w = this.waiting.get(msg.id);
+      if (!w || msg.version <= this.version) this.settle(msg.id, null, msg);
+      else {
+        w.version = msg.version;
+        w.ack = msg;
+        this.resync();
+      }
     } else if (msg.type === "error") {
       const err = new ApiError(400, msg.code ?? "error", msg.message);
       if (msg.id != null && this.waiting.has(msg.id)) this.settle(msg.id, err);
@@ -206,6 +230,7 @@ export class Connection {
     const w = this.waiting.get(id);
     if (!w) return;
     this.waiting.delete(id);
+    this.clearTimeout(w.timer);
     if (err) w.reject(err);
     else w.resolve(value);
   }
@@ -219,7 +244,15 @@ export class Connection {
     const version = this.version;
     if (this.ws && this.ws.readyState === 1) {
       const id = `a${this.nextId++}`;
-      const p = new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+      const p = new Promise((resolve, reject) => {
+        // No answer in time (a lost frame, a stuck server): ask where the game is, and let the
+        // player decide again from there rather than wait forever.
+        const timer = this.setTimeout(() => {
+          this.settle(id, new ApiError(0, "timeout", "no answer from the server; the table was refreshed"));
+          this.resync();
+        }, this.ackTimeoutMs);
+        this.waiting.set(id, { resolve, reject, timer });
+      });
       this.send({ type: "action", id, version, action });
       return p;
     }

@@ -1,0 +1,68 @@
+"""Legal actions on the wire: a compact form for sockets, and its exact expansion.
+
+A seat's placements are most of its legal actions, and most of their bytes: each lists its four
+to six squares. On the socket they travel grouped by card and orientation, as the orientation's
+squares once (relative to an anchor) and then only the anchors, so the list shrinks about
+sevenfold and the client rebuilds every action exactly (`expand_legal`, and its JS twin in
+static/js/lib/legal.mjs). Everything else is sent as it is.
+
+    {"place": [{"base": {"type": "place", "card": "M21"},
+                "cells": [[0, 0], [0, 1], [1, 1], [1, 2]],
+                "at": [[3, 9], [4, 2, 1], ...]}],        # [row, col] or [row, col, head index]
+     "other": [{"type": "pass", ...}, ...]}
+
+An anchor without a head index puts the head on the first square of `cells`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Json = dict[str, Any]
+
+
+def pack_legal(actions: list[Json]) -> Json:
+    """The compact form of a list of legal actions."""
+    groups: dict[tuple[Any, ...], Json] = {}
+    other: list[Json] = []
+    for action in actions:
+        cells = action.get("cells")
+        head = action.get("head")
+        if not cells or head is None or head not in cells:
+            other.append(action)  # not a placement we can encode: sent as it is
+            continue
+        rows = [cell[0] for cell in cells]
+        cols = [cell[1] for cell in cells]
+        r0, c0 = min(rows), min(cols)
+        shape = tuple((r - r0, c - c0) for r, c in zip(rows, cols, strict=True))
+        rest = tuple((k, v) for k, v in action.items() if k != "cells" and k != "head")
+        try:
+            key: tuple[Any, ...] = (rest, shape)
+            group = groups.get(key)
+        except TypeError:  # an unhashable field value: key by its JSON text instead
+            key = (json.dumps(rest, sort_keys=True), shape)
+            group = groups.get(key)
+        if group is None:
+            group = groups[key] = {"base": dict(rest), "cells": [list(s) for s in shape], "at": []}
+        h = cells.index(head)
+        group["at"].append([r0, c0] if h == 0 else [r0, c0, h])
+    return {"place": list(groups.values()), "other": other}
+
+
+def expand_legal(packed: Json | list[Json] | None) -> list[Json]:
+    """The full list of legal actions from the compact form (a plain list passes through)."""
+    if packed is None:
+        return []
+    if isinstance(packed, list):
+        return packed
+    out: list[Json] = []
+    for group in packed.get("place", ()):
+        shape = group["cells"]
+        for at in group["at"]:
+            r0, c0 = at[0], at[1]
+            cells = [[r0 + dr, c0 + dc] for dr, dc in shape]
+            head = cells[at[2] if len(at) > 2 else 0]
+            out.append({**group["base"], "cells": cells, "head": head})
+    out.extend(packed.get("other", ()))
+    return out

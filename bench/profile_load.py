@@ -1,0 +1,113 @@
+"""Profile the server under bench/load.py's game load with yappi (CPU clock, every thread).
+
+Run: .venv/bin/python bench/profile_load.py [--games 20] [--budget 40] [--top 40]
+Starts `seadragons serve`'s app under yappi on a fresh Postgres database, plays the games, stops
+the server and prints the functions that used the most CPU (own time and total time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import load  # noqa: E402
+
+
+def serve_profiled(port: int, out: Path, sort: str, top: int) -> None:
+    """(In the child process) run the app under yappi until SIGTERM, then write the stats."""
+    import signal
+
+    import uvicorn
+    import yappi
+
+    from app.main import create_app
+
+    yappi.set_clock_type("cpu")
+    app = create_app()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    yappi.start(builtins=False, profile_threads=True)
+
+    def stop(*_: object) -> None:
+        server.should_exit = True
+
+    signal.signal(signal.SIGTERM, stop)
+    server.run()
+    yappi.stop()
+    stats = yappi.get_func_stats()
+    total = sum(s.tsub for s in stats)
+    lines = [f"total CPU in profiled functions: {total:.2f} s"]
+    for key in ("tsub", "ttot"):
+        stats.sort(key, "desc")
+        lines.append(f"\n== by {key} ==")
+        for s in list(stats)[:top]:
+            where = f"{Path(s.module).name}:{s.lineno} {s.name}"
+            lines.append(
+                f"{s.tsub:8.2f} {s.ttot:8.2f} {100 * s.tsub / total:5.1f}%  {s.ncall:8d}  {where}"
+            )
+    out.write_text("\n".join(lines))
+
+
+async def drive(port: int, games: int, budget: int) -> dict:
+    made = await load.make_games(f"http://127.0.0.1:{port}", games)
+    return await load.play_games(port, made, budget)
+
+
+def main() -> None:
+    """Profile one load step."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--budget", type=int, default=40)
+    parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        serve_profiled(int(args.child[0]), Path(args.child[1]), "tsub", args.top)
+        return
+    dbs = load.Databases()
+    workdir = Path(tempfile.mkdtemp(prefix="seadragons-profile-"))
+    try:
+        url = dbs.create("profile")
+        port = load.free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
+        env.update(
+            SEADRAGONS_DATABASE_URL=url,
+            SEADRAGONS_DATA_DIR=str(workdir),
+            SEADRAGONS_SECRET_KEY="bench-secret",
+            SEADRAGONS_MAX_SOCKETS_PER_USER="1000",
+            SEADRAGONS_MAX_SOCKETS_PER_ADDRESS="5000",
+        )
+        out = workdir / "profile.txt"
+        args_child = [
+            sys.executable,
+            __file__,
+            "--top",
+            str(args.top),
+            "--child",
+            str(port),
+            str(out),
+        ]
+        proc = load.Proc(args_child, env, port, workdir / "server.log")
+        proc.wait_ready("/healthz")
+        result = asyncio.run(drive(port, args.games, args.budget))
+        proc.proc.send_signal(subprocess.signal.SIGTERM)
+        proc.proc.wait(120)
+        print(result)
+        print(out.read_text() if out.exists() else (workdir / "server.log").read_text()[-3000:])
+    finally:
+        dbs.drop_all()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
