@@ -330,9 +330,11 @@ class Player:
         now = time.perf_counter()
         if kind == "state":
             self.traffic.state_bytes.append(len(text.encode()))
-            self.doc = {"view": frame["view"], "legal_actions": frame["legal_actions"]}
-            if "clock" in frame:
-                self.doc["clock"] = frame["clock"]
+            # The document as the wire carries it (older servers sent `legal_actions` whole).
+            self.doc = {
+                "view": frame["view"],
+                "legal": frame.get("legal", frame.get("legal_actions")),
+            }
             if self.version >= 0 and frame["version"] > self.version:
                 self.run.socket_reached(frame["version"], now)
             self.version = frame["version"]
@@ -370,7 +372,7 @@ class Player:
             return
         if self.run.moves >= self.run.budget or self.run.done.is_set():
             return
-        legal = expand_legal(self.doc["legal_actions"])
+        legal = expand_legal(self.doc.get("legal"))
         if not legal:
             return
         action = self.rng.choice(legal)

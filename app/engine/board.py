@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 SIZE = 15
 CELLS = SIZE * SIZE
@@ -107,27 +108,33 @@ class Board:
 
     def symbol_rows(self) -> list[str]:
         """The board as 15 strings: I island, ~ current, W, S (ship space), G, R, . open."""
-        rows = []
-        for r in range(SIZE):
-            row = []
-            for c in range(SIZE):
-                b = bit(r, c)
-                if b & ISLAND:
-                    row.append("I")
-                elif b & CURRENTS:
-                    row.append("~")
-                elif b & self.whirlpools:
-                    row.append("W")
-                elif b & self.ship_spaces:
-                    row.append("S")
-                elif b & self.gold_spaces:
-                    row.append("G")
-                elif b & self.reef_spaces:
-                    row.append("R")
-                else:
-                    row.append(".")
-            rows.append("".join(row))
-        return rows
+        return list(_symbol_rows(self))
+
+
+@lru_cache(maxsize=256)
+def _symbol_rows(board: Board) -> tuple[str, ...]:
+    # A printed board never changes during a game, and every view shows it: draw it once.
+    rows = []
+    for r in range(SIZE):
+        row = []
+        for c in range(SIZE):
+            b = bit(r, c)
+            if b & ISLAND:
+                row.append("I")
+            elif b & CURRENTS:
+                row.append("~")
+            elif b & board.whirlpools:
+                row.append("W")
+            elif b & board.ship_spaces:
+                row.append("S")
+            elif b & board.gold_spaces:
+                row.append("G")
+            elif b & board.reef_spaces:
+                row.append("R")
+            else:
+                row.append(".")
+        rows.append("".join(row))
+    return tuple(rows)
 
 
 def build_board(layouts: tuple[str, ...], printed: dict[str, tuple[str, ...]]) -> Board:

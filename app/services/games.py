@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import exists, insert, select, update
+from sqlalchemy import bindparam, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -186,6 +187,35 @@ def _check_playable(game: Game, version: int) -> None:
         raise ServiceError("stale_version", f"the game is at version {game.version}, not {version}")
 
 
+_GAMES = Game.__table__
+_SEATS = Seat.__table__
+_INSERT_MOVE = insert(Move.__table__)
+
+
+@lru_cache(maxsize=4)
+def _update_statement(check_owner: bool, finished: bool) -> Any:
+    """The conditional UPDATE of a move, built once (its SQL and cache key are then reused)."""
+    where = [
+        _GAMES.c.id == bindparam("gid"),
+        _GAMES.c.version == bindparam("seen"),
+        _GAMES.c.status == "live",
+    ]
+    if check_owner:
+        # The seat is still the caller's and no bot took it over meanwhile.
+        where.append(
+            exists().where(
+                _SEATS.c.game_id == bindparam("gid"),
+                _SEATS.c.seat == bindparam("seat_no"),
+                _SEATS.c.user_id == bindparam("owner"),
+                _SEATS.c.bot_level.is_(None),
+            )
+        )
+    columns = ["version", "snapshot", "to_act"]
+    if finished:
+        columns += ["status", "finished_at", "final_scores"]
+    return update(_GAMES).where(*where).values({c: bindparam(c) for c in columns})
+
+
 def _commit(
     db: Session,
     game_id: int,
@@ -219,29 +249,23 @@ def _commit(
         )
     # Optimistic concurrency: of two submissions against one version, exactly one matches here.
     # Works alike on SQLite and Postgres; the unique (game_id, seq) below is a second guard.
-    where = [Game.id == game_id, Game.version == version, Game.status == "live"]
-    if owner is not None:
-        # The seat is still the caller's and no bot took it over meanwhile.
-        where.append(
-            exists().where(
-                Seat.game_id == game_id,
-                Seat.seat == seat,
-                Seat.user_id == owner,
-                Seat.bot_level.is_(None),
-            )
-        )
-    result = db.execute(
-        update(Game).where(*where).values(**values).execution_options(synchronize_session=False)
-    )
+    params = {"gid": game_id, "seen": version, "seat_no": seat, "owner": owner, **values}
+    result = db.execute(_update_statement(owner is not None, status == "finished"), params)
     if result.rowcount != 1:
         db.rollback()
         return None
     # Stored canonical: replays read the log, and unknown fields are never kept.
     stored = rules.canonical_action(action)
     db.execute(
-        insert(Move).values(
-            game_id=game_id, seq=new_version, seat=seat, action=stored, events=events
-        )
+        _INSERT_MOVE,
+        {
+            "game_id": game_id,
+            "seq": new_version,
+            "seat": seat,
+            "action": stored,
+            "events": events,
+            "created_at": utcnow(),
+        },
     )
     try:
         db.commit()
