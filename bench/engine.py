@@ -106,17 +106,27 @@ def bench_games(players: int, games: int, seed: int, expansion: bool = False) ->
 CONFIGS = [(2, False), (3, False), (4, False), (5, False), (4, True)]
 
 
-def random_game(players: int, expansion: bool, seed: int) -> tuple[float, int]:
-    """Seconds and actions of one random full game (legal_actions + apply every step)."""
+def random_game(players: int, expansion: bool, seed: int) -> dict[str, float]:
+    """Wall and CPU seconds and the action count of one random full game."""
     rng = random.Random(seed)
     s = new_game(GameOptions(players=players, expansion=expansion), seed)
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while not s.over:
         seat = to_act(s)
         s, _ = apply(s, rng.choice(legal_actions(s, seat)), seat)
         n += 1
-    return time.perf_counter() - t0, n
+    return {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "n": n}
+
+
+def hand_placements(s: Any) -> dict[str, float]:
+    """Wall and CPU seconds to list a hand's placements: masks, then JSON actions."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    sum(len(placement_masks(s, c)) for c in s.players[s.turn.seat].hand)
+    t1, c1 = time.perf_counter(), time.process_time()
+    placement_actions(s)
+    t2, c2 = time.perf_counter(), time.process_time()
+    return {"masks_wall": t1 - t0, "masks_cpu": c1 - c0, "json_wall": t2 - t1, "json_cpu": c2 - c1}
 
 
 def worker(positions: int, seed: int) -> None:
@@ -125,15 +135,9 @@ def worker(positions: int, seed: int) -> None:
     for line in sys.stdin:
         task = json.loads(line)
         if "position" in task:
-            s = board[task["position"]]
-            t0 = time.perf_counter()
-            sum(len(placement_masks(s, c)) for c in s.players[s.turn.seat].hand)
-            t1 = time.perf_counter()
-            placement_actions(s)
-            out = {"masks": t1 - t0, "actions": time.perf_counter() - t1}
+            out = hand_placements(board[task["position"]])
         else:
-            seconds, n = random_game(*task["game"])
-            out = {"seconds": seconds, "actions": n}
+            out = random_game(*task["game"])
         print(json.dumps(out), flush=True)
 
 
@@ -152,6 +156,21 @@ def _ask(proc: subprocess.Popen, task: dict[str, Any]) -> dict[str, Any]:
     return json.loads(proc.stdout.readline())
 
 
+def _summary(key: str, results: list[dict[str, Any]]) -> dict[str, float]:
+    def med(field: str) -> float:
+        return statistics.median(r[field] for r in results)
+
+    if key == "placements":
+        return {f"{f}_median_ms": _ms(med(f)) for f in results[0]}
+    n = med("n")
+    return {
+        "median_actions": n,
+        "wall_median_game_ms": _ms(med("wall")),
+        "cpu_median_game_ms": _ms(med("cpu")),
+        "cpu_median_action_us": round(med("cpu") / n * 1e6, 1),
+    }
+
+
 def compare(other: Path, positions: int, games: int, seed: int) -> dict[str, Any]:
     """Medians of this tree and `other` on the same tasks, asked alternately."""
     here = Path(__file__).resolve().parents[1]
@@ -165,29 +184,15 @@ def compare(other: Path, positions: int, games: int, seed: int) -> dict[str, Any
         tasks += [(key, {"game": [players, expansion, rng.getrandbits(32)]}) for _ in range(games)]
     got: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for k, (key, task) in enumerate(tasks):
-        order = ("this", "other") if k % 2 == 0 else ("other", "this")
-        for name in order:
+        for name in ("this", "other") if k % 2 == 0 else ("other", "this"):
             got.setdefault(key, {}).setdefault(name, []).append(_ask(procs[name], task))
     for proc in procs.values():
-        proc.stdin.close()  # type: ignore[union-attr]
+        assert proc.stdin
+        proc.stdin.close()
         proc.wait()
     report: dict[str, Any] = {"other": str(other), "load_average": os.getloadavg()}
     for key, by_tree in got.items():
-        row: dict[str, Any] = {}
-        fields = ("masks", "actions") if key == "placements" else ("seconds", "actions")
-        for name, results in by_tree.items():
-            if key == "placements":
-                row[name] = {
-                    f"{f}_median_ms": _ms(statistics.median(r[f] for r in results)) for f in fields
-                }
-            else:
-                sec = statistics.median(r["seconds"] for r in results)
-                acts = statistics.median(r["actions"] for r in results)
-                row[name] = {
-                    "median_game_ms": _ms(sec),
-                    "median_actions": acts,
-                    "median_action_us": round(sec / acts * 1e6, 1),
-                }
+        row = {name: _summary(key, results) for name, results in by_tree.items()}
         a, b = row["this"], row["other"]
         row["ratio"] = {f: round(a[f] / b[f], 3) for f in a if f.endswith(("_ms", "_us")) and b[f]}
         report[key] = row
