@@ -94,13 +94,12 @@ def affordable_masks(state: State, seat: int, masks: list[int]) -> list[int]:
     mult = 3 if TRIPLE_GOLD in state.turn.effects else 1
     if DOUBLE_CONTACT in state.turn.effects:
         # Rare (one treasure, one turn): only the masks short of Gold count their contacts.
-        return [
-            m
-            for m in masks
-            if (need := 2 * (m & turbulent).bit_count() - mult * (m & gold).bit_count())
-            <= spendable
-            or need <= spendable + contact_gold_of(state, m, seat)
-        ]
+        out = []
+        for m in masks:
+            need = 2 * (m & turbulent).bit_count() - mult * (m & gold).bit_count()
+            if need <= spendable or need <= spendable + contact_gold_of(state, m, seat):
+                out.append(m)
+        return out
     return [
         m
         for m in masks
