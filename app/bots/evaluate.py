@@ -46,6 +46,16 @@ def _payments(
     return minimal_payments(content().missions[mission_id], dict(ships), list(reefs))
 
 
+def realm_heads(mask: int) -> list[int]:
+    """One head square (a bit) per realm the mask covers, or [0] on currents only (R-56)."""
+    heads = []
+    for rm in REALM_LIST:
+        inside = mask & rm
+        if inside:
+            heads.append(inside & -inside)
+    return heads or [0]
+
+
 def realm_scores(counts: list[int], pieces: list[int], whirl: int, n: int) -> list[float]:
     """VP per seat for one realm under the current ranking (R-42, R-43)."""
     out = [0.0] * n
@@ -189,13 +199,26 @@ class Evaluator:
         if self.reward is not None:
             v += self.reward.seat_value(seat)
         if seat == self.pos.view["turn"]["seat"]:
-            # Reef draws still to resolve belong to the seat whose turn it is (R-25).
+            # Choices still to resolve belong to the seat whose turn it is (R-25).
+            v += self._pending_tail_steps(seat)
             pending = [d for d in self.pos.view["pending"] if d["kind"] == "reef"]
             v += self.w.reef_draw * len([d for d in pending if not d.get("cards")])
             v += sum(
                 max(self.reef_value(seat, c) for c in d["cards"]) for d in pending if d.get("cards")
             )
         return v
+
+    def _pending_tail_steps(self, seat: int) -> float:
+        """Tail steps still owed: ships waiting at an `advance` step, dark blue choices (R-50)."""
+        if self.reward is None:
+            return 0.0
+        steps: list[str] = []
+        for d in self.pos.view["pending"]:
+            if d["kind"] == "advance":
+                steps.extend(d.get("ships") or ())
+            elif d["kind"] == "tail":
+                steps.append("blue")  # "blue" takes the best open track
+        return self.reward.gain(seat, tuple(steps)) if steps else 0.0
 
     def objective(self, values: list[float]) -> float:
         """Own value minus the opponents' (half their best, half their mean)."""

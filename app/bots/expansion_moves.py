@@ -14,7 +14,7 @@ from app.engine.board import ISLAND, mask_of, neighbours
 from app.engine.content import content
 from app.engine.shapes import placements
 
-from .evaluate import _payments
+from .evaluate import _payments, realm_heads
 from .reward import KEEP, effect_of, keep_factor
 
 if TYPE_CHECKING:
@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 Json = dict[str, Any]
 PRIORITY = 50.0  # a Coral Reef worth playing goes first: its treasure may serve this very turn
 REEF4_GAIN = 1.2  # keeping the best of four Reef cards instead of two
-ANY_TAIL_GAIN = 0.8  # steering each ship's step to the best track (the ships are not in the view)
+ANY_TAIL_GAIN = 0.8  # steering ships to the best tracks, when the step does not list them
 ANCESTRAL_KEEP = 2.5  # the head's worth at a later placement (it is placed last anyway)
 EXTRA_BODY_TOP = 12  # plain placements extended square by square
 FREE_SHAPE_TOP = 15  # free shapes valued exactly after a cheap pre-score
 EXPANSION_TYPES = {"use_treasure", "use_ancestral", "play_reef", "choose_tail"}
 EXPANSION_TYPES |= {"keep_treasure", "decline"}
+# Effects that can open placements when none is affordable or legal without them.
+ENABLING = ("no_cost", "triple_gold", "free_shape", "contact_gold")
 
 
 def score_expansion(
@@ -72,9 +74,9 @@ def score_expansion(
             if front == "reef":
                 scores[i] = REEF4_GAIN - keep
             elif front == "advance":
-                scores[i] = ANY_TAIL_GAIN - keep
+                scores[i] = _any_tail_gain(sc, pending[0].get("ships")) - keep
             elif phase == "place":
-                if not places and eff not in ("no_cost", "triple_gold", "free_shape"):
+                if not places and eff not in ENABLING:
                     scores[i] = -1.0
                     continue
                 with_eff = _best_with(sc, legal, places, scores, raw, eff)
@@ -106,13 +108,17 @@ def _best_with(
         a = legal[i]
         mask = mask_of(tuple(c) for c in a["cells"])
         seen.add(mask)
-        head = 1 << (a["head"][0] * 15 + a["head"][1])
         if effect in ("extra_body", "free_shape"):
             best = max(best, scores[i])  # the plain placement stays legal
             continue
-        v = ev.place_delta(mask, head=head, effects=eff) + scores[i] - raw[i]
-        best = max(best, v)
-    if effect in ("no_cost", "triple_gold"):
+        if effect == "ancestral":
+            # The player picks the head's realm (R-56): the best one counts.
+            delta = max(ev.place_delta(mask, head=h, effects=eff) for h in realm_heads(mask))
+        else:
+            head = 1 << (a["head"][0] * 15 + a["head"][1])
+            delta = ev.place_delta(mask, head=head, effects=eff)
+        best = max(best, delta + scores[i] - raw[i])
+    if effect in ("no_cost", "triple_gold", "contact_gold"):
         best = max(best, _newly_affordable(sc, seen, eff))
     elif effect == "extra_body":
         best = max(best, _extra_body(sc, legal, places, scores, raw))
@@ -121,12 +127,26 @@ def _best_with(
     return best
 
 
+def _any_tail_gain(sc: Scorer, ships: list[str] | None) -> float:
+    """What steering each waiting ship to the best open track adds over its own colour."""
+    rw = sc.ev.reward
+    if rw is None or not ships:
+        return ANY_TAIL_GAIN
+    me = sc.pos.me
+    return rw.gain(me, ("blue",) * len(ships)) - rw.gain(me, tuple(ships))
+
+
 def _fits(sc: Scorer, m: int, effects: frozenset[str]) -> bool:
     """Whether the viewer can afford `m` under these effects (R-22, R-54)."""
-    board = sc.pos.board
+    pos = sc.pos
     cost = 0 if "no_cost" in effects else 2 * (m & sc.ev.turbulent).bit_count()
-    gain = (m & board.gold_spaces).bit_count() * (3 if "triple_gold" in effects else 1)
-    return cost <= sc.pos.spendable(sc.pos.me) + gain
+    gain = (m & pos.board.gold_spaces).bit_count() * (3 if "triple_gold" in effects else 1)
+    if "contact_gold" in effects:
+        # The contact Gold is Gold for placing there, so it pays this very cost (R-22).
+        ring = neighbours(m) & ~m
+        others = (p for p in pos.players if p.seat != pos.me)
+        gain += 2 * sum(1 for p in others for dm in p.dragon_masks if dm & ring)
+    return cost <= pos.spendable(pos.me) + gain
 
 
 def _newly_affordable(sc: Scorer, seen: set[int], eff: frozenset[str]) -> float:

@@ -8,17 +8,11 @@ personal discard pile live on each Player; Hidden Treasure effects of the curren
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
-from .board import ISLAND, neighbours
 from .content import SHIP_COLOURS, content, expansion_content
 from .errors import EngineError
-from .placement import (
-    EXTRA_BODY,
-    FREE_SHAPE,
-    Region,
-)
-from .shapes import is_connected, placements, same_shape
 from .state import State
 
 Events = list[dict[str, Any]]
@@ -75,69 +69,18 @@ def _held_with(s: State, effects: tuple[str, ...]) -> list[str]:
     return list(dict.fromkeys(c for c in held if _effect(c) in effects))
 
 
-# --- Placement effects ---------------------------------------------------------------------------
-
-
-def check_shape(s: State, card: str, cells: tuple[tuple[int, int], ...]) -> None:
-    """Raise illegal_placement unless `cells` fit the card's shape, given this turn's effects."""
-    shape = content().shapes[content().pattern_shape[card]]
-    sq = list(cells)
-    if FREE_SHAPE in s.turn.effects:
-        from .board import mask_of
-
-        ok = len(sq) == len(shape) and is_connected(mask_of(sq))
-    elif EXTRA_BODY in s.turn.effects and len(sq) == len(shape) + 1:
-        ok = any(
-            same_shape(sq[:i] + sq[i + 1 :], shape) and _touches(sq[i], sq[:i] + sq[i + 1 :])
-            for i in range(len(sq))
-        )
-    else:
-        ok = len(sq) == len(shape) and same_shape(sq, shape)
-    if not ok:
-        raise EngineError(
-            "illegal_placement", f"place {card}: the squares are not the card's shape (R-21, R-54)"
-        )
-
-
-def _touches(square: tuple[int, int], others: list[tuple[int, int]]) -> bool:
-    r, c = square
-    return any(abs(r - r2) + abs(c - c2) == 1 for r2, c2 in others)
-
-
-def extend_placements(s: State, card: str, masks: list[int], region: Region) -> list[int]:
-    """Placements under this turn's Hidden Treasure effect (extra body, free shape)."""
-    effects = s.turn.effects
-    if EXTRA_BODY not in effects and FREE_SHAPE not in effects:
-        return masks
-    shape_name = content().pattern_shape[card]
-    found: set[int] = set()
-    if FREE_SHAPE in effects:
-        size = len(content().shapes[shape_name])
-        for name, cells in content().shapes.items():
-            if len(cells) == size:
-                found.update(m for m in placements(name) if not m & region.blocked)
-    else:
-        found.update(masks)  # the plain shape stays legal: the extra body is optional
-        free = ~region.blocked & ~ISLAND
-        for m in placements(shape_name):
-            if m & region.blocked:
-                continue
-            extra = neighbours(m) & ~m & free
-            while extra:
-                low = extra & -extra
-                found.add(m | low)
-                extra ^= low
-    return sorted(m for m in found if m & region.touch)  # the caller filters affordability
-
-
 # --- Reward Board ------------------------------------------------------------------------------
 
 
 def on_ships_gained(s: State, seat: int, ships: list[str], events: Events) -> None:
-    """Each ship gained advances its colour's tail; dark blue asks which (R-50)."""
+    """Each ship gained advances its colour's tail; dark blue asks which (R-50).
+
+    When the player might hold the any-tail treasure, judged on public facts alone, the tails
+    wait for an `advance` step first (R-58): holder or not, everyone sees the same step.
+    """
     if not s.options.expansion or not ships:
         return
-    if _held_with(s, ("any_tail",)):
+    if _open_tracks(s) and might_hold(s, "any_tail"):
         s.pending.append({"kind": "advance", "ships": list(ships)})
         return
     _advance_for_ships(s, seat, ships, events)
@@ -176,9 +119,34 @@ def advance_tail(s: State, seat: int, track: str, events: Events) -> None:
 # --- Pending choices -----------------------------------------------------------------------------
 
 
+def might_hold(s: State, effect: str) -> bool:
+    """Whether the player to act might hold a usable treasure with `effect`, on public facts.
+
+    R-58: a step that lets the player use a secret card must not tell anyone that the card is
+    held, so whether the step exists depends only on what everyone can see: the expansion is on,
+    no Hidden Treasure was used this turn, the player holds at least one (the count is public),
+    and not every card with that effect lies in a discard pile.
+    """
+    if not s.options.expansion or s.turn.treasure_used or not s.players[s.turn.seat].treasures:
+        return False
+    used = {c for p in s.players for c in p.used}
+    return any(c not in used for c in _cards_with(effect))
+
+
+@cache
+def _cards_with(effect: str) -> tuple[str, ...]:
+    return tuple(c for c, e in sorted(expansion_content().treasures.items()) if e == effect)
+
+
 def may_widen_reef_draw(s: State) -> bool:
-    """Whether the player may first choose to use the draw-4 Hidden Treasure (R-54)."""
-    return not s.pending[0].get("declined") and bool(_held_with(s, ("reef4",)))
+    """Whether the Reef draw first waits for the draw-4 step (R-54, R-58; public facts only).
+
+    With no more cards in the deck than the draw takes, four cards would give nothing more.
+    """
+    front = s.pending[0]
+    if front.get("declined") or len(s.decks["reefs"]) <= front["count"]:
+        return False
+    return might_hold(s, "reef4")
 
 
 def materialise(s: State, front: dict[str, Any], events: Events) -> bool:
@@ -281,7 +249,7 @@ def _use_treasure(s: State, a: Any, events: Events) -> None:
         if effect != wants or "cards" in front:
             raise EngineError("decision_pending", f"cannot {a.describe()}: a choice is pending")
     elif not _usable_now(s, effect):
-        raise EngineError("wrong_phase", f"cannot {a.describe()} at this point of the turn")
+        raise EngineError("wrong_phase", f"cannot {a.describe()} now: {WHEN[effect]}")
     if effect == "convert":
         src, dst = a.convert or (None, None)
         if src is None or src == dst or player.ships.get(src, 0) < 1:
@@ -303,6 +271,17 @@ def _use_treasure(s: State, a: Any, events: Events) -> None:
         s.turn.mission_limit = 2
     elif effect != "convert":
         s.turn.effects.append(effect)
+
+
+# When each Hidden Treasure is played: the refusal at any other moment says so (R-54, R-57).
+WHEN = {
+    **{e: "play it before placing your Dragon" for e in BEFORE_PLACING},
+    "two_missions": "play it before the first Mission of the turn (R-57)",
+    "convert": "play it when you are going to complete a Mission",
+    "same_deck": "play it before drawing your Pattern card, after placing",
+    "reef4": "play it when you have to draw Reef cards",
+    "any_tail": "play it when your tails advance for the ships you gained",
+}
 
 
 def _usable_now(s: State, effect: str) -> bool:
@@ -340,6 +319,15 @@ def _use_ancestral(s: State, a: Any, events: Events) -> None:
         raise EngineError("not_allowed", "the Ancestral head is used once per game (R-56)")
     s.turn.ancestral = True
     events.append({"type": "ancestral_declared", "seat": s.turn.seat})
+
+
+def ancestral_placement(s: State) -> bool:
+    """Whether the next placement puts down the Ancestral head (R-56).
+
+    Declared this turn, or forced: with only the Ancestral head left in supply, it is placed.
+    """
+    player = s.players[s.turn.seat]
+    return s.turn.ancestral or (player.ancestral and player.heads == 1)
 
 
 def same_deck_allowed(s: State) -> bool:

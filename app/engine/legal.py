@@ -6,13 +6,14 @@ from functools import lru_cache
 from typing import Any
 
 from . import expansion
-from .board import squares_of
+from .board import realm_of, squares_of
 from .content import content
 from .missions import minimal_payments
 from .placement import affordable_masks, gold_cards_held, region_for
 from .rules import drawable
 from .shapes import placements
 from .state import State
+from .treasure_shapes import extend_placements
 
 Json = dict[str, Any]
 
@@ -53,17 +54,27 @@ def placement_masks(state: State, card: str) -> list[int]:
     shape = content().pattern_shape[card]
     masks = [m for m in placements(shape) if not m & blocked and m & touch]
     if state.turn.effects:
-        masks = expansion.extend_placements(state, card, masks, region)
+        masks = extend_placements(state, card, masks, region)
     return affordable_masks(state, seat, masks)
 
 
 def placement_actions(state: State) -> list[Json]:
-    """One `place` action per hand card and distinct set of squares, head on the first square."""
+    """One `place` action per hand card and distinct set of squares, head on the first square.
+
+    With the Ancestral head, the realm of the head decides where the Dragon counts twice, so a
+    set of squares spanning realms gets one action per realm (R-56).
+    """
     actions = []
+    ancestral = expansion.ancestral_placement(state)
     for card in dict.fromkeys(state.players[state.turn.seat].hand):
         for m in placement_masks(state, card):
-            cells = [list(sq) for sq in _squares(m)]
-            actions.append({"type": "place", "card": card, "cells": cells, "head": cells[0]})
+            if ancestral:
+                for r, c in _realm_heads(m):
+                    cells = [list(sq) for sq in _squares(m)]  # actions share no lists
+                    actions.append({"type": "place", "card": card, "cells": cells, "head": [r, c]})
+            else:
+                cells = [list(sq) for sq in _squares(m)]
+                actions.append({"type": "place", "card": card, "cells": cells, "head": cells[0]})
     return actions
 
 
@@ -71,6 +82,21 @@ def placement_actions(state: State) -> list[Json]:
 def _squares(mask: int) -> tuple[tuple[int, int], ...]:
     # Placement masks come from fixed tables, so the same few thousand recur all game long.
     return tuple(squares_of(mask))
+
+
+@lru_cache(maxsize=1 << 12)
+def _realm_heads(mask: int) -> tuple[tuple[int, int], ...]:
+    """The first square of the mask in each realm it covers, in reading order (R-56).
+
+    A head on a Sea Current counts in no realm (R-42), so it is offered only when every square
+    is on a current; placing it there by hand stays legal.
+    """
+    heads: dict[str, tuple[int, int]] = {}
+    for sq in _squares(mask):
+        realm = realm_of(*sq)
+        if realm is not None and realm not in heads:
+            heads[realm] = sq
+    return tuple(heads.values()) or _squares(mask)[:1]
 
 
 def pass_actions(state: State) -> list[Json]:

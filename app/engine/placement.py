@@ -64,11 +64,23 @@ def spendable_gold(state: State, seat: int) -> int:
     return state.players[seat].gold + 4 * len(gold_cards_held(state, seat))
 
 
+def contact_gold_of(state: State, mask: int, seat: int) -> int:
+    """Gold from the contact treasure: 2 per other Dragon touching the new one (R-54)."""
+    if DOUBLE_CONTACT not in state.turn.effects:
+        return 0
+    return 2 * sum(touching_dragons(state, mask, seat).values())
+
+
 def affordable(state: State, seat: int, mask: int, spendable: int | None = None) -> bool:
-    """R-22: the cost is covered by Gold, Gold cards, and this placement's own Gold."""
+    """R-22: the cost is covered by Gold, Gold cards, and the Gold this placement yields.
+
+    That Gold is the Gold symbols covered and the contact treasure's Gold, never Reward Board
+    Gold (tails move after the ships are taken, after the cost is paid).
+    """
     if spendable is None:
         spendable = spendable_gold(state, seat)
-    return cost_of(state, mask) <= spendable + gold_gain_of(state, mask)
+    need = cost_of(state, mask) - gold_gain_of(state, mask)
+    return need <= spendable or need <= spendable + contact_gold_of(state, mask, seat)
 
 
 def affordable_masks(state: State, seat: int, masks: list[int]) -> list[int]:
@@ -80,6 +92,14 @@ def affordable_masks(state: State, seat: int, masks: list[int]) -> list[int]:
     turbulent = 0 if NO_COST in state.turn.effects else board.turbulent
     gold = board.gold_spaces
     mult = 3 if TRIPLE_GOLD in state.turn.effects else 1
+    if DOUBLE_CONTACT in state.turn.effects:
+        # Rare (one treasure, one turn): only the masks short of Gold count their contacts.
+        out = []
+        for m in masks:
+            need = 2 * (m & turbulent).bit_count() - mult * (m & gold).bit_count()
+            if need <= spendable or need <= spendable + contact_gold_of(state, m, seat):
+                out.append(m)
+        return out
     return [
         m
         for m in masks

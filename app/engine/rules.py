@@ -21,6 +21,7 @@ from .placement import (
     touching_dragons,
 )
 from .state import Dragon, State
+from .treasure_shapes import check_shape
 
 Events = list[dict[str, Any]]
 
@@ -73,7 +74,7 @@ def _place(s: State, a: Action, events: Events) -> None:
     mask = mask_of(a.cells)
     if len(a.cells) != mask.bit_count() or a.head not in a.cells:
         raise EngineError("illegal_placement", f"{a.describe()}: repeated squares or head off")
-    expansion.check_shape(s, a.card, a.cells)
+    check_shape(s, a.card, a.cells)
     if not is_legal_mask(region_for(s, seat), mask):
         raise EngineError(
             "illegal_placement",
@@ -86,11 +87,10 @@ def _place(s: State, a: Action, events: Events) -> None:
             f"{a.describe()}: costs {cost_of(s, mask)} Gold, more than you can raise (R-22)",
         )
     # Rewards first, then the cost, so this placement's Gold can pay for it.
+    ancestral = expansion.ancestral_placement(s)
     player.hand.remove(a.card)
     player.played.append(a.card)
     player.heads -= 1
-    # With only the Ancestral head left in supply, it is the head placed.
-    ancestral = s.turn.ancestral or (player.ancestral and player.heads == 0)
     if ancestral:
         player.ancestral = False
         s.turn.ancestral = False
@@ -107,16 +107,17 @@ def _place(s: State, a: Action, events: Events) -> None:
     reefs = (mask & board.reef_spaces).bit_count()
     for _ in range(reefs):
         s.pending.append({"kind": "reef", "count": 2})
+    touching = touching_dragons(s, mask, seat)
+    contact_gold = 0
+    if DOUBLE_CONTACT in s.turn.effects:
+        # Gold "for placing the Dragon in that position": it helps pay this cost.
+        contact_gold = 2 * sum(touching.values())
+        player.gold += contact_gold
     cost = cost_of(s, mask)
     cashed = _cash_for(s, seat, cost, events)
     player.gold -= cost
-    touching = touching_dragons(s, mask, seat)
     for owner, n in sorted(touching.items()):
         s.players[owner].gold += n
-    contact_gold = 0
-    if DOUBLE_CONTACT in s.turn.effects:
-        contact_gold = 2 * sum(touching.values())
-        player.gold += contact_gold
     s.turn.played_deck = content().pattern_deck[a.card]
     s.turn.phase = "mission"
     events.append(

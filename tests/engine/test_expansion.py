@@ -313,6 +313,23 @@ def test_treasure_two_missions_R54():
     assert s.players[0].missions == ["MS01", "MS02"]
 
 
+def test_two_missions_is_played_before_the_first_mission_R57():
+    s = xgame(first=0)
+    card = _hold(s, 0, "two_missions")
+    s.players[0].ships = {"green": 2, "purple": 2, "red": 0, "blue": 0}
+    s.market["missions"][:2] = ["MS01", "MS02"]
+    err = refused(s, {"type": "use_treasure", "card": card}, 0, "wrong_phase")  # before placing
+    assert "before the first Mission of the turn (R-57)" in err.message
+    s = _mission_step(s)
+    assert {"type": "use_treasure", "card": card} in legal_actions(s, 0)
+    s, _ = apply(s, {"type": "mission", "mission": "MS01", "tokens": {"green": 2}, "cards": []}, 0)
+    while s.pending:
+        s, _ = apply(s, legal_actions(s, 0)[-1], 0)
+    assert {"type": "use_treasure", "card": card} not in legal_actions(s, 0)
+    err = refused(s, {"type": "use_treasure", "card": card}, 0, "wrong_phase")
+    assert "before the first Mission of the turn (R-57)" in err.message
+
+
 def test_treasure_contact_gold_R54():
     s = xgame(players=3, first=0)
     put(s, 1, [(3, 8)])

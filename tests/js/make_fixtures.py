@@ -59,6 +59,18 @@ def doc(state: Any, seat: int | None) -> dict[str, Any]:
     return {"view": view_for(state, seat), "legal_actions": acts}
 
 
+def ancestral(players: int, seed: int, moves: int) -> dict[str, Any]:
+    """An expansion game right after the player declared the Ancestral head (R-56).
+
+    A set of squares spanning two realms is listed once per realm of the head, so several
+    `place` actions share their cells and differ only in the head.
+    """
+    state = play(players, seed, moves, expansion=True)
+    seat = to_act(state)
+    state, _ = apply(state, {"type": "use_ancestral"}, seat)
+    return doc(state, seat)
+
+
 def replay_record(players: int, seed: int) -> dict[str, Any]:
     """A finished game as the log API gives it: setup view, moves with public events, final view."""
     rng = random.Random(seed)
@@ -97,6 +109,7 @@ def main(out: Path = OUT) -> None:
         "mid_spectator.json": doc(mid, None),
         "over.json": doc(end, 0),
     }
+    samples["ancestral.json"] = ancestral(3, 21, 24)
     samples["replay.json"] = replay_record(3, 5)
     # The socket's compact legal actions beside the full lists they stand for (lib/legal.mjs).
     cases = []

@@ -175,3 +175,31 @@ test("chat lines replayed by chat_history after a reconnect are not shown twice"
   st.addChat(s, { name: "old server", text: "no id" });
   assert.deepEqual(s.chat.map((m) => m.text), ["hi", "hello", "no id"]);
 });
+
+test("Ancestral head: a spot listed once per realm is cycled once, and the head key picks the realm (R-56)", () => {
+  const s = table("ancestral.json");
+  const groups = new Map();
+  for (const a of st.allPlaceActions(s)) {
+    const key = `${a.card}|${cellsKey(a.cells)}`;
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  const twice = [...groups.values()].find((g) => g.length > 1);
+  assert.ok(twice, "the fixture lists some spot once per realm of the head");
+  const [first, second] = twice;
+  st.selectCard(s, first.card);
+  // Cycling visits every distinct spot of the card once: a spot listed twice never holds it up.
+  const want = new Set(st.placeActions(s).map((a) => cellsKey(a.cells)));
+  const seen = new Set();
+  for (let i = 0; i < want.size; i++) {
+    assert.ok(st.cycleLegal(s));
+    seen.add(cellsKey(st.ghostCells(s)));
+  }
+  assert.equal(seen.size, want.size);
+  while (cellsKey(st.ghostCells(s)) !== cellsKey(first.cells)) st.cycleLegal(s);
+  assert.ok(st.lockGhost(s));
+  assert.deepEqual(st.headCell(s), first.head);
+  assert.deepEqual(st.placementToSend(s), first);
+  // The head key moves the head into the other realm: what is sent is the other listed action.
+  assert.ok(st.chooseHead(s, second.head));
+  assert.deepEqual(st.placementToSend(s), second);
+});

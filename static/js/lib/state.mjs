@@ -206,7 +206,13 @@ export function cycleLegal(s, dir = 1) {
   if (!acts.length || !shape || s.locked) return false;
   const cur = currentAction(s);
   const i = cur ? acts.indexOf(cur) : -1;
-  const next = acts[(i + dir + acts.length) % acts.length];
+  // With the Ancestral head a spot is listed once per realm of the head: skip the
+  // entries of the spot the ghost is on, or the ghost would never move on.
+  const here = cur ? cellsKey(cur.cells) : null;
+  const after = (j) => (j + dir + acts.length) % acts.length;
+  let k = after(i);
+  while (here !== null && k !== i && cellsKey(acts[k].cells) === here) k = after(k);
+  const next = acts[k];
   const o = orientationFor(shape, next.cells);
   if (!o) return false;
   s.rot = o.rot;
