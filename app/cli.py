@@ -21,6 +21,9 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the web server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers", type=int, default=1, help="processes sharing the port (needs Redis if > 1)"
+    )
 
     sub.add_parser("migrate", help="apply pending database migrations")
     return parser
@@ -36,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         from app.main import serve
 
-        return serve(args.host, args.port)
+        return serve(args.host, args.port, args.workers)
     if args.command == "migrate":
         from app.db.migrate import upgrade_to_head
 

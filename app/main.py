@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
@@ -90,12 +91,45 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def serve(host: str, port: int) -> int:
-    """Run the server with uvicorn until interrupted; returns the exit code."""
+def serve(host: str, port: int, workers: int = 1) -> int:
+    """Run the server with uvicorn until interrupted; returns the exit code.
+
+    With `workers` > 1, that many processes share the port; they need the Redis bus
+    (SEADRAGONS_REDIS_URL) to hear each other's moves, so starting them without one is refused.
+    """
+    import os
+    import sys
+
     import uvicorn
 
     logging.basicConfig(level=logging.INFO)
-    app = create_app()
-    # Frames past the realtime layer's own cap are refused by uvicorn before buffering.
-    uvicorn.run(app, host=host, port=port, proxy_headers=True, ws_max_size=256 * 1024)
+    settings = get_settings()
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "proxy_headers": True,
+        # Frames past the realtime layer's own cap are refused by uvicorn before buffering.
+        "ws_max_size": 256 * 1024,
+        # Off by default: a compression context costs ~45 KiB per socket (docs/protocol.md).
+        "ws_per_message_deflate": settings.ws_compression,
+    }
+    if workers <= 1:
+        uvicorn.run(create_app(settings), **options)
+        return 0
+    if not settings.redis_url or settings.redis_url.startswith("memory"):
+        print(
+            f"seadragons serve --workers {workers}: several processes need the Redis bus to "
+            "hear each other's moves; set SEADRAGONS_REDIS_URL=redis://HOST:6379/0 "
+            "(or run one worker)",
+            file=sys.stderr,
+        )
+        return 2
+    # Once, before the workers start, so they do not race: migrations and the cookie secret.
+    engine = make_engine(settings.resolved_database_url())
+    if settings.migrate_on_start:
+        upgrade_to_head(engine=engine)
+    engine.dispose()
+    os.environ["SEADRAGONS_SECRET_KEY"] = settings.resolved_secret_key()
+    os.environ["SEADRAGONS_MIGRATE_ON_START"] = "false"
+    uvicorn.run("app.main:create_app", factory=True, workers=workers, **options)
     return 0

@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     room_check_seconds: float = 2.0
     socket_heartbeat_seconds: float = 15.0
     recent_action_bytes: int = 4 * 1024 * 1024
+    # WebSocket permessage-deflate: about 3x fewer bytes on the wire, but a compression context
+    # of ~45 KiB per socket; off by default (a proxy in front may compress instead).
+    ws_compression: bool = False
     # Per socket: frames queued for a slow reader, messages and chat lines per second (bursts).
     ws_queue_frames: int = 256
     ws_messages_per_second: float = 50.0

@@ -515,9 +515,25 @@ async def full_state_bytes(port: int, game: tuple[int, list[str]]) -> int:
 
 
 async def idle_sockets(
+    server: Proc, games: list[tuple[int, list[str]]], count: int, cycles: int = 2
+) -> dict[str, Any]:
+    """Open `count` anonymous spectator sockets over the games, then close them; `cycles` times.
+
+    RSS per socket from the first cycle; the later cycles show whether memory is reused (a
+    leak would grow the resident size by the same amount each time).
+    """
+    out: dict[str, Any] = {"sockets": count, "cycles": []}
+    for _ in range(cycles):
+        out["cycles"].append(await _idle_cycle(server, games, count))
+    first = out["cycles"][0]
+    out["kib_per_socket"] = first["kib_per_socket"]
+    out["presence_frames"] = first["presence_frames"]
+    return out
+
+
+async def _idle_cycle(
     server: Proc, games: list[tuple[int, list[str]]], count: int
 ) -> dict[str, Any]:
-    """Open `count` anonymous spectator sockets over the games; RSS per socket, presence frames."""
     await asyncio.sleep(1.0)
     before = server.rss_kib()
     frames = {"presence": 0, "other": 0}
@@ -531,13 +547,9 @@ async def idle_sockets(
 
     async def open_one(i: int) -> None:
         game_id = games[i % len(games)][0]
+        url = f"ws://127.0.0.1:{server.port}/ws/games/{game_id}"
         async with sem:
-            ws = await connect(
-                f"ws://127.0.0.1:{server.port}/ws/games/{game_id}",
-                proxy=None,
-                open_timeout=60,
-                max_size=2**22,
-            )
+            ws = await connect(url, proxy=None, open_timeout=60, max_size=2**22)
             first = await ws.recv()
             assert json.loads(first)["type"] == "state", first[:200]
             conns.append((ws, asyncio.create_task(watch(ws))))
@@ -553,7 +565,6 @@ async def idle_sockets(
     await asyncio.sleep(8.0)  # rooms close after their grace period
     after = server.rss_kib()
     return {
-        "sockets": count,
         "open_s": round(opened_s, 2),
         "rss_before_kib": before,
         "rss_open_kib": during,

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 
 from app.realtime.bus import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
-from app.realtime.endpoint import router
+from app.realtime.endpoint import route
 from app.realtime.hub import Hub
 
 
@@ -39,7 +39,7 @@ def install(app: FastAPI) -> Hub:
         ),
     )
     app.state.realtime = hub
-    app.include_router(router)
+    app.router.routes.append(route())
 
     inner = app.router.lifespan_context
 

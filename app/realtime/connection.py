@@ -1,8 +1,9 @@
 """One socket: its viewer, its bounded outgoing queue and sender task, and its rate limits.
 
-Frames are never sent directly from fan-out code: they are queued, and a per-socket sender task
-writes them. So a slow reader only fills its own queue; when that overflows, the socket is
-dropped (close 1013) and the client resyncs on reconnect, while every other socket goes on.
+Frames are never sent directly from fan-out code: they are queued, and a per-socket writer task
+(alive only while frames wait) writes them. So a slow reader only fills its own queue; when that
+overflows, the socket is dropped (close 1013) and the client resyncs on reconnect, while every
+other socket goes on.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -36,6 +38,9 @@ class SocketLimits:
     strike_burst: float = 500.0
 
 
+DEFAULT_LIMITS = SocketLimits()
+
+
 class Socket(Protocol):
     """What a Connection needs from a WebSocket (Starlette's, or a fake in unit tests)."""
 
@@ -46,6 +51,8 @@ class Socket(Protocol):
 
 class TokenBucket:
     """`rate` tokens per second up to `burst`; each message takes one."""
+
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
 
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
         self.rate, self.burst, self.clock = rate, burst, clock
@@ -64,10 +71,38 @@ class TokenBucket:
 
 
 class Connection:
-    """A socket in a room: who it is, what document it holds, and its outgoing queue."""
+    """A socket in a room: who it is, what document it holds, and its outgoing frames.
+
+    Frames wait in a plain deque; a writer task exists only while there is something to write.
+    An idle socket (most spectators, most of the time) then costs no task and no queue: about
+    a third of the memory an asyncio.Queue and a sender task per socket took.
+    """
+
+    __slots__ = (
+        "_close_code",
+        "_out",
+        "_queue_frames",
+        "_writer",
+        "chat_seen",
+        "chats",
+        "closed",
+        "closing",
+        "key",
+        "limit_reported_at",
+        "messages",
+        "on_drop",
+        "presence_sent",
+        "session_checked_at",
+        "socket",
+        "status",
+        "strikes",
+        "turn_sent",
+        "version",
+        "viewer",
+    )
 
     def __init__(self, socket: Socket, viewer: Viewer, limits: SocketLimits | None = None) -> None:
-        limits = limits or SocketLimits()
+        limits = limits or DEFAULT_LIMITS
         self.socket = socket
         self.viewer = viewer
         # The document this socket holds: its key and version (None: nothing sent yet).
@@ -86,21 +121,26 @@ class Connection:
         self.closed = False
         self.closing = False  # a final frame is queued and the close follows it
         self.on_drop: Callable[[Connection], Any] | None = None
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(limits.queue_frames)
+        self._out: deque[str | None] = deque()  # None: close after what comes before
+        self._queue_frames = limits.queue_frames
+        self._writer: asyncio.Task[None] | None = None
         self._close_code = 1000
-        self._sender = asyncio.create_task(self._send_loop(), name="ws-sender")
 
     def send(self, frame: str) -> bool:
         """Queue a frame; a full queue drops this socket (it resyncs when it reconnects)."""
         if self.closed or self.closing:
             return False
-        try:
-            self._queue.put_nowait(frame)
-            return True
-        except asyncio.QueueFull:
-            log.info("dropping a slow socket (%d frames queued)", self._queue.qsize())
+        if len(self._out) >= self._queue_frames:
+            log.info("dropping a slow socket (%d frames queued)", len(self._out))
             self.drop(CLOSE_TRY_AGAIN)
             return False
+        self._out.append(frame)
+        self._wake()
+        return True
+
+    def _wake(self) -> None:
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
     def drop(self, code: int) -> None:
         """Stop sending now and close the socket with `code` in the background."""
@@ -108,7 +148,9 @@ class Connection:
             return
         self.closed = True
         self._close_code = code
-        self._sender.cancel()
+        self._out.clear()
+        if self._writer is not None:
+            self._writer.cancel()
         task = asyncio.get_running_loop().create_task(self._close_quietly(code))
         _background.add(task)
         task.add_done_callback(_background.discard)
@@ -121,20 +163,18 @@ class Connection:
             return
         self.closing = True
         self._close_code = code
-        try:
-            self._queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.drop(code)
+        self._out.append(None)
+        self._wake()
 
     async def _close_quietly(self, code: int) -> None:
         with contextlib.suppress(Exception):
             # A peer that stopped reading may never take the close frame: do not wait forever.
             await asyncio.wait_for(self.socket.close(code), timeout=2)
 
-    async def _send_loop(self) -> None:
+    async def _write(self) -> None:
         try:
-            while True:
-                frame = await self._queue.get()
+            while self._out:
+                frame = self._out.popleft()
                 if frame is None:
                     self.closed = True
                     await self._close_quietly(self._close_code)
@@ -147,17 +187,22 @@ class Connection:
         except Exception:
             # The peer went away mid-send; the reader loop notices and cleans up.
             self.closed = True
+        finally:
+            self._writer = None
 
     async def shutdown(self) -> None:
-        """Stop the sender (the socket is finished)."""
+        """Stop writing (the socket is finished)."""
         self.closed = True
-        self._sender.cancel()
-        with contextlib.suppress(BaseException):
-            await self._sender
+        self._out.clear()
+        writer = self._writer
+        if writer is not None:
+            writer.cancel()
+            with contextlib.suppress(BaseException):
+                await writer
 
     def queued(self) -> int:
         """Frames waiting to be written (for tests and metrics)."""
-        return self._queue.qsize()
+        return len(self._out)
 
 
 # Close tasks that nothing awaits: keep references so they are not garbage-collected mid-run.

@@ -5,13 +5,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from typing import Annotated
 from urllib.parse import urlsplit
 
 from anyio import to_thread
-from fastapi import APIRouter, Path, WebSocket
 from itsdangerous import BadSignature
-from starlette.websockets import WebSocketDisconnect
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.db.errors import is_unavailable
 from app.realtime import store
@@ -36,7 +35,6 @@ from app.settings import Settings
 from app.web.deps import COOKIE
 
 log = logging.getLogger(__name__)
-router = APIRouter()
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -67,14 +65,19 @@ def session_token(websocket: WebSocket) -> str | None:
         return None
 
 
-GameId = Annotated[int, Path(ge=1, le=2**31 - 1)]  # beyond an int column: no such game
+MAX_GAME_ID = 2**31 - 1  # beyond an int column: no such game
 
 
-@router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: GameId) -> None:
-    """Follow (and play) a game live; see docs/protocol.md."""
+async def game_socket(websocket: WebSocket) -> None:
+    """`WS /ws/games/{game_id}`: follow (and play) a game live; see docs/protocol.md.
+
+    A plain Starlette route, not a FastAPI one: a socket lives for hours, and FastAPI's
+    per-request machinery (dependency solving, exit stacks) would stay in memory all that time.
+    """
     hub: Hub = websocket.app.state.realtime
-    if not origin_allowed(websocket, websocket.app.state.settings):
+    game_id = websocket.path_params["game_id"]
+    settings: Settings = websocket.app.state.settings
+    if not 1 <= game_id <= MAX_GAME_ID or not origin_allowed(websocket, settings):
         # Before accepting: the browser sees a refused handshake (HTTP 403), and learns nothing.
         await websocket.close(code=CLOSE_POLICY)
         return
@@ -104,7 +107,6 @@ async def game_socket(websocket: WebSocket, game_id: GameId) -> None:
         return
     await websocket.accept()
     # Per-socket limits do not stop one client from opening hundreds of sockets: cap them.
-    settings: Settings = websocket.app.state.settings
     key = f"user:{viewer.user_id}" if viewer.user_id else f"addr:{_address(websocket)}"
     limit = settings.max_sockets_per_user if viewer.user_id else settings.max_sockets_per_address
     if hub.sockets_by_key[key] >= limit:
@@ -238,3 +240,8 @@ async def _dispatch(
             return
         log.exception("socket message in game %s failed", room.game_id)
         conn.send(error_frame("internal", "the server failed to handle that message"))
+
+
+def route() -> WebSocketRoute:
+    """The socket route, to add to the app's router."""
+    return WebSocketRoute("/ws/games/{game_id:int}", game_socket)

@@ -22,7 +22,7 @@ from anyio import to_thread
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.errors import is_unavailable
-from app.realtime import store
+from app.realtime import memory, store
 from app.realtime.bus import Bus
 from app.realtime.connection import Connection, SocketLimits
 from app.realtime.documents import clean_chat
@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 ROOM_GRACE_S = 5.0  # an empty room lingers this long (a reloading tab comes straight back)
 SESSION_RECHECK_S = 5.0  # a socket's session is re-read at most this often (sign-out is pushed)
 RETRY_AFTER_S = 2.0  # what a socket is told to wait when the database is away
+TRIM_AFTER_CLOSES = 200  # sockets closed between two returns of free memory to the system
 
 
 class Hub:
@@ -85,6 +86,7 @@ class Hub:
         # Open sockets by their session's hash: a revoked session's sockets close at once.
         self.by_session: dict[str, set[Connection]] = {}
         self.checks = 0  # periodic checks done (tests wait on it)
+        self.closed_since_trim = 0  # sockets closed since memory was last given back
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -224,7 +226,11 @@ class Hub:
             self.by_session.setdefault(token_hash, set()).add(conn)
 
     def unregister(self, conn: Connection) -> None:
-        """Forget a closed socket."""
+        """Forget a closed socket (and give memory back after a burst of closes)."""
+        self.closed_since_trim += 1
+        if self.closed_since_trim >= TRIM_AFTER_CLOSES:
+            self.closed_since_trim = 0
+            memory.release()
         token_hash = conn.viewer.token_hash
         conns = self.by_session.get(token_hash or "")
         if conns is not None:
@@ -293,6 +299,9 @@ class Hub:
                 if self.rooms.get(room.game_id) is room:
                     del self.rooms[room.game_id]
             await room.close()
+            if not self.rooms and self.closed_since_trim:  # the last room went: a quiet moment
+                self.closed_since_trim = 0
+                memory.release()
 
         self.spawn(later())
 
