@@ -29,7 +29,6 @@ from app.engine import (
 from app.services.names import bot_name
 from app.web import pages
 
-
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
 
 

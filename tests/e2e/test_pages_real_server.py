@@ -100,7 +100,8 @@ def test_signed_out_pages_are_clean_at_every_viewport(browser: Any, real_server:
                 assert page.get_attribute("#identity input[name=name]", "maxlength") == "24"
                 result = page.inner_text(f"#finished-games li[data-game-id='{finished['id']}']")
                 totals = sorted((p["total"] for p in scores["players"]), reverse=True)
-                assert "won" in result and " – ".join(map(str, totals)) in result, result
+                dash = " \u2013 "  # the result line separates totals with en dashes
+                assert "won" in result and dash.join(map(str, totals)) in result, result
             if name == "finished":
                 page.wait_for_function("() => document.getElementById('conn').textContent")
                 page.wait_for_selector("#conn[data-status=over]")

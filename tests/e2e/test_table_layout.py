@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.engine import final_scores, legal_actions, to_act, view_for
+from app.engine import final_scores, to_act, view_for
 from tests.e2e.helpers import shot, watch_console
 from tests.e2e.play import CELL_CENTRE, PLACEABLE_CARDS
 from tests.e2e.stub_server import Table
