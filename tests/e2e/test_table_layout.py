@@ -228,9 +228,21 @@ def test_log_codes_legends_and_keys_under_csp(
     assert code.get_attribute("title").endswith("squares)")
     code.scroll_into_view_if_needed()
     code.hover()
-    peek = code.query_selector(".peek")
-    assert peek and peek.is_visible() and peek.query_selector(".shape i")
+    page.wait_for_selector(".card-peek .shape i")
+    # The preview is whole on screen and on top (a scrolling log does not clip it).
+    on_top = page.evaluate(
+        """() => { const peek = document.querySelector('.card-peek');
+          const r = peek.getBoundingClientRect();
+          peek.style.pointerEvents = 'auto';  // elementFromPoint skips pointer-events: none
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + 4);
+          peek.style.pointerEvents = '';
+          return r.top >= 0 && r.bottom <= innerHeight && !!hit?.closest('.card-peek'); }"""
+    )
+    assert on_top
+    assert page.inner_text(".card-peek b") == code.inner_text()
     shot(page, "log-card-preview", full_page=False)
+    page.mouse.move(5, 5)
+    page.wait_for_selector(".card-peek", state="hidden")
     legend = page.inner_text("#reward .rw-legend")
     for words in ("HT", "Hidden Treasure", "2G", "Gold", "Arrow", "milestone", "tail"):
         assert words in legend, words

@@ -15,6 +15,7 @@ import { renderScores } from "../ui/scores.mjs";
 import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
 import { initSheet, keysToggle, maxBoardSide } from "../ui/layout.mjs";
+import { installCardPeek } from "../ui/cards.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -228,6 +229,7 @@ document.addEventListener("pointerdown", (e) => {
 }, { capture: true });
 keysToggle($("keys-btn"), $("keys"), () => board.resize());
 initSheet($("sheet"), $("sheet-handle"), () => board.resize());
+installCardPeek(() => state.content);
 
 // --- log, chat, presence --------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ import { buildFrames, clampStep } from "../lib/replay.mjs";
 import * as st from "../lib/state.mjs";
 import { Board } from "../ui/board.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
+import { installCardPeek } from "../ui/cards.mjs";
 import { maxBoardSide } from "../ui/layout.mjs";
 import { renderPlayers } from "../ui/panels.mjs";
 import { renderRealms } from "../ui/realms.mjs";
@@ -88,6 +89,7 @@ function toggleOverlay() {
   frame ||= requestAnimationFrame(draw);
 }
 $("overlay-btn").addEventListener("click", toggleOverlay);
+installCardPeek(() => state.content);
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input")) return;
   if (e.key === "m" || e.key === "M") toggleOverlay();

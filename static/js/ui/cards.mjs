@@ -2,7 +2,7 @@
 // preview of any card a log line names.
 
 import { DECK_NAMES, SHIP_NAMES, codePieces, deckOf, shapeOf } from "../lib/cards.mjs";
-import { h, shapeMini, shipChip } from "./dom.mjs";
+import { fill, h, shapeMini, shipChip } from "./dom.mjs";
 
 /** A Pattern card face: its id and shape, in its deck's colour. */
 export function patternCard(content, card, attrs = {}) {
@@ -23,19 +23,47 @@ export function missionNeeds(content, id) {
   return Object.entries(m.ships).map(([c, n]) => h("span.need", { title: `${n} ${SHIP_NAMES[c]}` }, Array.from({ length: n }, () => shipChip(c))));
 }
 
-/** What a card code previews on hover: a Pattern card's shape, a mission's ships. */
-function peek(content, piece) {
-  if (piece.kind === "pattern") {
-    const shape = shapeOf(content, piece.code);
-    return shape ? h("span.peek", { "aria-hidden": "true" }, shapeMini(shape, deckOf(piece.code), 9)) : null;
+/** What a card code previews: a Pattern card's shape, a mission's ships, or its text. */
+function peekBody(content, code, kind) {
+  if (kind === "pattern") {
+    const shape = shapeOf(content, code);
+    return shape ? shapeMini(shape, deckOf(code), 10) : null;
   }
-  if (piece.kind === "mission") return h("span.peek", { "aria-hidden": "true" }, missionNeeds(content, piece.code));
-  return h("span.peek.peek-text", { "aria-hidden": "true" }, piece.text);
+  if (kind === "mission") return h("span.needs", {}, missionNeeds(content, code));
+  return null;
 }
 
-/** Text with its card codes marked: each shows what the card is on hover (and in its title). */
+/** Text with its card codes marked (data-code); installCardPeek shows each card on hover. */
 export function withCodes(content, text) {
   return codePieces(content, text).map((p) =>
-    typeof p === "string" ? p : h(`span.code.code-${p.kind}`, { title: p.text, dataset: { code: p.code } }, p.code, peek(content, p)),
+    typeof p === "string" ? p : h(`span.code.code-${p.kind}`, { title: p.text, dataset: { code: p.code, kind: p.kind } }, p.code),
   );
+}
+
+/**
+ * One floating preview for every card code on the page (log, replay): shown beside the code
+ * under the pointer. It lives on <body> with fixed coordinates, so a scrolling log never clips
+ * it. `content()` gives the card data (loaded after start-up).
+ */
+export function installCardPeek(content) {
+  const box = h("div.card-peek", { role: "tooltip", hidden: true });
+  document.body.append(box);
+  let shown = null;
+  document.addEventListener("mouseover", (e) => {
+    const code = e.target.closest?.(".code[data-code]");
+    if (code === shown) return;
+    shown = code;
+    if (!code) {
+      box.hidden = true;
+      return;
+    }
+    const { code: id, kind } = code.dataset;
+    fill(box, h("b", {}, id), peekBody(content(), id, kind), h("small", {}, code.title));
+    box.hidden = false;
+    const r = code.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    const above = r.top - b.height - 6;
+    box.style.top = `${above >= 4 ? above : r.bottom + 6}px`;
+    box.style.left = `${Math.max(4, Math.min(r.left, window.innerWidth - b.width - 4))}px`;
+  });
 }

@@ -63,7 +63,7 @@ export function drawRealmOverlay(ctx, realms, rect) {
     const present = r.seats.filter((x) => x.dragons).sort((a, b) => b.dragons - a.dragons || b.pieces - a.pieces);
     const lines = Math.max(1, present.length) + 1;
     const lh = w * 0.62;
-    const bw = w * 4.4;
+    const bw = w * 5.4;
     const bh = lh * lines + w * 0.3;
     const x = cell.x + w / 2 - bw / 2;
     const y = cell.y + w / 2 - bh / 2;
@@ -77,10 +77,11 @@ export function drawRealmOverlay(ctx, realms, rect) {
     ctx.lineWidth = 1.5;
     ctx.stroke();
     ctx.textBaseline = "middle";
-    ctx.font = `700 ${Math.round(w * 0.4)}px system-ui, sans-serif`;
+    ctx.font = `700 ${Math.round(w * 0.36)}px system-ui, sans-serif`;
     ctx.fillStyle = REALM_LABEL[r.realm];
     ctx.textAlign = "left";
-    ctx.fillText(`${cap(r.realm)} · ${r.whirlpools} W`, x + w * 0.2, y + w * 0.15 + lh / 2);
+    const pools = `${r.whirlpools} Whirlpool${r.whirlpools === 1 ? "" : "s"}`;
+    ctx.fillText(`${cap(r.realm)} · ${pools}`, x + w * 0.2, y + w * 0.15 + lh / 2);
     present.forEach((p, i) => {
       const cy = y + w * 0.15 + lh * (i + 1.5);
       ctx.fillStyle = PLAYER_HEX[p.seat];
