@@ -211,3 +211,24 @@ def test_kept_cards_are_card_faces(
     assert _wait_action(t, 1, page) == {"type": "keep_reef", "card": card}
     assert not errors, errors
     page.close()
+
+
+def test_a_treasure_that_answers_a_choice_is_offered_beside_decline(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any]
+) -> None:
+    """Point 4: before a Reef draw, the draw-four treasure and Decline sit side by side."""
+
+    def offered(state: Any, acts: list[dict[str, Any]]) -> bool:
+        types = {a["type"] for a in acts}
+        return {"decline", "use_treasure"} <= types
+
+    t = Table.find(3, offered, True)
+    use = next(a for a in legal_actions(t.state, to_act(t.state)) if a["type"] == "use_treasure")
+    stub_tables[1] = t
+    page, errors = _open(browser, stub_url)
+    group = page.wait_for_selector("#actions .pick-group")
+    assert group.query_selector("button.act-decline")
+    page.click(f"#actions .pick-group button.act-use_treasure[data-card='{use['card']}']")
+    assert _wait_action(t, 1, page) == use
+    assert not errors, errors
+    page.close()

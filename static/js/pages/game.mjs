@@ -14,7 +14,7 @@ import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
-import { initSheet, keysToggle, maxBoardSide } from "../ui/layout.mjs";
+import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
@@ -69,6 +69,10 @@ function render(now) {
   keyed("log", [s.log.length, s.log.at(-1), s.names], renderLog);
   keyed("conn", [s.status, view.over], () => showStatus(view.over));
   updateTurnAlert();
+  if (view.over && !sheetFoldedAtEnd) {
+    sheetFoldedAtEnd = true;
+    if (oneColumn()) sheet.setFolded(true);
+  }
   if (revealChooser) {
     revealChooser = false;
     $("actions").querySelector(".chooser")?.scrollIntoView({ block: "nearest" });
@@ -228,7 +232,8 @@ document.addEventListener("pointerdown", (e) => {
   schedule();
 }, { capture: true });
 keysToggle($("keys-btn"), $("keys"), () => board.resize());
-initSheet($("sheet"), $("sheet-handle"), () => board.resize());
+const sheet = initSheet($("sheet"), $("sheet-handle"), () => board.resize());
+let sheetFoldedAtEnd = false; // on one column, the sheet folds once at the end: the scores show
 installCardPeek(() => state.content);
 
 // --- log, chat, presence --------------------------------------------------------------------

@@ -124,8 +124,12 @@ function keyedSlot(el, name, inputs, draw) {
 /** The actions no piece stands for (and types the client does not know). */
 function otherActions(s) {
   const legal = st.legalOf(s);
+  // A treasure answering a pending choice is offered beside the Decline button (decide.mjs).
+  const answering = legal.some((a) => a.type === "decline");
   // A card in my hand with exactly one use is itself the button (ui/panels.mjs renderHand).
-  return st.otherActions(s).filter((a) => actionGroup(a) === "other" && !(a.card && dec.handCardAction(legal, a.card) === a));
+  return st.otherActions(s).filter(
+    (a) => actionGroup(a) === "other" && !(answering && a.type === "use_treasure") && !(a.card && dec.handCardAction(legal, a.card) === a),
+  );
 }
 
 /** A button for each of those, labelled from the action (its JSON for unknown types). */
@@ -171,6 +175,7 @@ export function renderActions(el, s, ctl) {
   keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, busy, touch], () => placementBar(s, ctl, touch));
   updatePlacement(el, s, touch);
   const picks = ofTypes(legal, ["keep_reef", "keep_treasure", "choose_tail", "decline"]);
+  if (picks.some((a) => a.type === "decline")) picks.push(...ofTypes(legal, ["use_treasure"]));
   const tailView = picks.some((a) => a.type === "choose_tail") ? [v.reward, v.players.map((p) => p.tails), s.names, v.pending?.[0]?.reason] : null;
   keyedSlot(el, "pick", [picks, tailView, busy], () => pickChoices(s, ctl, s.names));
   keyedSlot(el, "missions", [ofTypes(legal, ["mission"]), s.decision?.kind === "mission" ? s.decision : null, busy], () => missionChoices(s, ctl));

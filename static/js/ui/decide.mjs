@@ -181,6 +181,18 @@ export function pickChoices(s, ctl, names) {
       h("div.reward.in-decision", {}, rewardBoard(view, names, s.content, { choose, disabled: s.pending, seat: s.seat })),
     );
   }
-  if (decline) parts.push(h("div.buttons", {}, h("button.act-decline", { type: "button", disabled: s.pending, onclick: () => ctl.act(decline), dataset: { key: "decline" } }, "Decline (use no treasure)")));
+  if (decline) {
+    // A treasure may answer this choice (draw four Reef cards, or advance any tail): use or not.
+    const uses = legal.filter((a) => a.type === "use_treasure");
+    parts.push(
+      h("h4", {}, uses.length ? "Use a Hidden Treasure now?" : "Go on"),
+      h(
+        "div.buttons",
+        {},
+        uses.map((a) => h("button.act-use_treasure", { type: "button", disabled: s.pending, onclick: () => ctl.act(a), dataset: { key: `use-now-${a.card}`, card: a.card } }, `Use ${a.card}: ${treasureText(s.content, a.card)}`)),
+        h("button.act-decline", { type: "button", disabled: s.pending, onclick: () => ctl.act(decline), dataset: { key: "decline" } }, "Decline (use no treasure)"),
+      ),
+    );
+  }
   return parts.length ? h("div.group.pick-group", {}, parts) : null;
 }

@@ -34,6 +34,7 @@ export function keysToggle(button, panel, onChange) {
 /**
  * The bottom sheet (one column only): fills the room under the board, can be folded down to
  * its first line with the handle, and the page gets padding so nothing hides under it.
+ * Returns {setFolded(bool)}.
  */
 export function initSheet(sheet, handle, onChange) {
   if (!sheet) return;
@@ -46,16 +47,18 @@ export function initSheet(sheet, handle, onChange) {
     root.style.setProperty("--sheet-max", `${room}px`);
     root.style.setProperty("--sheet-h", `${oneColumn() ? Math.ceil(sheet.getBoundingClientRect().height) : 0}px`);
   };
-  handle?.addEventListener("click", () => {
-    const folded = sheet.classList.toggle("folded");
-    handle.setAttribute("aria-expanded", String(!folded));
-    handle.textContent = folded ? "▴ Show hand and decisions" : "▾ Fold";
+  const setFolded = (folded) => {
+    sheet.classList.toggle("folded", folded);
+    handle?.setAttribute("aria-expanded", String(!folded));
+    if (handle) handle.textContent = folded ? "▴ Show hand and decisions" : "▾ Fold";
     place();
     onChange?.();
-  });
+  };
+  handle?.addEventListener("click", () => setFolded(!sheet.classList.contains("folded")));
   new ResizeObserver(place).observe(sheet);
   const board = document.getElementById("board");
   if (board) new ResizeObserver(place).observe(board);
   window.addEventListener("resize", place);
   place();
+  return { setFolded };
 }
