@@ -41,12 +41,16 @@ function schedule(panels = true) {
 function render(now) {
   frame = 0;
   board.draw(now);
-  // The placement bar describes the ghost under the pointer on every frame (issue 13.1).
+  // The placement bar (and the board's label) describe the ghost under the pointer on every
+  // frame (issue 13.1): moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
-  if (!panelsDirty) return;
-  panelsDirty = false;
   const view = st.viewOf(state);
-  if (!view) return;
+  if (view) {
+    const label = boardLabel(view);
+    if ($("board").getAttribute("aria-label") !== label) $("board").setAttribute("aria-label", label);
+  }
+  if (!panelsDirty || !view) return;
+  panelsDirty = false;
   const colours = view.players.map((p) => p.colour);
   const legal = st.legalOf(state);
   const s = state;
@@ -78,7 +82,6 @@ function render(now) {
     $("actions").querySelector(".chooser")?.scrollIntoView({ block: "nearest" });
   }
   document.body.classList.toggle("spectator", state.seat === null);
-  $("board").setAttribute("aria-label", boardLabel(view));
 }
 
 const shown = new Map(); // panel id -> the JSON of what it last showed
