@@ -22,7 +22,7 @@ export function renderRealms(el, realms, names, opts = {}) {
     {},
     h("th", { scope: "col" }, "Realm"),
     h("th.num", { scope: "col", title: "Whirlpools still uncovered: each is worth 3 VP to the leader (2 with 2 players)" }, "Whirl­pools"),
-    seats.map((s) => h("th.seat-col", { scope: "col", style: { "--pc": PLAYER_HEX[s] }, title: name(s) }, h("span.swatch"), h("span.seat-name", {}, name(s)))),
+    seats.map((s) => h("th.seat-col", { scope: "col", style: { "--pc": PLAYER_HEX[s] }, title: name(s) }, name(s))),
   );
   const rows = realms.map((r) =>
     h(
