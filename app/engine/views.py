@@ -7,6 +7,7 @@ from typing import Any
 
 from .board import REALMS
 from .content import DECKS
+from .majorities import realm_standings
 from .scoring import final_scores
 from .state import State
 
@@ -87,6 +88,8 @@ def view_for(state: State, viewer: int | None) -> dict[str, Any]:
         },
         "pending": _pending_view(state, viewer),
         "over": state.over,
+        # Live majorities per realm: Hidden Dragons only the viewer's own.
+        "realms": realm_standings(state, viewer),
     }
     if state.options.expansion:
         view["reward"] = copy.deepcopy(state.reward)  # a view must never alias the state

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel
 
 from app.services import lobby, users
 from app.services.errors import ServiceError
@@ -19,6 +20,12 @@ from app.web.deps import (
 from app.web.schemas import CredentialsIn, GameListOut, GameOut, GuestIn, OkOut, UserOut
 
 router = APIRouter(prefix="/api", tags=["identity"])
+
+
+class SessionOut(BaseModel):
+    """Who is signed in, or `user: null`: a page asks without an error when nobody is."""
+
+    user: UserOut | None
 
 
 @router.post("/session/guest", response_model=UserOut)
@@ -84,6 +91,12 @@ def logout(request: Request, response: Response, db: DbDep, notifier: NotifierDe
         notifier.sessions_revoked([users.token_hash(token)])
     clear_session_cookie(request, response)
     return OkOut()
+
+
+@router.get("/session", response_model=SessionOut)
+def session(user: MaybeUserDep) -> SessionOut:
+    """The signed-in user or null, always 200 (pages call it; GET /api/me answers 401)."""
+    return SessionOut(user=UserOut.of(user) if user is not None else None)
 
 
 @router.get("/me", response_model=UserOut)

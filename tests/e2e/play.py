@@ -114,20 +114,25 @@ def place_with_keyboard(page: Any) -> None:
 
 
 def other_decision(page: Any, snap: dict[str, Any]) -> None:
-    """Any decision but placing, by its button: choices first, a mission, a draw, else pass."""
+    """Any decision but placing, on its pieces (issue 13.4): a card to keep, a tail's track, a
+    mission card then its payment, a card to draw; else the pass as a discard and a draw."""
     types = snap["types"]
-    for kind in ("keep_reef", "keep_treasure", "choose_tail", "decline", "mission", "draw"):
-        if kind in types:
-            page.click(f"button.act-{kind} >> nth=0")
-            break
+    picks = [k for k in ("keep_reef", "keep_treasure", "choose_tail", "decline") if k in types]
+    if picks:
+        page.click(f"#actions button.act-{picks[0]} >> nth=0")
+    elif "mission" in types:
+        page.click("#actions .missions-group button.card.mission >> nth=0")
+        page.wait_for_selector("#actions button.payment[aria-pressed=true]")
+        page.click("#actions button.act-mission")
+    elif "draw" in types or "end_turn" in types:
+        page.click("#actions button.act-draw, #actions button.act-end_turn >> nth=0")
+    elif "pass" in types:
+        page.click("#actions button.pass-open")
+        page.click("#actions .pass-discard >> nth=0")
+        page.click("#actions .pass-draw >> nth=0")
+        page.click("#actions button.act-pass")
     else:
-        if "end_turn" in types:
-            page.click("button.act-end_turn >> nth=0")
-        elif "pass" in types:
-            page.click("details.group summary")
-            page.click("button.act-pass >> nth=0")
-        else:
-            raise AssertionError(f"no button for {types}")
+        raise AssertionError(f"no control for {types}")
     wait_version_change(page, snap["version"])
 
 

@@ -29,6 +29,8 @@ from app.engine import (
 from app.services.names import bot_name
 from app.web import pages
 
+CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+
 
 class Table:
     """One engine game and its move log."""
@@ -41,6 +43,26 @@ class Table:
         self.extra_actions: list[dict[str, Any]] = []
         # Bot seats: seat -> {"level", "stand_in" (the owner is still named), "left"}.
         self.bots: dict[int, dict[str, Any]] = {}
+        self.actions: list[tuple[int, dict[str, Any]]] = []  # (seat, action) as received
+
+    @classmethod
+    def find(cls, players: int, want: Any, expansion: bool = False, seeds: int = 400) -> Table:
+        """A table at the first position of seeded random games where `want(state, legal)`."""
+        for seed in range(1, seeds):
+            t = cls(players, seed, expansion)
+            rng = random.Random(seed)
+            while not t.state.over:
+                seat = to_act(t.state)
+                acts = legal_actions(t.state, seat)
+                if want(t.state, acts):
+                    t.log.clear()
+                    t.version = 0
+                    return t
+                places = [a for a in acts if a["type"] == "place"]
+                missions = [a for a in acts if a["type"] == "mission"]
+                pool = places if places and rng.random() < 0.9 else (missions or acts)
+                t.state, _ = apply(t.state, rng.choice(pool), seat)
+        raise AssertionError("no such position")
 
     def seat_json(self, seat: int, name: str) -> dict[str, Any]:
         """A seat as the real server's GameOut has it (bot level, stand-in, left)."""
@@ -60,6 +82,7 @@ class Table:
     def act(self, seat: int, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply an action for `seat` and log it."""
         self.state, events = apply(self.state, action, seat)
+        self.actions.append((seat, action))
         self.version += 1
         # The public log, as the real server's: secrets stripped for everyone (R-60).
         text = [describe(event_for(e, None)) for e in events]
@@ -91,9 +114,21 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
             raise HTTPException(404)
         return tables[game_id]
 
+    # The Content-Security-Policy the real server is getting: a page that needs an inline
+    # script, an inline handler or a style attribute breaks here, and the console says so.
+    @app.middleware("http")
+    async def csp(request: Any, call_next: Any) -> Any:
+        response = await call_next(request)
+        response.headers["content-security-policy"] = CSP
+        return response
+
     @app.get("/api/me")
     def me() -> dict[str, Any]:
         return {"id": 1, "display_name": "Tester", "username": None, "guest": True}
+
+    @app.get("/api/session")
+    def session() -> dict[str, Any]:
+        return {"user": me()}
 
     @app.get("/api/games/{game_id}")
     def game(game_id: int) -> dict[str, Any]:

@@ -52,6 +52,29 @@ def play(players: int, seed: int, moves: int, expansion: bool = False) -> Any:
     return state
 
 
+def find(players: int, expansion: bool, want: Any, seeds: range = range(1, 400)) -> Any:
+    """The first position of seeded random games where `want(state, legal)` holds."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = new_game(GameOptions(players=players, expansion=expansion), seed)
+        while not state.over:
+            seat = to_act(state)
+            acts = legal_actions(state, seat)
+            if want(state, acts):
+                return state
+            places = [a for a in acts if a["type"] == "place"]
+            missions = [a for a in acts if a["type"] == "mission"]
+            pool = places if places and rng.random() < 0.9 else (missions or acts)
+            state, _ = apply(state, rng.choice(pool), seat)
+    raise AssertionError("no such position")
+
+
+def _payments_for_one_mission(state: Any, acts: list[dict[str, Any]]) -> bool:
+    ids = [a["mission"] for a in acts if a["type"] == "mission"]
+    paid_by_card = any(a.get("cards") for a in acts if a["type"] == "mission")
+    return paid_by_card and any(ids.count(m) >= 3 for m in ids)
+
+
 def doc(state: Any, seat: int | None) -> dict[str, Any]:
     """The {view, legal_actions} document as the server sends it to `seat`."""
     acting = to_act(state)
@@ -71,10 +94,10 @@ def ancestral(players: int, seed: int, moves: int) -> dict[str, Any]:
     return doc(state, seat)
 
 
-def replay_record(players: int, seed: int) -> dict[str, Any]:
+def replay_record(players: int, seed: int, expansion: bool = False) -> dict[str, Any]:
     """A finished game as the log API gives it: setup view, moves with public events, final view."""
     rng = random.Random(seed)
-    state = new_game(GameOptions(players=players), seed)
+    state = new_game(GameOptions(players=players, expansion=expansion), seed)
     setup = view_for(state, None)
     moves = []
     while not state.over:
@@ -110,13 +133,21 @@ def main(out: Path = OUT) -> None:
         "over.json": doc(end, 0),
     }
     samples["ancestral.json"] = ancestral(3, 21, 24)
-    samples["replay.json"] = replay_record(3, 5)
     # The socket's compact legal actions beside the full lists they stand for (lib/legal.mjs).
     cases = []
     for state in (start, mid, play(2, 3, 25, expansion=True), play(5, 9, 30)):
         actions = legal_actions(state, to_act(state))
         cases.append({"packed": pack_legal(actions), "actions": actions})
     samples["legal_wire.json"] = {"cases": cases}
+    # Decisions on the pieces: a mission with several payments (one with a Reef card), and a
+    # pending tail choice (a dark blue ship, expansion).
+    mission = find(3, False, lambda s, acts: _payments_for_one_mission(s, acts))
+    samples["mission.json"] = doc(mission, to_act(mission))
+    tail = find(3, True, lambda s, acts: any(a["type"] == "choose_tail" for a in acts))
+    samples["tail.json"] = doc(tail, to_act(tail))
+    samples["replay.json"] = replay_record(3, 5)
+    # The expansion: Ancestral heads (counted twice in their head's realm) and tails.
+    samples["replay_expansion.json"] = replay_record(4, 8, expansion=True)
     for name, data in samples.items():
         (out / name).write_text(json.dumps(data))
     print("wrote", ", ".join(samples), "and content.json; end over:", end.over)

@@ -52,3 +52,22 @@ test("log lines name players instead of seat colours; ship colours stay", () => 
   assert.deepEqual(logPieces("Orange to play", [null, "X"]), ["Orange to play"]);
   assert.deepEqual(logPieces("The game is over", names), ["The game is over"]);
 });
+
+test("the connection badge says the game is over instead of Live (issue 13.8)", async () => {
+  const { connLabel } = await import("../../static/js/lib/seats.mjs");
+  assert.deepEqual(connLabel("live", false), { status: "live", text: "Live" });
+  assert.deepEqual(connLabel("polling", false), { status: "polling", text: "Live (polling)" });
+  assert.deepEqual(connLabel("live", true), { status: "over", text: "Game over" });
+  assert.deepEqual(connLabel("polling", true), { status: "over", text: "Game over" });
+  // A dropped connection still says so, even after the end.
+  assert.deepEqual(connLabel("offline", true), { status: "offline", text: "Offline, retrying…" });
+});
+
+test("a finished game's result: winners by name and every total (issue 13.8)", async () => {
+  const { resultText } = await import("../../static/js/lib/seats.mjs");
+  const scores = { winners: [1], players: [{ seat: 0, total: 64 }, { seat: 1, total: 87 }, { seat: 2, total: 51 }] };
+  assert.equal(resultText(scores, ["Ann", "Marina", "Cy"]), "Marina won · 87 – 64 – 51");
+  const shared = { winners: [0, 2], players: [{ seat: 0, total: 70 }, { seat: 1, total: 60 }, { seat: 2, total: 70 }] };
+  assert.equal(resultText(shared, ["Ann", "Bo", "Cy"]), "Ann and Cy shared the win · 70 – 70 – 60");
+  assert.equal(resultText(null, []), "");
+});

@@ -103,3 +103,19 @@ def test_guest_again_renames_and_keeps_identity(client_factory: Factory) -> None
     uid = client.get("/api/me").json()["id"]
     r = client.post("/api/session/guest", json={"name": "Second"})
     assert r.json()["id"] == uid and r.json()["display_name"] == "Second"
+
+
+def test_session_answers_200_signed_in_or_not(client_factory: Factory) -> None:
+    """GET /api/session never fails: {"user": null} signed out, the user object signed in."""
+    anon = client_factory()
+    r = anon.get("/api/session")
+    assert r.status_code == 200 and r.json() == {"user": None}
+    ann = client_factory("Ann")
+    me = ann.get("/api/me").json()
+    r = ann.get("/api/session")
+    assert r.status_code == 200 and r.json() == {"user": me}
+    assert ann.post("/api/session/logout").status_code == 200
+    assert ann.get("/api/session").json() == {"user": None}
+    # A tampered cookie is nobody, not an error.
+    anon.cookies.set("sd_session", "garbage")
+    assert anon.get("/api/session").json() == {"user": None}

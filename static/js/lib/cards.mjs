@@ -148,3 +148,44 @@ export function phaseText(phase) {
     ] ?? String(phase)
   );
 }
+
+// Card codes as the log writes them: Pattern cards (S07, M30, L05), Missions (MS07), Reef cards
+// (RF11), Hidden Treasures (HT03).
+const CODE = /\b(MS|RF|HT|[SML])(\d{2})\b/g;
+
+/** The kind of card a code names, or null when the content does not know it. */
+export function codeKind(content, code) {
+  if (content?.missions?.[code]) return "mission";
+  if (content?.reefs?.[code]) return "reef";
+  if (content?.treasures?.[code]) return "treasure";
+  if (content?.pattern_shape?.[code]) return "pattern";
+  return null;
+}
+
+/**
+ * A text split around the card codes it names: strings and {code, kind, text} pieces, where
+ * `text` describes the card (for a tooltip). Unknown codes stay plain text.
+ */
+export function codePieces(content, text) {
+  const out = [];
+  let last = 0;
+  for (const m of String(text).matchAll(CODE)) {
+    const code = m[0];
+    const kind = codeKind(content, code);
+    if (!kind) continue;
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push({ code, kind, text: cardText(content, kind, code) });
+    last = m.index + code.length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+/** A card's description by kind: what a tooltip or a preview says. */
+export function cardText(content, kind, code) {
+  if (kind === "mission") return `Mission ${code}: ${missionText(content, code)}`;
+  if (kind === "reef") return `Reef card ${code}: ${reefText(content, code)}`;
+  if (kind === "treasure") return `Hidden Treasure ${code}: ${treasureText(content, code)}`;
+  if (kind === "pattern") return `${DECK_NAMES[deckOf(code)] ?? ""} Pattern card ${code} (${shapeOf(content, code)?.length ?? "?"} squares)`;
+  return code;
+}

@@ -1,6 +1,10 @@
 // Replays: rebuild the public view after each move from the setup view and the logged events
 // (GET /api/games/{id}/log gives both once a game is over). Pure; no DOM. Only public facts are
 // rebuilt (board, Gold, ships, heads, missions, played cards, tails): enough to watch a game.
+// A finished game's log names the Reef cards kept (R-60 lets everything show after the end), so
+// each frame's realm majorities count the Hidden Dragons held by then.
+
+import { standingsFromView } from "./realms.mjs";
 
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
@@ -51,20 +55,35 @@ function applyEvent(view, e) {
   }
 }
 
+/** Count a kept Hidden Dragon card (its id is in the event's secret part after the end). */
+function noteHidden(hidden, e, content) {
+  const card = e.type === "reef_kept" ? e.secret?.card : null;
+  const reef = card && content?.reefs?.[card];
+  if (reef?.kind !== "hidden_dragon" || typeof e.seat !== "number") return;
+  const mine = (hidden[e.seat] ??= {});
+  mine[reef.realm] = (mine[reef.realm] ?? 0) + 1;
+}
+
 /**
  * Frames of a replay: frames[0] is the setup, frames[i] the view after move i.
  * Each frame is {view, move, text, lastPlaced}; `move` is the log entry (null for the setup).
+ * The view's `realms` are the majorities at that frame (Hidden Dragons kept so far counted).
  */
-export function buildFrames(setupView, moves, finalScores = null) {
-  const frames = [{ view: clone(setupView), move: null, text: ["Setup"], lastPlaced: null }];
-  let view = clone(setupView);
+export function buildFrames(setupView, moves, finalScores = null, content = null) {
+  const hidden = [];
+  const setup = clone(setupView);
+  setup.realms = standingsFromView(setup, hidden);
+  const frames = [{ view: setup, move: null, text: ["Setup"], lastPlaced: null }];
+  let view = clone(setup);
   for (const m of moves) {
     view = clone(view);
     let lastPlaced = null;
     for (const e of m.events ?? []) {
       applyEvent(view, e);
+      noteHidden(hidden, e, content);
       if (e.type === "placed") lastPlaced = e.cells;
     }
+    view.realms = standingsFromView(view, hidden);
     frames.push({ view, move: m, text: m.text ?? [], lastPlaced });
   }
   const last = frames[frames.length - 1].view;

@@ -68,3 +68,21 @@ export function logPieces(text, names) {
   if (last < text.length) out.push(text.slice(last));
   return out;
 }
+
+const CONN_TEXT = { connecting: "Connecting…", live: "Live", polling: "Live (polling)", reconnecting: "Reconnecting…", offline: "Offline, retrying…" };
+
+/** The connection badge: "Live" only while the game runs; a finished game says so. */
+export function connLabel(status, over) {
+  if (over && (status === "live" || status === "polling")) return { status: "over", text: "Game over" };
+  return { status, text: CONN_TEXT[status] ?? status };
+}
+
+/** A finished game's result in one line: the winner(s) by name, then every total, best first. */
+export function resultText(scores, names) {
+  if (!scores?.players?.length) return "";
+  const name = (s) => names[s] || `Seat ${s + 1}`;
+  const winners = scores.winners ?? [];
+  const who = winners.length > 1 ? `${winners.map(name).join(" and ")} shared the win` : `${name(winners[0])} won`;
+  const totals = scores.players.map((p) => p.total).sort((a, b) => b - a);
+  return `${who} · ${totals.join(" – ")}`;
+}

@@ -13,6 +13,7 @@ export function createState(opts = {}) {
     content: opts.content ?? null, // static card data from /content.json (shapes, missions, reefs)
     version: -1, // server version of `doc`; every action carries it (stale ones are refused)
     doc: null, // {view, legal_actions}: exactly the document the server's patches apply to
+    docSeq: 0, // bumped by every setDocument: a cheap "the document changed" stamp for redraws
     seat: null, // my seat number, or null when spectating (then everything is read-only)
     names: [], // display names by seat, from GET /api/games/{id}
     seats: [], // lib/seats.mjs seatInfo by seat (bot level, stand-in, left), from the same call
@@ -23,6 +24,7 @@ export function createState(opts = {}) {
     anchor: null, // [row, col] where the ghost's pivot sits (pointer or arrow keys), or null
     locked: false, // true once the player fixed a legal spot and is choosing the head
     headIndex: 0, // index into the ghost's squares of the chosen head square
+    decision: null, // an open chooser (lib/decisions.mjs): {kind: "mission", mission, pay} | {kind: "pass", discard, draw}
     pending: false, // an action was sent and not answered yet: input waits to avoid doubles
     lastPlaced: null, // {cells, at, still?} of the newest Dragon, highlighted after it lands (still: no pulse)
     error: null, // the last refusal or network problem, shown to the player, or null
@@ -47,6 +49,7 @@ export function setDocument(s, doc, version, now = Date.now()) {
   const couldPlace = allPlaceActions(s).length > 0;
   s.doc = doc;
   s.version = version;
+  s.docSeq += 1;
   const dragons = doc?.view?.board?.dragons ?? [];
   if (before !== null && dragons.length > before) {
     s.lastPlaced = { cells: dragons[dragons.length - 1].cells, at: now };

@@ -3,15 +3,19 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { Connection } from "../lib/connection.mjs";
+import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
 import { Board } from "../ui/board.mjs";
-import { renderActions } from "../ui/actions.mjs";
+import { renderActions, updatePlacement } from "../ui/actions.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { renderHand, renderMarkets, renderPlayers } from "../ui/panels.mjs";
+import { renderRealms } from "../ui/realms.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
-import { seatInfo, titleFor } from "../lib/seats.mjs";
+import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
+import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
+import { installCardPeek } from "../ui/cards.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -22,8 +26,9 @@ let conn = null; // the live Connection once the game has started
 let frame = 0; // pending requestAnimationFrame id (0 = none)
 let panelsDirty = true; // whether the DOM panels need rebuilding on the next frame
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
+let revealChooser = false; // scroll the decision's chooser into view after the next render
 
-const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true) });
+const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st };
 
@@ -36,10 +41,16 @@ function schedule(panels = true) {
 function render(now) {
   frame = 0;
   board.draw(now);
-  if (!panelsDirty) return;
-  panelsDirty = false;
+  // The placement bar (and the board's label) describe the ghost under the pointer on every
+  // frame (issue 13.1): moving the pointer changes nothing else.
+  updatePlacement($("actions"), state, controls.touch());
   const view = st.viewOf(state);
-  if (!view) return;
+  if (view) {
+    const label = boardLabel(view);
+    if ($("board").getAttribute("aria-label") !== label) $("board").setAttribute("aria-label", label);
+  }
+  if (!panelsDirty || !view) return;
+  panelsDirty = false;
   const colours = view.players.map((p) => p.colour);
   const legal = st.legalOf(state);
   const s = state;
@@ -47,15 +58,30 @@ function render(now) {
   // Each panel is rebuilt only when what it shows changed: a rebuild under the pointer between
   // press and release would swallow the click (and costs DOM work on every patch).
   keyed("players", [view.players, view.turn, view.over, s.seat, s.seats, s.names, s.presence], () => renderPlayers($("players"), s));
-  keyed("markets", [view.market, view.deck_sizes, legal], () => renderMarkets($("markets"), s, act));
-  keyed("hand", [mine, legal, s.selected, s.seat], () => renderHand($("hand"), s, pick));
+  const missionPick = s.decision?.kind === "mission" ? s.decision.mission : null;
+  keyed("markets", [view.market, view.deck_sizes, legal, missionPick, s.pending], () => renderMarkets($("markets"), s, controls));
+  keyed("hand", [mine, legal, s.selected, s.seat, s.decision, s.pending], () => renderHand($("hand"), s, pick, act));
   renderActions($("actions"), s, controls); // keyed per part inside (ui/actions.mjs)
-  keyed("reward", [view.reward, view.players.map((p) => p.tails), s.names], () => renderReward($("reward"), view, s.names, s.content));
+  // While a tail is to be chosen, the decision panel shows the Reward Board (with clickable
+  // tracks) beside the decision; the copy under the other panels steps aside meanwhile.
+  const tailChoice = legal.some((a) => a.type === "choose_tail");
+  keyed("reward", [view.reward, view.players.map((p) => p.tails), s.names, tailChoice], () => renderReward($("reward"), view, s.names, s.content, { hidden: tailChoice, seat: s.seat }));
+  keyed("realms", [view.realms, s.names, view.over], () =>
+    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed" } : {}),
+  );
   keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
   keyed("log", [s.log.length, s.log.at(-1), s.names], renderLog);
+  keyed("conn", [s.status, view.over], () => showStatus(view.over));
   updateTurnAlert();
+  if (view.over && !sheetFoldedAtEnd) {
+    sheetFoldedAtEnd = true;
+    if (oneColumn()) sheet.setFolded(true);
+  }
+  if (revealChooser) {
+    revealChooser = false;
+    $("actions").querySelector(".chooser")?.scrollIntoView({ block: "nearest" });
+  }
   document.body.classList.toggle("spectator", state.seat === null);
-  $("board").setAttribute("aria-label", boardLabel(view));
 }
 
 const shown = new Map(); // panel id -> the JSON of what it last showed
@@ -83,9 +109,15 @@ function updateTurnAlert() {
 
 function setStatus(status) {
   state.status = status;
+  showStatus(!!st.viewOf(state)?.over);
+}
+
+/** The connection badge: "Live" while the game runs, "Game over" once it has ended. */
+function showStatus(over) {
   const el = $("conn");
+  const { status, text } = connLabel(state.status, over);
   el.dataset.status = status;
-  el.textContent = { connecting: "Connecting…", live: "Live", polling: "Live (polling)", reconnecting: "Reconnecting…", offline: "Offline, retrying…" }[status] ?? status;
+  el.textContent = text;
 }
 
 /** Send an action; input pauses until the server answers, errors are shown, not thrown. */
@@ -105,10 +137,22 @@ async function act(action) {
   }
 }
 
+/** A hand card was clicked: the discard while passing, else the card to place. */
 function pick(card) {
-  if (state.selected === card) st.clearSelection(state);
-  else st.selectCard(state, card);
+  if (state.decision?.kind === "pass") dec.passDiscard(state, card);
+  else if (state.selected === card) st.clearSelection(state);
+  else if (st.selectCard(state, card)) dec.closeDecision(state);
   schedule();
+}
+
+/** Send the open decision's action (the chosen payment, or the pass): always a listed one. */
+function sendDecision() {
+  const a = dec.missionToSend(state) ?? dec.passToSend(state);
+  if (!a) return;
+  act(a).then(() => {
+    if (!state.error) dec.closeDecision(state);
+    schedule();
+  });
 }
 
 /** Hand my seat to a bot, or take it back; then re-read seats and my actions. */
@@ -124,6 +168,18 @@ async function seatChange(what, body) {
 
 const controls = {
   act,
+  touch: () => board.pointerType === "touch",
+  openMission: (id) => {
+    if (dec.openMission(state, id)) st.clearSelection(state);
+    revealChooser = true; // opened from the market far below: bring the chooser into view
+    schedule();
+  },
+  choosePayment: (i) => (dec.choosePayment(state, i), schedule()),
+  openPass: () => (dec.openPass(state) && st.clearSelection(state), schedule()),
+  passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
+  passDraw: (key) => (dec.passDraw(state, key), schedule()),
+  closeDecision: () => (dec.closeDecision(state), schedule()),
+  sendDecision,
   rotate: () => (st.rotateGhost(state), schedule()),
   mirror: () => (st.mirrorGhost(state), schedule()),
   nextLegal: () => (st.cycleLegal(state), schedule()),
@@ -146,6 +202,8 @@ function onKey(e) {
   const k = e.key;
   const hand = st.myHand(state);
   if (/^[1-9]$/.test(k) && hand[Number(k) - 1]) pick(hand[Number(k) - 1]);
+  else if (k === "m" || k === "M") toggleOverlay();
+  else if (k === "Escape" && state.decision) dec.closeDecision(state);
   else if (!state.selected) return;
   else if (ARROWS[k]) {
     if (state.locked) st.unlockGhost(state);
@@ -162,12 +220,31 @@ function onKey(e) {
 }
 document.addEventListener("keydown", onKey);
 
+/** Show or hide the realm majorities drawn on the board (the "Majorities" button, or M). */
+function toggleOverlay() {
+  board.overlay = !board.overlay;
+  $("overlay-btn").setAttribute("aria-pressed", String(board.overlay));
+  schedule(false);
+}
+$("overlay-btn").addEventListener("click", toggleOverlay);
+// The placement help speaks of taps or of the mouse and keys after the last input anywhere.
+board.pointerType = window.matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
+document.addEventListener("pointerdown", (e) => {
+  if (e.pointerType === board.pointerType) return;
+  board.pointerType = e.pointerType;
+  schedule();
+}, { capture: true });
+keysToggle($("keys-btn"), $("keys"), () => board.resize());
+const sheet = initSheet($("sheet"), $("sheet-handle"), () => board.resize());
+let sheetFoldedAtEnd = false; // on one column, the sheet folds once at the end: the scores show
+installCardPeek(() => state.content);
+
 // --- log, chat, presence --------------------------------------------------------------------
 
 function renderLog() {
   const el = $("log");
   const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
-  fill(el, state.log.map((e) => h("li", {}, logText(e.text, state.names))));
+  fill(el, state.log.map((e) => h("li", {}, logText(e.text, state.names, state.content))));
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
 
@@ -267,6 +344,7 @@ async function startLive(game) {
       else if (state.seat === null && game.your_seat !== undefined) state.seat = game.your_seat;
       const before = state.version;
       st.setDocument(state, doc, version);
+      dec.reconcileDecision(state);
       if (version !== before) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
       schedule();
@@ -278,10 +356,10 @@ async function startLive(game) {
 
 async function main() {
   try {
-    [state.content, me] = await Promise.all([
-      api("/content.json"),
-      api("/api/me").catch(() => null),
-    ]);
+    // GET /api/session answers 200 signed in or not: a signed-out page logs no failed request.
+    let session;
+    [state.content, session] = await Promise.all([api("/content.json"), api("/api/session").catch(() => null)]);
+    me = session?.user ?? null;
     $("me").textContent = me ? me.display_name : "not signed in";
     if (!me) {
       // The server refuses chat from sockets without a session (not_signed_in): say so up front.

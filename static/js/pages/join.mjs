@@ -59,7 +59,8 @@ function seatList(game) {
 }
 
 async function main() {
-  const [game, me] = await Promise.all([findGame(), api("/api/me").catch(() => null)]);
+  const [game, session] = await Promise.all([findGame(), api("/api/session").catch(() => null)]);
+  const me = session?.user ?? null;
   if (!game) return fail("This invite link does not match any table. Ask for a new link, or find a table in the lobby.");
   const open = game.status === "open";
   const free = game.seats.some((s) => seatInfo(s).empty);

@@ -2,10 +2,13 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
-import { seatInfo } from "../lib/seats.mjs";
+import { resultText, seatInfo } from "../lib/seats.mjs";
 import { badges } from "../ui/seats.mjs";
 
 let me = null; // the signed-in user or null
+// The server's limits (app/services/users.py): names and usernames 24 characters, passwords 128.
+const NAME_MAX = 24;
+const PASSWORD_MAX = 128;
 
 function identityForms() {
   const tabs = ["Play as guest", "Log in", "Register"];
@@ -14,9 +17,9 @@ function identityForms() {
   const err = h("p.error", { role: "alert", hidden: true });
   const show = () => {
     const [path, fields, label] = [
-      ["/api/session/guest", [["name", "Your name", "text"]], "Play"],
-      ["/api/session/login", [["username", "Username", "text"], ["password", "Password", "password"]], "Log in"],
-      ["/api/users", [["username", "Username", "text"], ["password", "Password", "password"]], "Create account"],
+      ["/api/session/guest", [["name", "Your name", "text", NAME_MAX]], "Play"],
+      ["/api/session/login", [["username", "Username", "text", NAME_MAX], ["password", "Password", "password", PASSWORD_MAX]], "Log in"],
+      ["/api/users", [["username", "Username", "text", NAME_MAX], ["password", "Password", "password", PASSWORD_MAX]], "Create account"],
     ][current];
     const form = h(
       "form",
@@ -33,7 +36,7 @@ function identityForms() {
           }
         },
       },
-      fields.map(([name, ph, type]) => h("input", { name, placeholder: ph, type, required: true, maxlength: 64, "aria-label": ph, autocomplete: type === "password" ? "current-password" : "username" })),
+      fields.map(([name, ph, type, max]) => h("input", { name, placeholder: ph, type, required: true, maxlength: max, "aria-label": ph, autocomplete: type === "password" ? "current-password" : "username" })),
       h("button.primary", { type: "submit" }, label),
     );
     fill(
@@ -87,8 +90,8 @@ function identityUpgrade() {
           }
         },
       },
-      h("input", { name: "username", placeholder: "Username", required: true, "aria-label": "Username" }),
-      h("input", { name: "password", type: "password", placeholder: "Password", required: true, "aria-label": "Password" }),
+      h("input", { name: "username", placeholder: "Username", required: true, maxlength: NAME_MAX, "aria-label": "Username" }),
+      h("input", { name: "password", type: "password", placeholder: "Password", required: true, maxlength: PASSWORD_MAX, "aria-label": "Password" }),
       h("button", { type: "submit" }, "Register"),
     ),
     err,
@@ -114,6 +117,7 @@ function gameItem(g, kind) {
       g.your_turn ? h("span.badge", {}, "your turn") : null,
       h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${g.status}`),
       h("div.meta.who-list", {}, who),
+      kind === "finished" && g.final_scores ? h("div.result", {}, resultText(g.final_scores, seats.map((x) => x.name))) : null,
     ),
     link,
   );
@@ -130,7 +134,8 @@ async function loadList(id, path, kind) {
 }
 
 async function refresh() {
-  me = await api("/api/me").catch(() => null);
+  // GET /api/session answers 200 even signed out: no failed request in the console.
+  me = (await api("/api/session").catch(() => null))?.user ?? null;
   renderIdentity();
   $("create").hidden = !me;
   await Promise.all([

@@ -1,60 +1,82 @@
-// The decision panel: the placement bar (rotate, mirror, head, confirm, with the cost and
-// rewards preview) and one button for every other legal action, grouped. Action types the
-// client does not know still get a button labelled from their JSON, so nothing is unreachable.
+// The decision panel: the placement bar (rotate, mirror, head, confirm, with a live preview of
+// the ghost under the pointer) and every other decision drawn as its pieces (ui/decide.mjs):
+// mission cards and payments, draws as cards, the pass as two choices, picks, a tail by its
+// track. Action types the client does not know still get a button labelled from their JSON.
 
 import { actionGroup, actionLabel, phaseText } from "../lib/cards.mjs";
+import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
+import { drawChoices, missionChoices, passChoices, pickChoices } from "./decide.mjs";
 import { fill, h, shipChip } from "./dom.mjs";
 
-const GROUPS = [
-  ["choice", "Choose"],
-  ["missions", "Complete a mission"],
-  ["draw", "Draw a Pattern card"],
-  ["other", "Other actions"],
-  ["pass", "Pass instead"],
-];
-
-/** Preview line for the ghost: cost and what the covered symbols give (R-22, R-23). */
-function previewLine(s) {
+/** The ghost's cost and what the covered symbols give (R-22, R-23), as nodes. */
+function previewBits(s) {
   const p = st.preview(s);
   const bits = [h("span.cost", {}, p.cost ? `Cost ${p.cost} Gold` : "No cost")];
   if (p.gold) bits.push(h("span", {}, `+${p.gold} Gold`));
   if (p.reefs) bits.push(h("span", {}, `+${p.reefs} Reef draw${p.reefs > 1 ? "s" : ""}`));
   if (p.ships.length) bits.push(h("span", {}, "ships ", p.ships.map((c) => shipChip(c))));
-  return h("div.preview", { "aria-live": "polite" }, bits);
+  return bits;
 }
 
-function placementBar(s, ctl) {
+function statusText(s, legal, touch) {
+  if (s.locked) return `Choose the head square (${touch ? "tap" : "click"} a square of the Dragon${touch ? "" : ", or H"}), then Place Dragon.`;
+  if (touch) return legal ? "Legal here: tap it again (or Fix here)." : "Not legal here: tap another spot, or Next spot.";
+  return legal ? "Legal here: click or press Enter to fix it." : "Not legal here. Move it (arrows / pointer), rotate (R), mirror (F), or N for the next legal spot.";
+}
+
+/** The bar's frame and buttons; what it says about the ghost is filled in by updatePlacement. */
+function placementBar(s, ctl, touch) {
   if (!s.selected) {
     const can = st.allPlaceActions(s).length > 0;
-    return can ? h("p.hint", {}, "Pick a card from your hand to place a Dragon (or press 1 / 2).") : null;
+    const how = touch ? "Tap a card in your hand to place a Dragon." : "Pick a card from your hand to place a Dragon (or press 1 / 2).";
+    return can ? h("p.hint", {}, how) : null;
   }
-  const legal = !!st.currentAction(s);
-  const status = s.locked
-    ? "Choose the head square (click a square of the Dragon, or H), then confirm."
-    : legal
-      ? "Legal here: click or press Enter to fix it."
-      : "Not legal here. Move it (arrows / pointer), rotate (R), mirror (F), or N for the next legal spot.";
   const count = st.placeActions(s).length;
   return h(
     "div.placing",
     {},
     h("div.placing-title", {}, h("b", {}, `Placing ${s.selected}`), h("span.muted", {}, ` · ${count} legal spot${count === 1 ? "" : "s"}`)),
-    h(`p.status${legal ? ".ok" : ".bad"}`, { role: "status" }, status),
-    previewLine(s),
+    h("p.status", { role: "status" }),
+    h("div.preview"),
     h(
-      "div.buttons",
+      "div.buttons.placing-buttons",
       {},
       h("button", { type: "button", onclick: ctl.rotate, disabled: s.locked, dataset: { key: "rotate" }, title: "Rotate (R)" }, "⟳ Rotate"),
       h("button", { type: "button", onclick: ctl.mirror, disabled: s.locked, dataset: { key: "mirror" }, title: "Mirror (F)" }, "⇋ Mirror"),
       h("button", { type: "button", onclick: ctl.nextLegal, disabled: s.locked || !count, dataset: { key: "next" }, title: "Next legal spot (N)" }, "Next spot"),
       s.locked
         ? h("button", { type: "button", onclick: ctl.cycleHead, dataset: { key: "head" }, title: "Next head square (H)" }, "Head ↻")
-        : h("button", { type: "button", onclick: ctl.lock, disabled: !legal, dataset: { key: "lock" } }, "Fix here"),
-      h("button.primary", { type: "button", onclick: ctl.confirm, disabled: !s.locked || s.pending, dataset: { key: "confirm" }, title: "Confirm (Enter)" }, "Place Dragon"),
+        : h("button", { type: "button", onclick: ctl.lock, dataset: { key: "lock" }, title: "Fix the Dragon here (Enter)" }, "Fix here"),
+      h("button.primary", { type: "button", onclick: ctl.confirm, dataset: { key: "confirm" }, title: "Confirm (Enter)" }, "Place Dragon"),
       h("button.ghost-btn", { type: "button", onclick: ctl.cancel, dataset: { key: "cancel" }, title: "Cancel (Esc)" }, "Cancel"),
     ),
+    h("p.legend.ghost-legend", {}, h("i.dot"), "squares of legal spots ·", h("i.ok-box"), "legal ·", h("i.bad-box"), "not legal"),
   );
+}
+
+const liveKey = new WeakMap(); // placing bar -> the JSON of the ghost it last described
+
+/**
+ * Describe the ghost as it is now: legal or not, cost and rewards, and whether it can be fixed
+ * or placed. Runs on every frame (the pointer moves the ghost without any other change) but
+ * only touches the text and the buttons' disabled flags: no button is ever replaced, so a click
+ * is never lost to it (issue 13, points 1 and 2).
+ */
+export function updatePlacement(el, s, touch = false) {
+  const bar = el.querySelector(":scope > [data-slot=placing] > .placing");
+  if (!bar) return;
+  const key = JSON.stringify([s.selected, s.rot, s.mirrored, s.anchor, s.locked, s.headIndex, s.docSeq, s.pending, touch]);
+  if (liveKey.get(bar) === key) return;
+  liveKey.set(bar, key);
+  const legal = !!st.currentAction(s);
+  const status = bar.querySelector(".status");
+  status.textContent = statusText(s, legal, touch);
+  status.className = `status ${legal ? "ok" : "bad"}`;
+  fill(bar.querySelector(".preview"), previewBits(s));
+  const lock = bar.querySelector("[data-key=lock]");
+  if (lock) lock.disabled = !legal || s.pending;
+  bar.querySelector("[data-key=confirm]").disabled = !s.locked || !legal || s.pending;
 }
 
 /** A short line about what is awaited, for players and spectators alike. */
@@ -65,7 +87,7 @@ function waitingLine(s) {
     return h(
       "div.turn-line",
       {},
-      h("p", {}, h("b", {}, "Game over"), " · the final scores are below the board"),
+      h("p", {}, h("b", {}, "Game over"), " · the final scores follow"),
       h("div.buttons", {}, h("a.button", { href: `/games/${s.gameId}/replay${location.search}` }, "Watch the replay"), h("a.button", { href: "/" }, "Back to the lobby")),
     );
   }
@@ -99,40 +121,46 @@ function keyedSlot(el, name, inputs, draw) {
   fill(target, draw());
 }
 
-function actionGroups(s, ctl) {
-  const groups = new Map();
-  for (const a of st.otherActions(s)) {
-    const g = actionGroup(a);
-    if (!groups.has(g)) groups.set(g, []);
-    groups.get(g).push(a);
-  }
-  return GROUPS.filter(([g]) => groups.has(g)).map(([g, title]) => {
-    const acts = groups.get(g);
-    const buttons = acts.map((a, i) =>
-      h(
-        `button.action.act-${a.type}`,
-        { type: "button", disabled: s.pending, onclick: () => ctl.act(a), dataset: { key: `${g}-${i}`, action: JSON.stringify(a) } },
-        actionLabel(s.content, a),
-      ),
-    );
-    // Passing has many combinations (discard x draw); keep them folded away.
-    if (g === "pass") return h("details.group", {}, h("summary", {}, `${title} (${acts.length} ways)`), h("div.buttons.wrap", {}, buttons));
-    return h("div.group", {}, h("h4", {}, title), h("div.buttons.wrap", {}, buttons));
-  });
+/** The actions no piece stands for (and types the client does not know). */
+function otherActions(s) {
+  const legal = st.legalOf(s);
+  // A treasure answering a pending choice is offered beside the Decline button (decide.mjs).
+  const answering = legal.some((a) => a.type === "decline");
+  // A card in my hand with exactly one use is itself the button (ui/panels.mjs renderHand).
+  return st.otherActions(s).filter(
+    (a) => actionGroup(a) === "other" && !(answering && a.type === "use_treasure") && !(a.card && dec.handCardAction(legal, a.card) === a),
+  );
 }
+
+/** A button for each of those, labelled from the action (its JSON for unknown types). */
+function otherButtons(s, ctl) {
+  const acts = otherActions(s);
+  if (!acts.length) return null;
+  const buttons = acts.map((a, i) =>
+    h(
+      `button.action.act-${a.type}`,
+      { type: "button", disabled: s.pending, onclick: () => ctl.act(a), dataset: { key: `other-${i}`, action: JSON.stringify(a) } },
+      actionLabel(s.content, a),
+    ),
+  );
+  return h("div.group", {}, h("h4", {}, "Other actions"), h("div.buttons.wrap", {}, buttons));
+}
+
+const ofTypes = (legal, types) => legal.filter((a) => types.includes(a.type));
 
 /**
  * Render the decision panel. Each part lives in its own slot and is redrawn only when what it
  * shows changed: a bot's move changes the turn line, never the "Take my seat back" button, so a
  * click on that button cannot be lost to a rebuild (issue 13, point 2). `ctl` holds the
- * controller's callbacks.
+ * controller's callbacks (and `touch()`: whether the last input was a finger).
  */
 export function renderActions(el, s, ctl) {
   const v = st.viewOf(s);
   if (!v) return;
   const legal = st.legalOf(s);
   const mine = s.seat !== null ? s.seats[s.seat] : null;
-  const ghost = [s.selected, s.rot, s.mirrored, s.anchor, s.locked, s.headIndex];
+  const touch = !!ctl.touch?.();
+  const busy = s.pending;
   keyedSlot(el, "turn", [v.over, v.turn, v.pending?.[0]?.kind ?? null, s.seat, s.names, s.gameId], () => waitingLine(s));
   // A bot plays my seat (I let it, or the host did while I was away): offer it back.
   keyedSlot(el, "stand-in", [mine?.bot ?? null, v.over], () =>
@@ -141,8 +169,19 @@ export function renderActions(el, s, ctl) {
       : null,
   );
   keyedSlot(el, "error", [s.error], () => (s.error ? h("p.error", { role: "alert" }, s.error) : null));
-  keyedSlot(el, "placing", [ghost, legal, s.pending], () => placementBar(s, ctl));
-  keyedSlot(el, "choices", [legal, s.pending, s.selected], () => actionGroups(s, ctl));
+  // The bar's buttons are built when the card, the lock or the number of legal spots change
+  // (not on every document: a bot's move must not replace them); the ghost's description
+  // follows the pointer on every frame (updatePlacement).
+  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, busy, touch], () => placementBar(s, ctl, touch));
+  updatePlacement(el, s, touch);
+  const picks = ofTypes(legal, ["keep_reef", "keep_treasure", "choose_tail", "decline"]);
+  if (picks.some((a) => a.type === "decline")) picks.push(...ofTypes(legal, ["use_treasure"]));
+  const tailView = picks.some((a) => a.type === "choose_tail") ? [v.reward, v.players.map((p) => p.tails), s.names, v.pending?.[0]?.reason] : null;
+  keyedSlot(el, "pick", [picks, tailView, busy], () => pickChoices(s, ctl, s.names));
+  keyedSlot(el, "missions", [ofTypes(legal, ["mission"]), s.decision?.kind === "mission" ? s.decision : null, busy], () => missionChoices(s, ctl));
+  keyedSlot(el, "draws", [ofTypes(legal, ["draw", "end_turn"]), v.deck_sizes, v.turn.played_deck, busy], () => drawChoices(s, ctl));
+  keyedSlot(el, "pass", [ofTypes(legal, ["pass"]), s.decision?.kind === "pass" ? s.decision : null, v.deck_sizes, busy], () => passChoices(s, ctl));
+  keyedSlot(el, "other", [otherActions(s), busy], () => otherButtons(s, ctl));
   keyedSlot(el, "spectator", [s.seat === null], () => (s.seat === null ? h("p.muted", {}, "Spectator mode: read-only.") : null));
   // The reverse: step away and let a bot play for me until I take the seat back.
   keyedSlot(el, "hand-over", [!!mine, mine?.bot ?? null, v.over], () =>

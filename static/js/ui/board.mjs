@@ -2,8 +2,10 @@
 // placement ghost. Reads the headless state; changes it only through lib/state.mjs functions.
 
 import { boardLayout, cellRect, hitTest, realmOf, SIZE } from "../lib/geometry.mjs";
+import { realmsOf } from "../lib/realms.mjs";
 import * as st from "../lib/state.mjs";
 import * as paint from "./paint.mjs";
+import { drawRealmOverlay } from "./realms.mjs";
 
 const REALM_CORNERS = [
   ["starfish", 0, 0],
@@ -16,7 +18,8 @@ export class Board {
   /**
    * @param {HTMLCanvasElement} canvas
    * @param {object} state the headless state (lib/state.mjs)
-   * @param {{redraw: () => void, onLock?: () => void}} hooks redraw schedules a frame
+   * @param {{redraw: () => void, onLock?: () => void, maxSide?: () => number}} hooks redraw
+   *   schedules a frame; maxSide caps the board's CSS size (the page keeps it in view)
    */
   constructor(canvas, state, hooks) {
     this.canvas = canvas;
@@ -25,6 +28,7 @@ export class Board {
     this.layout = boardLayout(300, 300);
     this.dpr = 1;
     this.pointerType = "mouse"; // last pointer kind: touch taps behave differently from hovering
+    this.overlay = false; // draw the realm majorities on the board (toggled by the page)
     const ro = new ResizeObserver(() => this.resize());
     ro.observe(canvas.parentElement);
     window.addEventListener("resize", () => this.resize());
@@ -37,8 +41,9 @@ export class Board {
   /** Match the backing store to the CSS size times devicePixelRatio (crisp on HiDPI). */
   resize() {
     const box = this.canvas.parentElement.getBoundingClientRect();
-    // As wide as the column allows, but never taller than the window (the board stays whole).
-    const side = Math.max(240, Math.floor(Math.min(box.width, window.innerHeight - 90)));
+    // As wide as the column allows, but never taller than the room the page gives it.
+    const cap = this.hooks.maxSide?.() ?? window.innerHeight - 90;
+    const side = Math.max(240, Math.floor(Math.min(box.width, cap)));
     const dpr = window.devicePixelRatio || 1;
     if (side === this.side && dpr === this.dpr) return; // nothing changed: avoid observer loops
     this.side = side;
@@ -109,6 +114,7 @@ export class Board {
     this.drawSquares(ctx, view.board);
     this.drawDragons(ctx, view.board.dragons);
     this.drawHighlight(ctx, now);
+    if (this.overlay) drawRealmOverlay(ctx, realmsOf(view), (r, c) => this.rect(r, c));
     this.drawGhost(ctx);
   }
 

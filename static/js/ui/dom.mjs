@@ -11,7 +11,10 @@ export function h(spec, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "style" && typeof v === "object") {
+    else if (k === "style") {
+      // Styles go through the CSSOM only: a style attribute would break under the coming
+      // Content-Security-Policy (style-src 'self').
+      if (typeof v !== "object") throw new TypeError("h(): style must be an object");
       // Custom properties (--pc) need setProperty; Object.assign silently ignores them.
       for (const [p, val] of Object.entries(v)) {
         if (p.startsWith("--")) el.style.setProperty(p, val);

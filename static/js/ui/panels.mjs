@@ -1,24 +1,17 @@
 // Side panels: players, the Pattern and Mission markets, my hand. Plain DOM built from the view.
 
-import { DECK_NAMES, missionText, reefText, treasureText, shapeOf, SHIP_COLOURS, SHIP_NAMES, deckOf } from "../lib/cards.mjs";
+import { DECK_NAMES, missionText, reefText, treasureText, SHIP_COLOURS, deckOf } from "../lib/cards.mjs";
+import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
-import { fill, h, shapeMini, shipChip } from "./dom.mjs";
+import { missionNeeds, patternCard } from "./cards.mjs";
+import { missionButton } from "./decide.mjs";
+import { fill, h, shipChip } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
 import { badges } from "./seats.mjs";
 
-const cap = (s) => s[0].toUpperCase() + s.slice(1);
+export { patternCard };
 
-/** A Pattern card face: its id and shape, in its deck's colour. */
-export function patternCard(content, card, attrs = {}) {
-  const shape = shapeOf(content, card);
-  const deck = deckOf(card);
-  return h(
-    `button.card.pattern.deck-${deck}`,
-    { type: "button", title: `${DECK_NAMES[deck] ?? ""} Pattern card ${card}`, dataset: { key: `card-${card}`, card }, ...attrs },
-    shape ? shapeMini(shape, deck, 12) : null,
-    h("span.card-id", {}, card),
-  );
-}
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -38,11 +31,13 @@ function playerPanel(s, p) {
     h("div.stat", { title: "Pattern cards in hand" }, h("b", {}, p.hand_count), p.hand_count === 1 ? " card" : " cards"),
     h("div.stat", { title: "Reef cards" }, h("b", {}, p.reef_count), p.reef_count === 1 ? " reef" : " reefs"),
   ];
-  if (view.expansion) rows.push(h("div.stat.wide", { title: "Hidden Treasures" }, h("b", {}, p.treasure_count ?? 0), p.treasure_count === 1 ? " treasure" : " treasures", p.ancestral ? " · ancestral ready" : ""));
+  if (view.expansion) rows.push(h("div.stat", { title: "Hidden Treasures held" }, h("b", {}, p.treasure_count ?? 0), p.treasure_count === 1 ? " treasure" : " treasures"));
   const missions = p.missions.map((m) => h("span.tag.mission", { title: missionText(s.content, m) }, m));
   const played = p.played.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: `played ${c}` }, c));
   const reefs = (p.reefs ?? []).map((c) => h("span.tag.reef", { title: reefText(s.content, c) }, c));
-  const tags = [p.seat === s.seat ? h("span.you", {}, "you") : null, ...badges(info), presence].filter(Boolean);
+  // The Ancestral head (R-56) still in supply: a tag, so the stats grid never has to clip it.
+  const ancestral = view.expansion && p.ancestral ? h("span.tag.ancestral", { title: "The Ancestral Dragon head is still to be placed (counts twice in its realm)" }, "ancestral head ready") : null;
+  const tags = [p.seat === s.seat ? h("span.you", {}, "you") : null, ...badges(info), presence, ancestral].filter(Boolean);
   return h(
     `section.player${toAct ? ".to-act" : ""}${p.seat === s.seat ? ".me" : ""}${info.bot ? ".is-bot" : ""}`,
     { style: { "--pc": PLAYER_HEX[p.seat] }, "aria-label": `${name}, ${p.colour}${info.bot ? `, ${info.bot} bot` : ""}`, dataset: { seat: p.seat } },
@@ -69,8 +64,12 @@ export function renderPlayers(el, s) {
   fill(el, view.players.map((p) => playerPanel(s, p)));
 }
 
-/** Pattern market (2 face-up per deck + deck sizes) and Mission market; drawable cards act. */
-export function renderMarkets(el, s, act) {
+/**
+ * Pattern market (2 face-up per deck + deck sizes) and Mission market: drawable cards draw,
+ * completable missions open their payment chooser (`ctl.act`, `ctl.openMission`).
+ */
+export function renderMarkets(el, s, ctl) {
+  const act = ctl.act;
   const view = st.viewOf(s);
   if (!view) return;
   const legal = st.legalOf(s);
@@ -90,29 +89,31 @@ export function renderMarkets(el, s, act) {
     );
     return h("div.market-row", {}, deck, faceUp);
   });
-  const missions = (view.market.missions ?? []).map((m) => missionCard(s, m));
+  const missions = (view.market.missions ?? []).map((m) => missionCard(s, m, ctl));
   const counts = `${view.deck_sizes.missions ?? 0} missions, ${view.deck_sizes.reefs ?? 0} reefs` +
     (view.deck_sizes.treasures !== undefined ? `, ${view.deck_sizes.treasures} treasures` : "") + " in the decks";
   fill(el, h("h3", {}, "Pattern market"), decks, h("h3", {}, "Missions"), h("div.missions", {}, missions), h("small.muted", {}, counts));
 }
 
-function missionCard(s, id) {
+function missionCard(s, id, ctl) {
   const m = s.content?.missions?.[id];
-  const can = st.legalOf(s).some((a) => a.type === "mission" && a.mission === id);
-  const needs = m
-    ? Object.entries(m.ships).map(([c, n]) => h("span.need", { title: `${n} ${SHIP_NAMES[c]}` }, Array.from({ length: n }, () => shipChip(c === "any" ? "any" : c))))
-    : [];
+  const can = dec.completableMissions(st.legalOf(s)).includes(id);
+  // A completable mission is a button: clicking it opens the payment chooser (issue 13.4).
+  if (can) return missionButton(s, id, { class: `card mission can${s.decision?.mission === id ? " picked" : ""}`, disabled: s.pending, onclick: () => ctl.openMission(id) });
   return h(
-    `div.card.mission${can ? ".can" : ""}`,
+    "div.card.mission",
     { title: missionText(s.content, id), dataset: { mission: id } },
     h("div.mission-head", {}, h("span.card-id", {}, id), m ? h("b.vp", {}, `${m.vp} VP`) : null),
-    h("div.needs", {}, needs),
+    h("div.needs", {}, missionNeeds(s.content, id)),
     m?.reef ? h("small", {}, "+ Reef draw") : null,
   );
 }
 
-/** My hand: Pattern cards to pick for placing, my Reef cards (and treasures). */
-export function renderHand(el, s, onPick) {
+/**
+ * My hand: Pattern cards to pick for placing (or to discard while passing), my Reef cards and
+ * treasures; a card that has exactly one use now is a button that does it.
+ */
+export function renderHand(el, s, onPick, act) {
   const view = st.viewOf(s);
   if (!view) return;
   if (s.seat === null) {
@@ -121,15 +122,25 @@ export function renderHand(el, s, onPick) {
   }
   const me = view.players[s.seat];
   const canPlace = new Set(st.allPlaceActions(s).map((a) => a.card));
-  const cards = (me.hand ?? []).map((card) =>
-    patternCard(s.content, card, {
-      class: `card pattern deck-${deckOf(card)}${s.selected === card ? " selected" : ""}${canPlace.has(card) ? " can" : ""}`,
-      "aria-pressed": s.selected === card ? "true" : "false",
+  const passing = s.decision?.kind === "pass";
+  const cards = (me.hand ?? []).map((card) => {
+    const chosen = passing ? s.decision.discard === card : s.selected === card;
+    return patternCard(s.content, card, {
+      class: `card pattern deck-${deckOf(card)}${chosen ? " selected" : ""}${canPlace.has(card) || passing ? " can" : ""}`,
+      "aria-pressed": chosen ? "true" : "false",
+      title: passing ? `Discard ${card} to pass` : `Place ${card} (${DECK_NAMES[deckOf(card)]} Pattern card)`,
       onclick: () => onPick(card),
-    }),
-  );
-  const reefs = (me.reefs ?? []).map((c) => h("div.card.reef-card", { title: c }, h("span.card-id", {}, c), h("small", {}, reefText(s.content, c))));
-  const treasures = (me.treasures ?? []).map((c) => h("div.card.treasure-card", {}, h("span.card-id", {}, c), h("small", {}, treasureText(s.content, c))));
+    });
+  });
+  const useful = (c, text, kind) => {
+    const a = dec.handCardAction(st.legalOf(s), c);
+    const body = [h("span.card-id", {}, c), h("small", {}, text)];
+    if (!a) return h(`div.card.${kind}`, { title: `${c}: ${text}` }, body);
+    const verb = { cash_gold: "Cash", play_reef: "Play", use_treasure: "Use" }[a.type];
+    return h(`button.card.${kind}.can.act-${a.type}`, { type: "button", disabled: s.pending, onclick: () => act(a), title: `${verb} ${c}: ${text}`, dataset: { key: `use-${c}`, card: c } }, body, h("small.use", {}, verb));
+  };
+  const reefs = (me.reefs ?? []).map((c) => useful(c, reefText(s.content, c), "reef-card"));
+  const treasures = (me.treasures ?? []).map((c) => useful(c, treasureText(s.content, c), "treasure-card"));
   fill(
     el,
     h("h3", {}, "My hand"),

@@ -2,6 +2,7 @@
 // rewards (Hidden Treasure, Gold, Arrow tokens), milestone B and the bonus tile at A.
 // view.reward = {length, milestone, spaces: {track: [space 1..length]}, arrows: {track:
 // {position: colour}}, bonus: {track: tile id}}; a tail at 0 is still on the start space.
+// When a tail must be advanced, each open track is a button: click (or Enter) to choose it.
 
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX, SHIP_HEX } from "./paint.mjs";
@@ -17,40 +18,69 @@ function spaceLabel(code, arrow) {
   return [code ?? "", code ? String(code) : "no reward"];
 }
 
-/** Render the Reward Board, or hide it in base games. */
-export function renderReward(el, view, names, content) {
-  if (!view?.expansion || !view.reward?.spaces) {
-    el.hidden = true;
-    return;
-  }
-  el.hidden = false;
+/** The key to the board's abbreviations. */
+function legend() {
+  return h(
+    "p.legend.rw-legend",
+    {},
+    h("span", {}, h("b", {}, "HT"), " Hidden Treasure (draw 2, keep 1)"),
+    h("span", {}, h("b", {}, "2G"), " Gold"),
+    h("span", {}, h("b", {}, "➜"), " Arrow: advances your tail of its colour"),
+    h("span", {}, h("b", {}, "B"), " milestone: half the tile"),
+    h("span", {}, h("b", {}, "A"), " end: the whole tile"),
+    h("span", {}, h("i.legend-tail"), " a player's tail"),
+  );
+}
+
+/**
+ * The board's nodes. `opts.choose` maps a track to a callback: those tracks become buttons
+ * (a tail to advance); `opts.seat` marks my own tails.
+ */
+export function rewardBoard(view, names, content, opts = {}) {
   const { length, milestone, spaces, arrows = {}, bonus = {} } = view.reward;
   const tiles = content?.bonus_tiles ?? {};
+  const choose = opts.choose ?? {};
   const rows = TRACKS.map((t) => {
     const cells = [];
     for (let pos = 0; pos <= length; pos++) {
       const arrow = arrows[t]?.[String(pos)];
-      const [label, tip] = pos === 0 ? ["start", "start"] : spaceLabel(spaces[t]?.[pos - 1], arrow);
+      const [label, tip] = pos === 0 ? ["0", "start"] : spaceLabel(spaces[t]?.[pos - 1], arrow);
       const tails = view.players.filter((p) => (p.tails?.[t] ?? 0) === pos);
       const mark = pos === length ? "A" : pos === milestone ? "B" : null;
       cells.push(
         h(
-          `div.rw-space${mark ? `.mark-${mark}` : ""}`,
+          `span.rw-space${mark ? `.mark-${mark}` : ""}`,
           { title: `${t} ${pos}: ${tip}${mark ? ` (milestone ${mark})` : ""}` },
           mark ? h("b.rw-mark", {}, mark) : null,
           h("small", { style: arrow ? { color: SHIP_HEX[arrow] } : null }, label),
-          h("div.tails", {}, tails.map((p) => h("i.tail", { style: { background: PLAYER_HEX[p.seat] }, title: `${names[p.seat] || p.colour}'s tail` }))),
+          h("span.tails", {}, tails.map((p) => h(`i.tail${p.seat === opts.seat ? ".mine" : ""}`, { style: { background: PLAYER_HEX[p.seat] }, title: `${names[p.seat] || p.colour}'s tail` }))),
         ),
       );
     }
     const tile = tiles[bonus[t]];
-    return h(
-      `div.rw-track.track-${t}`,
-      {},
+    const pick = choose[t];
+    const mine = opts.seat !== undefined && opts.seat !== null ? view.players[opts.seat]?.tails?.[t] : null;
+    const parts = [
       h("span.rw-name", {}, t),
-      h("div.rw-spaces", { style: { gridTemplateColumns: `repeat(${length + 1}, 1fr)` } }, cells),
+      h("span.rw-spaces", { style: { gridTemplateColumns: `repeat(${length + 1}, minmax(0, 1fr))` } }, cells),
       h("span.rw-tile", { title: tile?.text ?? "Bonus tile" }, bonus[t] ?? "?", h("small", {}, tile?.text ?? "")),
+    ];
+    if (!pick) return h(`div.rw-track.track-${t}`, { dataset: { track: t } }, parts);
+    return h(
+      `button.rw-track.track-${t}.can.act-choose_tail`,
+      { type: "button", disabled: !!opts.disabled, onclick: pick, dataset: { track: t, key: `tail-${t}` }, "aria-label": `Advance my ${t} tail${mine !== null ? ` (now at space ${mine})` : ""}` },
+      parts,
     );
   });
-  fill(el, h("h3", {}, "Reward Board"), rows);
+  return [...rows, legend()];
+}
+
+/** Render the Reward Board, or hide it in base games (and while a decision shows it). */
+export function renderReward(el, view, names, content, opts = {}) {
+  if (!view?.expansion || !view.reward?.spaces || opts.hidden) {
+    el.hidden = true;
+    return;
+  }
+  el.hidden = false;
+  fill(el, h("h3", {}, "Reward Board"), rewardBoard(view, names, content, opts));
 }

@@ -1,4 +1,5 @@
-// The end-of-game score breakdown per player and category (R-45) and a stacked bar chart.
+// The end-of-game score breakdown per player and category (R-45), each realm's majority on a
+// row of its own (with the Whirlpools left uncovered), and a stacked bar chart.
 
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
@@ -18,7 +19,19 @@ export function renderScores(el, scores, names, colours) {
   const nameOf = (seat) => names[seat] || colours[seat] || `Seat ${seat + 1}`;
   const winners = new Set(scores.winners);
   const head = h("tr", {}, h("th", {}, "Category"), players.map((p) => h("th", { style: { color: PLAYER_HEX[p.seat] } }, nameOf(p.seat), winners.has(p.seat) ? " ★" : "")));
-  const rows = cats.map((c) => h("tr", {}, h("th", { scope: "row" }, LABELS[c] ?? c), players.map((p) => h("td", {}, p.categories[c]))));
+  const realmRows = (c) =>
+    c !== "realms" || !players[0]?.realms
+      ? []
+      : Object.keys(players[0].realms).map((realm) => {
+          const w = scores.realm_whirlpools?.[realm];
+          return h(
+            "tr.sub",
+            { dataset: { realm } },
+            h("th", { scope: "row" }, h("span.realm-dot", { dataset: { realm } }), realm[0].toUpperCase() + realm.slice(1), w !== undefined ? h("small.muted", {}, ` · ${w} Whirlpool${w === 1 ? "" : "s"}`) : null),
+            players.map((p) => h("td", {}, p.realms[realm] || "·")),
+          );
+        });
+  const rows = cats.flatMap((c) => [h(`tr${c === "realms" ? ".realms-total" : ""}`, {}, h("th", { scope: "row" }, LABELS[c] ?? c), players.map((p) => h("td", {}, p.categories[c]))), ...realmRows(c)]);
   const total = h("tr.total", {}, h("th", { scope: "row" }, "Total"), players.map((p) => h("td", {}, h("b", {}, p.total))));
   const table = h("table.scores", {}, h("thead", {}, head), h("tbody", {}, rows, total));
   const max = Math.max(1, ...players.map((p) => p.total));

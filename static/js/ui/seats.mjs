@@ -2,6 +2,7 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { inviteUrl, logPieces, seatBadges, seatInfo, seatName } from "../lib/seats.mjs";
+import { withCodes } from "./cards.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
 import { PLAYER_COLOURS } from "../lib/cards.mjs";
@@ -17,9 +18,14 @@ export function badges(info) {
   );
 }
 
-/** A log line as nodes: players by name, in their colour (lib/seats.mjs logPieces). */
-export function logText(text, names) {
-  return logPieces(text, names).map((p) => (typeof p === "string" ? p : h("span.pname", { style: { "--pc": PLAYER_HEX[p.seat] } }, p.name)));
+/**
+ * A log line as nodes: players by name, in their colour (lib/seats.mjs logPieces), and card
+ * codes (M30, MS07, RF11) marked with a preview of the card on hover (with `content`).
+ */
+export function logText(text, names, content = null) {
+  return logPieces(text, names).flatMap((p) =>
+    typeof p !== "string" ? h("span.pname", { style: { "--pc": PLAYER_HEX[p.seat] } }, p.name) : content ? withCodes(content, p) : p,
+  );
 }
 
 /** Render the waiting room; `reload` refetches the game after any change. */

@@ -1,0 +1,95 @@
+"""Live realm majorities (R-42, R-43) as one viewer may see them (R-60).
+
+The biggest score category is decided on the board all game long; the table shows it live. A
+Hidden Dragon Reef card is secret, so a viewer's counts include only their own such cards
+(spectators none) until the game is over, when everything counts and the figures equal
+`final_scores` (tested).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .board import REALM_MASKS, REALMS, bit
+from .content import content
+from .scoring import uncovered_whirlpools
+from .state import State
+
+Presence = dict[int, tuple[int, int]]  # seat -> (Dragons counted, pieces in the realm)
+
+
+def majority_vp(presence: Presence, whirlpools: int, players: int) -> dict[int, int]:
+    """VP per seat for one realm from its presence (R-43; the same rule as final scoring)."""
+    if not presence:
+        return {}
+    # Rank by (Dragons, pieces): pieces break ties; hidden Dragons only count in the first.
+    ranks = sorted(set(presence.values()), reverse=True)
+    tiers = [[s for s, v in presence.items() if v == rank] for rank in ranks]
+    if players == 2:
+        first = tiers[0]
+        return {first[0]: 2 * whirlpools} if len(first) == 1 else {}
+    first_vp = 3 * whirlpools
+    scores = {s: first_vp for s in tiers[0]}
+    if len(tiers[0]) == 1 and len(tiers) > 1:
+        scores.update({s: first_vp // 2 for s in tiers[1]})
+    return scores
+
+
+def _hidden_dragons(state: State, seat: int) -> dict[str, int]:
+    """Hidden Dragon cards a seat holds, by realm."""
+    reefs = content().reefs
+    out: dict[str, int] = {}
+    for cid in state.players[seat].reefs:
+        card = reefs[cid]
+        if card.kind == "hidden_dragon":
+            out[card.realm] = out.get(card.realm, 0) + 1
+    return out
+
+
+def standings(state: State, sees_hidden: Callable[[int], bool]) -> list[dict[str, Any]]:
+    """Per realm: uncovered Whirlpools, every seat's count, the leaders and VP if it ended now.
+
+    `sees_hidden(seat)` says whether that seat's Hidden Dragon cards may be counted.
+    """
+    n = len(state.players)
+    hidden = [_hidden_dragons(state, s) if sees_hidden(s) else {} for s in range(n)]
+    out = []
+    for realm in REALMS:
+        rmask = REALM_MASKS[realm]
+        dragons = [0] * n
+        for d in state.dragons:
+            if d.mask & rmask:
+                dragons[d.owner] += 1
+                if d.ancestral and bit(*d.head) & rmask:
+                    dragons[d.owner] += 1  # the Ancestral head counts as two Dragons (R-56)
+        seats = []
+        presence: Presence = {}
+        for p in state.players:
+            shown_hidden = hidden[p.seat].get(realm, 0)
+            count = dragons[p.seat] + shown_hidden
+            pieces = (p.pieces & rmask).bit_count()
+            if count:
+                presence[p.seat] = (count, pieces)
+            seats.append(
+                {"seat": p.seat, "dragons": count, "pieces": pieces, "hidden": shown_hidden}
+            )
+        whirlpools = uncovered_whirlpools(state, realm)
+        vp = majority_vp(presence, whirlpools, n)
+        top = max(presence.values(), default=None)
+        for s in seats:
+            s["vp"] = vp.get(s["seat"], 0)
+        out.append(
+            {
+                "realm": realm,
+                "whirlpools": whirlpools,
+                "leaders": [s for s, v in presence.items() if v == top],
+                "seats": seats,
+            }
+        )
+    return out
+
+
+def realm_standings(state: State, viewer: int | None) -> list[dict[str, Any]]:
+    """The live majorities `viewer` may see: own Hidden Dragons only, all once over (R-60)."""
+    return standings(state, lambda seat: state.over or seat == viewer)

@@ -1,0 +1,155 @@
+// Decisions on the pieces (issue 13.4): completing a mission by its card with a payment chosen
+// among the listed ones, passing as two small choices, advancing a tail by its track. Pure; no
+// DOM. The client never builds an action: every function here picks one of the listed legal
+// actions (st.legalOf), so what is sent is always exactly what the server offered.
+
+import { legalOf } from "./state.mjs";
+
+/** End-game VP a Reef card is worth while held (R-40): what paying with it gives up. */
+function cardWorth(content, id) {
+  const kind = content?.reefs?.[id]?.kind;
+  return kind === "two_ships" ? 2 : kind === "wild_ship" ? 1 : 0;
+}
+
+/** Missions with at least one listed payment, in market order. */
+export function completableMissions(legal) {
+  return [...new Set(legal.filter((a) => a.type === "mission").map((a) => a.mission))];
+}
+
+/**
+ * The listed payments for one mission, cheapest first: each is one `mission` action with the
+ * ship tokens it returns (one colour per token) and the Reef cards it spends. "Cheapest" is the
+ * fewest end-game VP given up (a token 1, a Two-Ship card 2, a Wild 1), then the fewest pieces.
+ */
+export function missionPayments(legal, mission, content) {
+  return legal
+    .filter((a) => a.type === "mission" && a.mission === mission)
+    .map((action, order) => {
+      const tokens = Object.entries(action.tokens ?? {}).flatMap(([colour, n]) => Array.from({ length: n }, () => colour));
+      const cards = [...(action.cards ?? [])];
+      const cost = tokens.length + cards.reduce((sum, id) => sum + cardWorth(content, id), 0);
+      return { action, tokens, cards, cost, order };
+    })
+    .sort((a, b) => a.cost - b.cost || a.tokens.length + a.cards.length - (b.tokens.length + b.cards.length) || a.order - b.order);
+}
+
+/** The distinct cards a pass may discard (null: an empty hand), in listed order. */
+export function passDiscards(legal) {
+  const seen = new Map();
+  for (const a of legal) if (a.type === "pass" && !seen.has(a.discard ?? null)) seen.set(a.discard ?? null, true);
+  return [...seen.keys()];
+}
+
+/** A stable key for a draw source: "deck:S", "card:S12", or "none". */
+export function drawKey(src) {
+  if (!src) return "none";
+  return src.card ? `card:${src.card}` : `deck:${src.deck}`;
+}
+
+/** The draws a pass may take after discarding `discard`, as listed: [{key, source}]. */
+export function passDraws(legal, discard) {
+  const out = new Map();
+  for (const a of legal) {
+    if (a.type === "pass" && (a.discard ?? null) === (discard ?? null)) out.set(drawKey(a.draw), a.draw ?? null);
+  }
+  return [...out].map(([key, source]) => ({ key, source }));
+}
+
+/** The listed pass action for a discard and a draw key, or null. */
+export function findPass(legal, discard, key) {
+  return legal.find((a) => a.type === "pass" && (a.discard ?? null) === (discard ?? null) && drawKey(a.draw) === key) ?? null;
+}
+
+/** The tracks a pending tail choice offers (choose_tail actions), in listed order. */
+export function tailChoices(legal) {
+  return legal.filter((a) => a.type === "choose_tail").map((a) => a.track);
+}
+
+/**
+ * The one listed action a card in my hand answers to (cash a Gold card, play a Coral Reef, use
+ * a treasure), or null when it has none or several (those stay buttons of their own).
+ */
+export function handCardAction(legal, card) {
+  const acts = legal.filter((a) => a.card === card && ["cash_gold", "play_reef", "use_treasure"].includes(a.type));
+  return acts.length === 1 ? acts[0] : null;
+}
+
+// --- the open decision in the table state (s.decision) --------------------------------------
+
+/** Open the payment chooser for a mission, the cheapest payment selected. */
+export function openMission(s, mission) {
+  if (!missionPayments(legalOf(s), mission, s.content).length) return false;
+  s.decision = { kind: "mission", mission, pay: 0 };
+  return true;
+}
+
+/** Select the `i`-th listed payment (in cheapest-first order) of the open mission. */
+export function choosePayment(s, i) {
+  if (s.decision?.kind !== "mission") return false;
+  const n = missionPayments(legalOf(s), s.decision.mission, s.content).length;
+  if (!(i >= 0 && i < n)) return false;
+  s.decision.pay = i;
+  return true;
+}
+
+/** The action the open mission chooser would send, or null. */
+export function missionToSend(s) {
+  if (s.decision?.kind !== "mission") return null;
+  return missionPayments(legalOf(s), s.decision.mission, s.content)[s.decision.pay]?.action ?? null;
+}
+
+/** Open the pass chooser; a single possible discard (or draw) is chosen already. */
+export function openPass(s) {
+  const legal = legalOf(s);
+  const discards = passDiscards(legal);
+  if (!discards.length) return false;
+  const discard = discards.length === 1 ? discards[0] : undefined;
+  const draws = discard === undefined ? [] : passDraws(legal, discard);
+  s.decision = { kind: "pass", discard, draw: draws.length === 1 ? draws[0].key : null };
+  return true;
+}
+
+/** Pass: choose the card to discard (keeps the draw when it stays possible). */
+export function passDiscard(s, card) {
+  if (s.decision?.kind !== "pass" || !passDiscards(legalOf(s)).includes(card)) return false;
+  s.decision.discard = card;
+  if (!passDraws(legalOf(s), card).some((d) => d.key === s.decision.draw)) s.decision.draw = null;
+  return true;
+}
+
+/** Pass: choose where to draw from (a key of passDraws). */
+export function passDraw(s, key) {
+  if (s.decision?.kind !== "pass" || s.decision.discard === undefined) return false;
+  if (!passDraws(legalOf(s), s.decision.discard).some((d) => d.key === key)) return false;
+  s.decision.draw = key;
+  return true;
+}
+
+/** The pass action the chooser would send (both choices made), or null. */
+export function passToSend(s) {
+  const d = s.decision;
+  if (d?.kind !== "pass" || d.discard === undefined || !d.draw) return null;
+  return findPass(legalOf(s), d.discard, d.draw);
+}
+
+/** Close the open decision. */
+export function closeDecision(s) {
+  s.decision = null;
+}
+
+/** After a new document: drop an open decision the listed actions no longer allow. */
+export function reconcileDecision(s) {
+  const d = s.decision;
+  if (!d) return;
+  const legal = legalOf(s);
+  if (d.kind === "mission") {
+    const n = missionPayments(legal, d.mission, s.content).length;
+    if (!n) s.decision = null;
+    else if (d.pay >= n) d.pay = 0;
+  } else if (d.kind === "pass") {
+    const discards = passDiscards(legal);
+    if (!discards.length) s.decision = null;
+    else if (d.discard !== undefined && !discards.includes(d.discard)) openPass(s);
+    else if (d.draw && !findPass(legal, d.discard, d.draw)) d.draw = null;
+  }
+}

@@ -1,0 +1,64 @@
+// Page layout helpers for the table and the replay (issue 13, points 6 and 7). Wide screens:
+// the board column stays in view (sticky) and the board is sized to fit under the top bar.
+// One column (phones, narrow windows): the hand and the decisions sit in a bottom sheet, so
+// they stay in reach while the board is in view.
+
+/** Whether the page is laid out in one column (the CSS breakpoint of .table). */
+export const oneColumn = () => window.matchMedia("(max-width: 980px)").matches;
+
+const height = (sel) => document.querySelector(sel)?.getBoundingClientRect().height ?? 0;
+
+/**
+ * The largest board side that keeps it whole on screen: under the top bar and the board's own
+ * bar on wide screens; on one column, leaving room for the bottom sheet below it.
+ */
+export function maxBoardSide() {
+  const above = height(".topbar") + height(".board-bar") + height(".keys:not([hidden])");
+  // Wide: the sticky column starts 6px under the top bar, the bar has an 8px margin, and the
+  // page's 30px bottom padding must fit too (else the column is pushed up at the very bottom).
+  if (!oneColumn()) return window.innerHeight - above - 6 - 8 - 30 - 4;
+  const sheetRoom = Math.min(280, window.innerHeight * 0.32);
+  return window.innerHeight - above - sheetRoom - 24;
+}
+
+/** The Keys button shows or hides the keyboard help (no inline handler: CSP). */
+export function keysToggle(button, panel, onChange) {
+  if (!button || !panel) return;
+  button.addEventListener("click", () => {
+    panel.hidden = !panel.hidden;
+    button.setAttribute("aria-expanded", String(!panel.hidden));
+    onChange?.();
+  });
+}
+
+/**
+ * The bottom sheet (one column only): fills the room under the board, can be folded down to
+ * its first line with the handle, and the page gets padding so nothing hides under it.
+ * Returns {setFolded(bool)}.
+ */
+export function initSheet(sheet, handle, onChange) {
+  if (!sheet) return;
+  const root = document.documentElement;
+  const place = () => {
+    const board = document.getElementById("board");
+    // Measured with the page scrolled to the top: the board's bottom edge on the screen.
+    const bottom = board ? board.getBoundingClientRect().bottom + window.scrollY : 0;
+    const room = Math.max(200, Math.floor(window.innerHeight - bottom - 6));
+    root.style.setProperty("--sheet-max", `${room}px`);
+    root.style.setProperty("--sheet-h", `${oneColumn() ? Math.ceil(sheet.getBoundingClientRect().height) : 0}px`);
+  };
+  const setFolded = (folded) => {
+    sheet.classList.toggle("folded", folded);
+    handle?.setAttribute("aria-expanded", String(!folded));
+    if (handle) handle.textContent = folded ? "▴ Show hand and decisions" : "▾ Fold";
+    place();
+    onChange?.();
+  };
+  handle?.addEventListener("click", () => setFolded(!sheet.classList.contains("folded")));
+  new ResizeObserver(place).observe(sheet);
+  const board = document.getElementById("board");
+  if (board) new ResizeObserver(place).observe(board);
+  window.addEventListener("resize", place);
+  place();
+  return { setFolded };
+}
