@@ -17,6 +17,8 @@ from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime import install as install_realtime
 from app.services.bot_runner import runner_for
+from app.services.deadlines import sweeper_for
+from app.services.mailer import sender_for
 from app.services.notify import Notifier
 from app.settings import Settings, get_settings
 from app.web import api_bots, api_games, api_users, errors, pages
@@ -36,9 +38,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(the_app: FastAPI) -> AsyncIterator[None]:
         await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
+        await the_app.state.deadlines.start()  # turns that ran out (issue 14)
+        await the_app.state.mailer.start()  # "your turn" emails (issue 14)
         try:
             yield
         finally:
+            await the_app.state.mailer.stop()
+            await the_app.state.deadlines.stop()
             await the_app.state.bot_runner.stop()
         engine.dispose()
 
@@ -54,6 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.notifier = Notifier()
     app.state.login_throttle = LoginThrottle(settings.redis_url)
     app.state.bot_runner = runner_for(app.state.sessionmaker, app.state.notifier, settings)
+    app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
+    app.state.mailer = sender_for(app.state.sessionmaker, settings)
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)

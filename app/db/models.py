@@ -169,6 +169,7 @@ class Seat(Base):
 
     game: Mapped[Game] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(lazy="joined", foreign_keys=[user_id])
+    reserved_user: Mapped[User | None] = relationship(lazy="joined", foreign_keys=[reserved_for])
 
     __table_args__ = (
         UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),

@@ -38,10 +38,13 @@ def key_for(snap: GameSnap, user_id: int | None) -> ViewerKey:
     return ViewerKey(seat.seat, seat.bot_level is None)
 
 
-def document(state: Any, key: ViewerKey) -> dict[str, Any]:
-    """The viewer's document; secrets are stripped by the engine's view_for (R-60)."""
+def document(state: Any, key: ViewerKey, clock: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The viewer's document; secrets are stripped by the engine's view_for (R-60).
+
+    `clock`: the game's public turn clock (issue 14), the same for every viewer.
+    """
     legal = rules.legal_actions(state, key.seat) if key.acting and key.seat is not None else []
-    return {"view": rules.view_for(state, key.seat), "legal_actions": legal}
+    return {"view": rules.view_for(state, key.seat), "legal_actions": legal, "clock": clock}
 
 
 def _prefixed(op: dict[str, Any], prefix: str) -> dict[str, Any]:
@@ -62,22 +65,25 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     ops = [_prefixed(op, "/view") for op in jsonpatch.make_patch(old["view"], new["view"]).patch]
     if old["legal_actions"] != new["legal_actions"]:
         ops.append({"op": "replace", "path": "/legal_actions", "value": new["legal_actions"]})
+    if old.get("clock") != new.get("clock"):  # "add" also works for clients that drop the clock
+        ops.append({"op": "add", "path": "/clock", "value": new.get("clock")})
     return ops
 
 
 def log_frame(move: MoveInfo, key: ViewerKey, over: bool) -> str:
     """A move's readable log entry for one viewer: events filtered by event_for (R-60)."""
     events = [rules.event_for(ev, key.seat, over) for ev in move.events]
-    return dumps(
-        {
-            "type": "log",
-            "seq": move.seq,
-            "seat": move.seat,
-            "player": move.player,
-            "events": events,
-            "text": [rules.describe(ev) for ev in events],
-        }
-    )
+    frame = {
+        "type": "log",
+        "seq": move.seq,
+        "seat": move.seat,
+        "player": move.player,
+        "events": events,
+        "text": [rules.describe(ev) for ev in events],
+    }
+    if move.timeout:  # issue 14: as in GET /log
+        frame.update(timeout=True, note=f"{move.player} ran out of time: a bot played this move")
+    return dumps(frame)
 
 
 def presence_frame(

@@ -158,6 +158,7 @@ def state_frame(
             "to_act": to_act,
             "view": doc["view"],
             "legal_actions": doc["legal_actions"],
+            "clock": doc.get("clock"),  # the turn clock (issue 14)
         }
     )
 

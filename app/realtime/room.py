@@ -192,7 +192,7 @@ class Room:
         def compute() -> dict[ViewerKey, tuple[dict[str, Any], str | None, list[str]]]:
             out = {}
             for key in keys:
-                doc = docs.document(new.state, key)
+                doc = docs.document(new.state, key, new.clock)
                 prev = previous[key]
                 patch = None
                 if prev is not None and prev[0] < new.version:
@@ -240,7 +240,7 @@ class Room:
             return
         cached = self.docs.get(key)
         if cached is None or cached[0] != snap.version:
-            doc = await to_thread.run_sync(docs.document, snap.state, key)
+            doc = await to_thread.run_sync(docs.document, snap.state, key, snap.clock)
             self.docs[key] = (snap.version, doc)
         else:
             doc = cached[1]

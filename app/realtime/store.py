@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import ChatMessage, Move
-from app.services import games, lobby, presence, users
+from app.services import clocks, games, lobby, presence, users
 from app.services.errors import ServiceError
 from app.services.names import seat_name
 from app.services.notify import Notifier
@@ -43,6 +43,7 @@ class MoveInfo:
     seat: int
     player: str
     events: list[dict[str, Any]]
+    timeout: bool = False  # a bot played it: the seat's clock had run out (issue 14)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class GameSnap:
     seats: tuple[SeatInfo, ...]
     state: Any | None
     moves: list[MoveInfo] = field(default_factory=list)
+    clock: dict[str, Any] | None = None  # clocks.public(game.clock): fixed per version (issue 14)
 
     def seat_of(self, user_id: int | None) -> SeatInfo | None:
         """The seat `user_id` owns, if any."""
@@ -104,8 +106,9 @@ def load_game(sessions: Sessions, game_id: int, since: int | None) -> GameSnap:
                 .where(Move.game_id == game_id, Move.seq > first, Move.seq <= game.version)
                 .order_by(Move.seq)
             )
-            moves = [MoveInfo(m.seq, m.seat, seats[m.seat].name, m.events) for m in rows]
-        return GameSnap(game.id, game.status, game.version, game.to_act, seats, state, moves)
+            moves = [MoveInfo(m.seq, m.seat, seats[m.seat].name, m.events, m.timeout) for m in rows]
+        clock = clocks.public(game.clock)  # issue 14
+        return GameSnap(game.id, game.status, game.version, game.to_act, seats, state, moves, clock)
 
 
 def authorise(

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Move, utcnow
+from app.services import clocks
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import check_access, get_game, seat_of
@@ -54,6 +55,7 @@ def game_state(
         "to_act": game.to_act,
         "view": rules.view_for(state, seat),
         "legal_actions": rules.legal_actions(state, acting) if acting is not None else [],
+        "clock": clocks.public(game.clock),
     }
 
 
@@ -122,6 +124,9 @@ def _apply(
         values.update(
             status="finished", finished_at=utcnow(), final_scores=rules.final_scores(new_state)
         )
+    # The turn clock (issue 14): a turn that ends or starts moves it, in this same transaction.
+    plan = clocks.plan_move(game, state, new_state, seat, utcnow())
+    values.update(plan.values)
     # Optimistic concurrency: of two submissions against one version, exactly one matches here.
     # Works alike on SQLite and Postgres; the unique (game_id, seq) below is a second guard.
     result = db.execute(
@@ -135,7 +140,17 @@ def _apply(
         raise ServiceError("stale_version", f"game {game.id} moved on past version {version}")
     # Stored canonical: replays read the log, and unknown fields are never kept.
     stored = rules.canonical_action(action)
-    db.add(Move(game_id=game.id, seq=new_version, seat=seat, action=stored, events=events))
+    clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; the turn notice
+    db.add(
+        Move(
+            game_id=game.id,
+            seq=new_version,
+            seat=seat,
+            action=stored,
+            events=events,
+            timeout=plan.timeout,
+        )
+    )
     try:
         db.commit()
     except IntegrityError:
@@ -175,6 +190,9 @@ def game_log(
             "events": events,
             "text": [rules.describe(ev) for ev in events],
         }
+        if move.timeout:  # a bot played this move: the seat's clock had run out (issue 14)
+            entry["timeout"] = True
+            entry["note"] = f"{names[move.seat]} ran out of time: a bot played this move"
         if over:
             entry["action"] = move.action  # actions can name secret cards: only after the end
         entries.append(entry)
@@ -186,6 +204,8 @@ def game_log(
     }
     if over:
         log["record"] = _record(game, names)
+        timed_out = select(Move.seq).where(Move.game_id == game_id, Move.timeout).order_by(Move.seq)
+        log["record"]["timeout_moves"] = list(db.scalars(timed_out))
     return log
 
 

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
 from app.db.models import Game, Seat, User, utcnow
+from app.services import clocks, notices
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.notify import Notifier, notify
@@ -80,11 +81,14 @@ def create_game(
     visibility: str = "public",
     extra_options: dict[str, Any] | None = None,
     notifier: Notifier | None = None,
+    clock: dict[str, Any] | None = None,
+    max_clock_seconds: int = 30 * 86400,
 ) -> Game:
-    """Open a new table with `host` in seat 0 and the other seats empty."""
+    """Open a new table with `host` in seat 0 and the other seats empty; `clock` as in clocks.py."""
     if visibility not in ("public", "private"):
         raise ServiceError("invalid_options", "visibility is 'public' or 'private'")
     options = game_options(players, expansion, extra_options or {})
+    stored_clock = clocks.new_clock(clock, max_clock_seconds)
     game = Game(
         host_id=host.id,
         status="open",
@@ -93,6 +97,7 @@ def create_game(
         players=players,
         options=options,
         version=0,
+        clock=stored_clock,
     )
     game.seats = [Seat(seat=i) for i in range(players)]
     game.seats[0].user_id = host.id
@@ -195,6 +200,8 @@ def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     game.version = 0
     game.status = "live"
     game.started_at = utcnow()
+    game.clock, game.due_at = clocks.start(game.clock, game.players, state, game.started_at)
+    notices.enqueue_turn(db, game, game.to_act, state.turn.number)  # issue 14
     db.commit()
     cache_for(db.get_bind()).put(game.id, 0, state)  # type: ignore[arg-type]
     notify(notifier, game_id, game.version)
