@@ -25,7 +25,8 @@ def read_verify_token(secret: str, token: str, max_age_s: float) -> tuple[int, s
     try:
         data = URLSafeTimedSerializer(secret, salt=VERIFY_SALT).loads(token, max_age=max_age_s)
     except SignatureExpired:
-        raise ServiceError("bad_token", "this verification link has expired; ask for a new one")
+        msg = "this verification link has expired; ask for a new one"
+        raise ServiceError("bad_token", msg) from None
     except BadSignature:
         raise ServiceError("bad_token", "this link is not valid") from None
     if not isinstance(data, dict) or not isinstance(data.get("u"), int):
