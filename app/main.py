@@ -21,7 +21,17 @@ from app.services.deadlines import sweeper_for
 from app.services.mailer import sender_for
 from app.services.notify import Notifier
 from app.settings import Settings, get_settings
-from app.web import api_bots, api_games, api_users, errors, pages
+from app.web import (
+    api_account,
+    api_bots,
+    api_games,
+    api_me,
+    api_rematch,
+    api_users,
+    errors,
+    pages,
+    pages_account,
+)
 from app.web.limits import BodyLimitMiddleware
 from app.web.throttle import LoginThrottle
 
@@ -80,6 +90,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_games.router)
     app.include_router(api_games.invites_router)
     app.include_router(api_bots.router)
+    app.include_router(api_account.router)  # issue 14: email notices
+    app.include_router(api_me.router)  # issue 14: your games
+    app.include_router(api_rematch.router)  # issue 14: rematch
+    app.include_router(pages_account.router)  # issue 14: account page, email links
     install_realtime(app)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")

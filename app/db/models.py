@@ -182,6 +182,10 @@ class Seat(Base):
         """Nobody (human or bot) holds this seat."""
         return self.user_id is None and self.bot_level is None
 
+    def is_free_for(self, user_id: int | None) -> bool:
+        """Empty, and not kept for someone else by a rematch."""
+        return self.is_empty and self.reserved_for in (None, user_id)
+
 
 class Move(Base):
     """An accepted action; (game_id, seq) is unique and seq equals the game version it produced."""

@@ -143,10 +143,13 @@ def join_game(
     if seat_of(game, user.id) is not None:
         db.rollback()
         return game
-    free = next((s for s in game.seats if s.is_empty), None)
+    # A rematch keeps seats for its players (issue 14): one's own first, never someone else's.
+    kept = [s for s in game.seats if s.is_empty and s.reserved_for == user.id]
+    free = next(iter(kept), None) or next((s for s in game.seats if s.is_free_for(None)), None)
     if free is None:
         db.rollback()
         raise ServiceError("game_full", f"every seat of game {game_id} is taken")
+    free.reserved_for = None
     free.user_id = user.id
     free.joined_at = utcnow()
     try:

@@ -3,6 +3,11 @@
 Requests (`GET .../state`, `POST .../actions`) and open sockets mark the caller's seat seen; the
 host may hand a seat to a bot only once its owner left or has been unseen past the grace period.
 Writes are throttled so polling clients do not turn every read into a database write.
+
+Open sockets also keep `seats.socket_until` in the future (issue 14): every heartbeat sets it to
+`SOCKET_TTL_S` ahead and a disconnect clears it, so any instance can tell whether the owner has
+the game open before it sends a "your turn" email. (With two sockets on one game, closing one
+clears it until the other's next heartbeat, at most SOCKET_EVERY_S later.)
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ log = logging.getLogger(__name__)
 MIN_WRITE_INTERVAL_S = 5.0
 # How often an open socket refreshes its seat (well inside the default 60 s grace period).
 SOCKET_EVERY_S = 20.0
+# How long one heartbeat vouches for an open socket: two missed beats and a margin.
+SOCKET_TTL_S = 2 * SOCKET_EVERY_S + 10.0
 
 
 def mark_seen(
@@ -34,11 +41,13 @@ def mark_seen(
     *,
     back: bool = False,
     min_interval_s: float | None = None,
+    socket_until: datetime | bool | None = False,
 ) -> None:
     """Record that `user_id` is present at `game_id` (no-op if not seated); commits if it wrote.
 
     `back=True` (the player made a move) also clears a "left" mark, unless a bot already holds
-    the seat: then only reclaiming gives it back.
+    the seat: then only reclaiming gives it back. `socket_until` (a time, or None to clear; the
+    default False leaves it alone) is the open-socket mark of issue 14.
     """
     if user_id is None:
         return
@@ -56,6 +65,8 @@ def mark_seen(
         values["last_seen_at"] = now
     if back and row.left_at is not None and row.bot_level is None:
         values["left_at"] = None
+    if socket_until is not False:
+        values["socket_until"] = socket_until
     if not values:
         return
     db.execute(
@@ -86,10 +97,13 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
-def _mark_quietly(sessions: sessionmaker[Session], game_id: int, user_id: int) -> None:
+def _mark_quietly(
+    sessions: sessionmaker[Session], game_id: int, user_id: int, connected: bool = True
+) -> None:
+    until = utcnow() + timedelta(seconds=SOCKET_TTL_S) if connected else None
     try:
         with sessions() as db:
-            mark_seen(db, game_id, user_id, min_interval_s=0)
+            mark_seen(db, game_id, user_id, min_interval_s=0, socket_until=until)
     except Exception:  # presence is best effort: a socket must not die over it
         log.warning("could not mark user %s seen in game %s", user_id, game_id, exc_info=True)
 
@@ -121,4 +135,4 @@ async def seen_while_connected(
             await task
         # The grace period counts from the disconnect, not from the last heartbeat.
         with contextlib.suppress(Exception):
-            await to_thread.run_sync(_mark_quietly, sessions, game_id, user_id)
+            await to_thread.run_sync(_mark_quietly, sessions, game_id, user_id, False)
