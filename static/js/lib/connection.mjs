@@ -7,6 +7,13 @@
 import { applyPatch } from "./patch.mjs";
 import { api, ApiError } from "./api.mjs";
 
+/** The document in a state reply or frame: view, legal actions, and the turn clock (issue 14). */
+function docOf(data) {
+  const doc = { view: data.view, legal_actions: data.legal_actions };
+  if (data.clock !== undefined) doc.clock = data.clock;
+  return doc;
+}
+
 export class Connection {
   /**
    * @param {object} o
@@ -76,7 +83,7 @@ export class Connection {
     // Same version but other legal actions: my role changed (polling sees it this way only).
     const roleChanged = this.doc !== null && JSON.stringify(data.legal_actions) !== JSON.stringify(this.doc.legal_actions);
     if (force || roleChanged || data.version !== this.version || this.doc === null) {
-      this.accept({ view: data.view, legal_actions: data.legal_actions }, data.version, data);
+      this.accept(docOf(data), data.version, data);
     }
     return data;
   }
@@ -175,7 +182,7 @@ export class Connection {
       return;
     }
     if (msg.type === "state") {
-      this.accept({ view: msg.view, legal_actions: msg.legal_actions }, msg.version, msg);
+      this.accept(docOf(msg), msg.version, msg);
     } else if (msg.type === "patch") {
       if (msg.version <= this.version) return; // already have it (a resync overlap)
       if (this.doc === null || (typeof msg.base === "number" && msg.base !== this.version)) {

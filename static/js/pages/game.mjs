@@ -12,6 +12,8 @@ import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
+import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // issue 14: clocks, notifications
+import { RematchPanel } from "../ui/rematch.mjs"; // issue 14: rematch
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -22,6 +24,9 @@ let conn = null; // the live Connection once the game has started
 let frame = 0; // pending requestAnimationFrame id (0 = none)
 let panelsDirty = true; // whether the DOM panels need rebuilding on the next frame
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
+const clockPanel = new ClockPanel($("clock")); // issue 14
+let turnNotifier = null; // issue 14: set for seated players once the game is live
+let rematchPanel = null; // issue 14: shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true) });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
@@ -178,6 +183,7 @@ async function fetchLog() {
     const data = await api(`/api/games/${gameId}/log?${q}`);
     const lines = [];
     for (const m of data.moves ?? []) {
+      if (m.note) lines.push({ seq: m.seq, text: m.note }); // issue 14: a timeout move
       for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
       logSince = Math.max(logSince, m.seq + 1);
     }
@@ -269,10 +275,14 @@ async function startLive(game) {
       st.setDocument(state, doc, version);
       if (version !== before) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
+      clockPanel.update(doc.clock, state.names, state.seat); // issue 14
+      if (st.isMyTurn(state)) turnNotifier?.yourTurn(version); // issue 14
+      if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show(); // issue 14
       schedule();
     },
   });
   state.seat = game.your_seat ?? null;
+  if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId); // issue 14
   await conn.start();
 }
 
