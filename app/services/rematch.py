@@ -125,27 +125,27 @@ def decline(db: Session, game_id: int, user: User, notifier: Notifier | None = N
 
 
 def describe(old: Game, new: Game | None) -> dict[str, Any]:
-    """The offer as players see it: the new table and each player's answer."""
-    if new is None:
-        return {"game_id": old.id, "rematch_id": None, "status": None, "seats": []}
+    """The offer as players see it: the new table and each player's answer (None: no offer)."""
     out = []
     for s in old.seats:
-        row = new.seats[s.seat]
-        if s.user_id is None:
-            answer = "bot"
-        elif row.user_id == s.user_id:
-            answer = "accepted"
-        elif row.reserved_for == s.user_id:
-            answer = "pending"
-        else:
-            answer = "declined"
+        answer: str | None = None
+        if new is not None:
+            row = new.seats[s.seat]
+            if s.user_id is None:
+                answer = "bot"
+            elif row.user_id == s.user_id:
+                answer = "accepted"
+            elif row.reserved_for == s.user_id:
+                answer = "pending"
+            else:
+                answer = "declined"
         out.append(
             {"seat": s.seat, "name": seat_name(old.id, s), "user_id": s.user_id, "answer": answer}
         )
     return {
         "game_id": old.id,
-        "rematch_id": new.id,
-        "host_id": new.host_id,
-        "status": new.status,
+        "rematch_id": new.id if new is not None else None,
+        "host_id": new.host_id if new is not None else None,
+        "status": new.status if new is not None else None,
         "seats": out,
     }

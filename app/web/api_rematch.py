@@ -19,8 +19,9 @@ class RematchSeatOut(BaseModel):
     seat: int
     name: str
     user_id: int | None
-    # accepted | pending | declined for players; "bot" for a bot's own seat (it always comes).
-    answer: str
+    # accepted | pending | declined for players; "bot" for a bot's own seat (it always comes);
+    # null while no rematch is offered.
+    answer: str | None
 
 
 class RematchOut(BaseModel):
