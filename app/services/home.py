@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, User
 from app.services import lobby
-
-FAR = datetime.max.replace(tzinfo=None)
 
 
 def waits_for(game: Game, user_id: int) -> bool:

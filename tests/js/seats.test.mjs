@@ -52,3 +52,11 @@ test("log lines name players instead of seat colours; ship colours stay", () => 
   assert.deepEqual(logPieces("Orange to play", [null, "X"]), ["Orange to play"]);
   assert.deepEqual(logPieces("The game is over", names), ["The game is over"]);
 });
+
+test("an empty seat a rematch keeps says for whom (issue 14)", () => {
+  const kept = { seat: 1, player: null, bot_level: null, reserved_for: { id: 2, display_name: "Bob" } };
+  const info = seatInfo(kept);
+  assert.ok(info.empty);
+  assert.deepEqual(seatBadges(info), [{ kind: "reserved", text: "kept for Bob" }]);
+  assert.equal(seatInfo(empty).reservedFor, null);
+});
