@@ -212,3 +212,30 @@ def test_a_rematch_offered_at_the_end_is_accepted_with_one_click(
     assert not errors, errors
     ann_ctx.close()
     bob_ctx.close()
+
+
+def test_the_account_page_sets_notices_and_says_what_the_server_can_do(
+    browser: Any, pace_server: str
+) -> None:
+    url = pace_server
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errors = watch_console(page)
+    page.goto(url + "/")
+    assert page.request.post(
+        url + "/api/users", data={"username": "nessie", "password": "sea dragons!"}
+    ).ok
+    page.goto(url + "/account")
+    # This server has no SMTP URL: the page says so and offers no address form to submit.
+    page.wait_for_selector("#account :text('sends no email')")
+    assert page.is_disabled("#email-form button[type=submit]")
+    assert page.is_checked("#notices")
+    page.uncheck("#notices")
+    page.wait_for_function("async () => !(await (await fetch('/api/me/account')).json()).notices")
+    shot(page, "pace-account")
+    guest = browser.new_context().new_page()
+    sign_in_as_guest(guest, url, "Gus")
+    guest.goto(url + "/account")
+    guest.wait_for_selector("#account :text('Emails need an account')")
+    assert not errors, errors
+    ctx.close()
