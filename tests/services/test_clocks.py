@@ -227,3 +227,21 @@ def test_a_claim_skips_a_seat_played_by_a_bot(
     seats.hand_seat_to_bot(db, game.id, players[0], "random")
     with sessions() as s:
         assert claim_timeout(s, utcnow_plus(61), "greedy", 2, set()) is None
+
+
+def test_a_timed_out_live_turn_empties_the_bank_and_counts_once() -> None:
+    clock, _ = clocks.start(
+        clocks.new_clock({"mode": "live", "initial": 10, "per_turn": 2}, 3600), 2, _state(1, 0), T0
+    )
+    assert clock is not None
+    clock["autoplay"] = {"turn": 1, "seat": 0, "keep": False}  # as the deadline sweep marks it
+    game = _game(clock, ("greedy", None))  # the bot holds the seat for the rest of the turn
+    mid = clocks.plan_move(game, _state(1, 0), _state(1, 0), 0, T0 + timedelta(seconds=13))
+    assert mid.timeout and mid.values == {}
+    end = clocks.plan_move(game, _state(1, 0), _state(2, 1), 0, T0 + timedelta(seconds=14))
+    c = end.values["clock"]
+    assert end.timeout and end.release == 0
+    assert c["banks"] == [0.0, 12.0] and c["timeouts"] == [1, 0] and c["autoplay"] is None
+    # A move by a person in that turn (they took the seat back) is not a timeout move.
+    person = clocks.plan_move(_game(clock), _state(1, 0), _state(1, 0), 0, T0)
+    assert not person.timeout

@@ -72,7 +72,14 @@ def test_a_rematch_seats_everyone_who_accepts_and_keeps_the_bots(
 
 def test_a_declined_seat_opens_for_anyone(client_factory: Factory) -> None:
     gid, (ann, bob) = _table(client_factory)
+    r = bob.post(f"/api/games/{gid}/rematch/accept")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
     _finish(gid, ann, bob)
+    for answer in ("accept", "decline"):  # nothing offered yet: nothing to answer
+        r = bob.post(f"/api/games/{gid}/rematch/{answer}")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_rematch"
+    before = ann.get(f"/api/games/{gid}/rematch").json()
+    assert before["rematch_id"] is None and [s["answer"] for s in before["seats"]] == [None, None]
     new_id = ann.post(f"/api/games/{gid}/rematch").json()["rematch_id"]
     declined = bob.post(f"/api/games/{gid}/rematch/decline").json()
     assert [s["answer"] for s in declined["seats"]] == ["accepted", "declined"]
@@ -129,3 +136,18 @@ def test_your_games_lead_with_the_ones_waiting_for_you(client_factory: Factory) 
     ann.post(f"/api/games/{plain}/seats/0/bot", json={"level": "random"})
     assert plain not in [g["id"] for g in ann.get("/api/me/home").json()["waiting"]]
     assert client_factory().get("/api/me/home").status_code == 401
+
+
+def test_a_private_games_rematch_is_for_its_players_only(
+    app: FastAPI, client_factory: Factory
+) -> None:
+    """A private table's rematch, like the table, is hidden from strangers (R-60 spirit)."""
+    gid, (ann, bob) = _table(client_factory, visibility="private")
+    _mark_finished(app, gid)
+    offer = ann.post(f"/api/games/{gid}/rematch").json()
+    stranger = client_factory("Cy")
+    r = stranger.get(f"/api/games/{gid}/rematch")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "invite_required"
+    r = stranger.get(f"/api/games/{offer['rematch_id']}")
+    assert r.status_code == 403
+    assert bob.get(f"/api/games/{gid}/rematch").json()["rematch_id"] == offer["rematch_id"]
