@@ -66,8 +66,9 @@ export function titleWithCount(base, waiting) {
 }
 
 /**
- * Whether to show a browser notification for a `your_turn` at `version`: only while the page is
- * hidden, with permission granted, once per version.
+ * Whether to show a browser notification for my turn `version` (the game page passes the turn
+ * number, so a turn of several decisions notifies once): only while the page is hidden, with
+ * permission granted, once per value.
  */
 export function shouldNotify({ hidden, permission, version, lastNotified }) {
   return hidden && permission === "granted" && version !== lastNotified;

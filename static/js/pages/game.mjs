@@ -276,7 +276,7 @@ async function startLive(game) {
       if (version !== before) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
       clockPanel.update(doc.clock, state.names, state.seat); // issue 14
-      if (st.isMyTurn(state)) turnNotifier?.yourTurn(version); // issue 14
+      if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // issue 14: once a turn
       if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show(); // issue 14
       schedule();
     },

@@ -70,7 +70,7 @@ export class TurnNotifier {
   constructor(el, gameId) {
     this.el = el;
     this.gameId = gameId;
-    this.lastNotified = null; // the version last notified (once per version)
+    this.lastNotified = null; // the turn last notified (once per turn, however many decisions)
     this.supported = typeof Notification !== "undefined";
     this.offer();
   }
@@ -94,12 +94,12 @@ export class TurnNotifier {
     this.el.hidden = false;
   }
 
-  /** The server says it is my turn at `version` (a `your_turn` frame, or the document). */
-  yourTurn(version) {
+  /** The document says I must decide in turn `turn`: notify if the page is hidden (once a turn). */
+  yourTurn(turn) {
     if (!this.supported) return;
     const hidden = document.visibilityState === "hidden";
-    if (!shouldNotify({ hidden, permission: Notification.permission, version, lastNotified: this.lastNotified })) return;
-    this.lastNotified = version;
+    if (!shouldNotify({ hidden, permission: Notification.permission, version: turn, lastNotified: this.lastNotified })) return;
+    this.lastNotified = turn;
     const note = new Notification("Your turn · Sea Dragons", { body: `Table ${this.gameId} is waiting for you.`, tag: `seadragons-turn-${this.gameId}` });
     note.onclick = () => {
       window.focus();
