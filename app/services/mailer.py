@@ -113,6 +113,7 @@ class MailSender:
         self.stats = MailStats()
         self._task: asyncio.Task[None] | None = None
         self._executor: ThreadPoolExecutor | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._wake = asyncio.Event()
 
     @property
@@ -128,12 +129,14 @@ class MailSender:
             log.warning("SEADRAGONS_PUBLIC_URL is unset: email links point to localhost")
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="mail")
         self._wake = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._loop = asyncio.get_running_loop()
+        self._task = self._loop.create_task(self._run())
         log.info("sending email through %r", self.smtp)
 
     async def stop(self) -> None:
         """Stop sending (at app shutdown); a send in flight finishes on its own thread."""
         task, self._task = self._task, None
+        self._loop = None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -143,8 +146,11 @@ class MailSender:
             self._executor = None
 
     def wake(self) -> None:
-        """Look at the outbox now rather than at the next sweep (from the loop thread)."""
-        self._wake.set()
+        """Look at the outbox now rather than at the next sweep (from any thread)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._wake.set)
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
