@@ -18,9 +18,21 @@ from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
 from app.realtime import install as install_realtime
 from app.services.bot_runner import runner_for
+from app.services.deadlines import sweeper_for
+from app.services.mailer import sender_for
 from app.services.notify import Notifier
 from app.settings import Settings, get_settings
-from app.web import api_bots, api_games, api_users, errors, pages
+from app.web import (
+    api_account,
+    api_bots,
+    api_games,
+    api_me,
+    api_rematch,
+    api_users,
+    errors,
+    pages,
+    pages_account,
+)
 from app.web.limits import BodyLimitMiddleware
 from app.web.throttle import LoginThrottle
 
@@ -37,9 +49,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(the_app: FastAPI) -> AsyncIterator[None]:
         await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
+        await the_app.state.deadlines.start()  # turns that ran out (issue 14)
+        await the_app.state.mailer.start()  # "your turn" emails (issue 14)
         try:
             yield
         finally:
+            await the_app.state.mailer.stop()
+            await the_app.state.deadlines.stop()
             await the_app.state.bot_runner.stop()
         engine.dispose()
 
@@ -55,6 +71,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.notifier = Notifier()
     app.state.login_throttle = LoginThrottle(settings.redis_url)
     app.state.bot_runner = runner_for(app.state.sessionmaker, app.state.notifier, settings)
+    app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
+    app.state.mailer = sender_for(app.state.sessionmaker, settings)
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)
@@ -73,6 +91,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_games.router)
     app.include_router(api_games.invites_router)
     app.include_router(api_bots.router)
+    app.include_router(api_account.router)  # issue 14: email notices
+    app.include_router(api_me.router)  # issue 14: your games
+    app.include_router(api_rematch.router)  # issue 14: rematch
+    app.include_router(pages_account.router)  # issue 14: account page, email links
     install_realtime(app)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")

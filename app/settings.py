@@ -60,6 +60,33 @@ class Settings(BaseSettings):
     ws_chat_burst: float = 5.0
     # How long a seated player must be unseen before the host may hand their seat to a bot.
     bot_grace_seconds: float = 60.0
+    # Turn clocks (app/services/clocks.py, deadlines.py): how often every instance looks for
+    # turns that ran out (the precision of a timeout), the bot that plays a timed-out turn, how
+    # many timeouts in a row hand the seat to that bot, and the longest time a clock may give.
+    clock_sweep_seconds: float = 1.0
+    clock_bot_level: str = "greedy"
+    clock_timeouts_to_bot: int = 2
+    clock_max_seconds: int = 30 * 86400
+    # The address players reach the server at, for links in emails (e.g. https://example.org).
+    public_url: str | None = None
+    # "Your turn" emails (app/services/mailer.py, notices.py). None: no emails at all.
+    # smtp://user:pass@host:587 (STARTTLS when offered; ?starttls=require|never), smtps://... (TLS).
+    smtp_url: str | None = None
+    smtp_from: str = "Sea Dragons Online <noreply@localhost>"
+    smtp_timeout_seconds: float = 10.0
+    # A private CA for the SMTP server's certificate (None: the system's CAs).
+    smtp_ca_file: str | None = None
+    # The sender: how often it looks at the outbox, how long a turn notice waits (a player back
+    # at the table within it gets none), tries per email, the first retry's back-off (doubling)
+    # and how many emails one pass claims.
+    mail_sweep_seconds: float = 2.0
+    notice_delay_seconds: float = 5.0
+    mail_max_attempts: int = 5
+    mail_retry_seconds: float = 30.0
+    mail_batch: int = 20
+    # How long an email verification link works, and how many a user may ask for per hour.
+    email_verify_hours: float = 48.0
+    email_verify_per_hour: int = 3
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -1,4 +1,4 @@
-"""SQLAlchemy 2 models: users, sessions, games, seats and the move log."""
+"""SQLAlchemy 2 models: users, sessions, games, seats, the move log and the email outbox."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Index,
@@ -15,6 +16,8 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    false,
+    true,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -72,6 +75,11 @@ class User(Base):
     username: Mapped[str | None] = mapped_column(String(32), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # "Your turn" emails (issue 14): an address counts once its verification link was opened;
+    # `notices` is the player's on/off switch (also turned off by the one-click unsubscribe).
+    email: Mapped[str | None] = mapped_column(String(254))
+    email_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    notices: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     @property
     def is_guest(self) -> bool:
@@ -118,6 +126,14 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # The turn clock (app/services/clocks.py): None when the table has none. Changed only with
+    # moves (and at the start), so a game version names one clock, as it names one state.
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    # When the current turn runs out while a person plays it: what the deadline sweep looks at
+    # (app/services/deadlines.py). Cleared when the timeout is claimed.
+    due_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+    # The finished game this table is the rematch of (at most one rematch per game).
+    rematch_of: Mapped[int | None] = mapped_column(ForeignKey("games.id"), unique=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -145,9 +161,15 @@ class Seat(Base):
     # socket heartbeat in this game; and when the owner left the live game (None: still playing).
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     left_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Until when the owner counts as having a socket open on this game: pushed forward by the
+    # socket heartbeat, cleared on disconnect (no "your turn" email while it is in the future).
+    socket_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # A rematch keeps an empty seat for this player until they accept or decline.
+    reserved_for: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
 
     game: Mapped[Game] = relationship(back_populates="seats")
-    user: Mapped[User | None] = relationship(lazy="joined")
+    user: Mapped[User | None] = relationship(lazy="joined", foreign_keys=[user_id])
+    reserved_user: Mapped[User | None] = relationship(lazy="joined", foreign_keys=[reserved_for])
 
     __table_args__ = (
         UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),
@@ -159,6 +181,10 @@ class Seat(Base):
     def is_empty(self) -> bool:
         """Nobody (human or bot) holds this seat."""
         return self.user_id is None and self.bot_level is None
+
+    def is_free_for(self, user_id: int | None) -> bool:
+        """Empty, and not kept for someone else by a rematch."""
+        return self.is_empty and self.reserved_for in (None, user_id)
 
 
 class Move(Base):
@@ -174,6 +200,8 @@ class Move(Base):
     # Full events, secrets included; filtered per viewer with engine.event_for on the way out.
     events: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # A bot played this move because the seat's clock ran out (issue 14).
+    timeout: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_moves_game_seq"),)
 
@@ -192,3 +220,28 @@ class ChatMessage(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     __table_args__ = (Index("ix_chat_messages_game_id_id", "game_id", "id"),)
+
+
+class OutboxEmail(Base):
+    """An email to send (app/services/mailer.py): written in the transaction that causes it,
+    sent later by a background sender with bounded retries, so sending never blocks a request.
+    """
+
+    __tablename__ = "outbox_emails"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "turn" | "verify"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    turn: Mapped[int | None] = mapped_column(Integer)
+    # "turn:{game}:{turn}": at most one notice per game and turn, however many instances run.
+    dedupe: Mapped[str | None] = mapped_column(String(64), unique=True)
+    # pending -> sent | skipped (no longer relevant when its time came) | failed (retries spent)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_try_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    last_error: Mapped[str | None] = mapped_column(String(500))
+
+    __table_args__ = (Index("ix_outbox_emails_status_next_try_at", "status", "next_try_at"),)

@@ -1,8 +1,9 @@
 """Per-viewer documents and their RFC 6902 diffs; pure functions over engine states.
 
-A viewer's document is `{"view": view_for(state, seat), "legal": pack_legal(legal_actions)}`:
-the `view` GET /api/games/{id}/state returns, and that viewer's legal actions in the compact
-form of app/realtime/legal_wire.py (expanded, exactly the state's `legal_actions`). Viewers with
+A viewer's document is `{"view": view_for(state, seat), "legal": pack_legal(legal_actions),
+"clock": ...}`: the `view` GET /api/games/{id}/state returns, that viewer's legal actions in the
+compact form of app/realtime/legal_wire.py (expanded, exactly the state's `legal_actions`), and
+the game's public turn clock (the state's `clock`). Viewers with
 the same key (seat, acting) see the same document, so it is computed once per key, not once per
 socket. Only a seat that acts now has legal actions; everyone else's `legal` is null.
 """
@@ -39,13 +40,16 @@ def key_for(snap: GameSnap, user_id: int | None) -> ViewerKey:
     return ViewerKey(seat.seat, seat.bot_level is None)
 
 
-def document(state: Any, key: ViewerKey) -> dict[str, Any]:
-    """The viewer's document; secrets are stripped by the engine's view_for (R-60)."""
+def document(state: Any, key: ViewerKey, clock: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The viewer's document; secrets are stripped by the engine's view_for (R-60).
+
+    `clock`: the game's public turn clock (issue 14), the same for every viewer.
+    """
     legal = None
     if key.acting and key.seat is not None:
         actions = rules.legal_actions(state, key.seat)
         legal = pack_legal(actions) if actions else None
-    return {"view": rules.view_for(state, key.seat), "legal": legal}
+    return {"view": rules.view_for(state, key.seat), "legal": legal, "clock": clock}
 
 
 def _token(key: str) -> str:
@@ -100,16 +104,17 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
 def log_frame(move: MoveInfo, key: ViewerKey, over: bool) -> str:
     """A move's readable log entry for one viewer: events filtered by event_for (R-60)."""
     events = [rules.event_for(ev, key.seat, over) for ev in move.events]
-    return dumps(
-        {
-            "type": "log",
-            "seq": move.seq,
-            "seat": move.seat,
-            "player": move.player,
-            "events": events,
-            "text": [rules.describe(ev) for ev in events],
-        }
-    )
+    frame = {
+        "type": "log",
+        "seq": move.seq,
+        "seat": move.seat,
+        "player": move.player,
+        "events": events,
+        "text": [rules.describe(ev) for ev in events],
+    }
+    if move.timeout:  # issue 14: as in GET /log
+        frame.update(timeout=True, note=f"{move.player} ran out of time: a bot played this move")
+    return dumps(frame)
 
 
 def presence_frame(

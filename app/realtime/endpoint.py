@@ -159,19 +159,26 @@ async def _follow(hub: Hub, game_id: int, viewer: store.Viewer, websocket: WebSo
         hub.unregister(conn)
         room.leave(conn)
         await conn.shutdown()
-        await _mark_seen(hub, room, viewer)
+        await _mark_seen(hub, room, viewer, closing=True)
 
 
-async def _mark_seen(hub: Hub, room: Room, viewer: store.Viewer) -> None:
+async def _mark_seen(hub: Hub, room: Room, viewer: store.Viewer, closing: bool = False) -> None:
+    """Mark a seated viewer seen (and their socket open), or, as their last socket here closes,
+    seen with no socket open."""
     snap = room.snap
-    if viewer.user_id is None or snap is None or snap.seat_of(viewer.user_id) is None:
+    user_id = viewer.user_id
+    if user_id is None or snap is None or snap.seat_of(user_id) is None:
         return
     try:
-        await to_thread.run_sync(
-            store.mark_seen_many, hub.sessions, {room.game_id: [viewer.user_id]}
-        )
+        if not closing:
+            seen = {room.game_id: [user_id]}
+            await to_thread.run_sync(store.mark_seen_many, hub.sessions, seen, hub.socket_ttl_s)
+        elif not any(c.viewer.user_id == user_id for c in room.conns):
+            await to_thread.run_sync(store.socket_closed, hub.sessions, room.game_id, user_id)
+        else:  # another socket of theirs is still open here
+            await to_thread.run_sync(store.mark_seen_many, hub.sessions, {room.game_id: [user_id]})
     except Exception as exc:  # presence is best effort: a socket must not die over it
-        log.warning("could not mark user %s seen in game %s: %s", viewer.user_id, room.game_id, exc)
+        log.warning("could not mark user %s seen in game %s: %s", user_id, room.game_id, exc)
 
 
 async def _serve(hub: Hub, room: Room, conn: Connection, websocket: WebSocket) -> None:

@@ -124,6 +124,11 @@ class Hub:
         await self.bus.disconnect()
         self.loop = None
 
+    @property
+    def socket_ttl_s(self) -> float:
+        """How long one heartbeat vouches for an open socket: two missed beats and a margin."""
+        return 2 * self.heartbeat_s + 10.0
+
     def channel(self, game_id: int) -> str:
         """The bus channel of a game."""
         return f"{self.prefix}game:{game_id}"
@@ -156,7 +161,9 @@ class Hub:
             if seen:
                 # One write for every seated player with a socket here (the bots' grace period).
                 with contextlib.suppress(Exception):
-                    await to_thread.run_sync(store.mark_seen_many, self.sessions, seen)
+                    await to_thread.run_sync(
+                        store.mark_seen_many, self.sessions, seen, self.socket_ttl_s
+                    )
 
     async def _check_rooms(self) -> None:
         """Every `check_s`: compare each room with the database; reload the ones that lag.
@@ -337,7 +344,7 @@ class Hub:
             assert seat is not None
             known = None
             if snap.state is not None and snap.version == msg.version and snap.status == "live":
-                known = Known(snap.state, seat.seat, snap.bots())
+                known = Known(snap.state, seat.seat, snap.bots(), snap.clocked)
             move = await to_thread.run_sync(
                 store.submit,
                 self.sessions,

@@ -276,7 +276,7 @@ class Room:
         fresh = [m for m in new.moves if old is None or m.seq > old.version]
         out: dict[ViewerKey, tuple[dict[str, Any], str | None, list[str]]] = {}
         for key in keys:
-            doc = docs.document(new.state, key)
+            doc = docs.document(new.state, key, new.clock)
             prev = self.docs.get(key)
             patch = None
             if prev is not None and prev[0] < new.version:
@@ -315,7 +315,7 @@ class Room:
             return
         cached = self.docs.get(key)
         if cached is None or cached[0] != snap.version:
-            doc = docs.document(snap.state, key)
+            doc = docs.document(snap.state, key, snap.clock)
             self.docs[key] = (snap.version, doc)
         else:
             doc = cached[1]

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import ChatMessage, Game, Move, Seat, User
-from app.services import games, lobby, presence, users
+from app.services import clocks, games, lobby, presence, users
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.names import display_seat_name
@@ -51,6 +51,7 @@ class MoveInfo:
     seat: int
     player: str
     events: list[dict[str, Any]]
+    timeout: bool = False  # a bot played it: the seat's clock had run out (issue 14)
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,12 @@ class GameSnap:
     seats: tuple[SeatInfo, ...]
     state: Any | None
     moves: list[MoveInfo] = field(default_factory=list)
+    clock: dict[str, Any] = field(default_factory=lambda: {"mode": "none"})  # clocks.public
+
+    @property
+    def clocked(self) -> bool:
+        """The table has a turn clock (issue 14)."""
+        return self.clock.get("mode", "none") != "none"
 
     def seat_of(self, user_id: int | None) -> SeatInfo | None:
         """The seat `user_id` owns, if any."""
@@ -83,7 +90,12 @@ class GameSnap:
 
     def after(self, move: Committed) -> GameSnap:
         """This snapshot advanced by a move committed on top of it (no database read)."""
-        info = MoveInfo(move.version, move.seat, self.seats[move.seat].name, move.events)
+        info = MoveInfo(
+            move.version, move.seat, self.seats[move.seat].name, move.events, move.timeout
+        )
+        seats = self.seats
+        if move.bots != self.bots():  # a bot gave back a seat it borrowed for a timed-out turn
+            seats = tuple(replace(s, bot_level=move.bots[s.seat]) for s in seats)
         return replace(
             self,
             status=move.status,
@@ -91,6 +103,8 @@ class GameSnap:
             to_act=move.to_act,
             state=move.state,
             moves=[info],
+            clock=move.clock,
+            seats=seats,
         )
 
 
@@ -145,7 +159,7 @@ def load_game(sessions: Sessions, game_id: int, since: int | None) -> GameSnap:
     """
     with sessions() as db:
         row = db.execute(
-            select(Game.status, Game.version, Game.to_act).where(Game.id == game_id)
+            select(Game.status, Game.version, Game.to_act, Game.clock).where(Game.id == game_id)
         ).first()
         if row is None:
             raise ServiceError("not_found", f"there is no game {game_id}")
@@ -166,14 +180,15 @@ def load_game(sessions: Sessions, game_id: int, since: int | None) -> GameSnap:
         if since is not None and row.version > since and state is not None:
             first = max(since, row.version - MAX_LOG_MOVES)
             moves = [
-                MoveInfo(m.seq, m.seat, seats[m.seat].name, m.events)
+                MoveInfo(m.seq, m.seat, seats[m.seat].name, m.events, m.timeout)
                 for m in db.execute(
-                    select(Move.seq, Move.seat, Move.events)
+                    select(Move.seq, Move.seat, Move.events, Move.timeout)
                     .where(Move.game_id == game_id, Move.seq > first, Move.seq <= row.version)
                     .order_by(Move.seq)
                 )
             ]
-        return GameSnap(game_id, row.status, row.version, row.to_act, seats, state, moves)
+        clock = clocks.public(row.clock)  # issue 14: the same for every viewer
+        return GameSnap(game_id, row.status, row.version, row.to_act, seats, state, moves, clock)
 
 
 @dataclass(frozen=True)
@@ -270,11 +285,21 @@ def add_chat(
         return chat_row(row, seat)
 
 
-def mark_seen_many(sessions: Sessions, seen: dict[int, list[int]]) -> None:
-    """Mark these seated users present (game id -> user ids) in one transaction."""
+def mark_seen_many(
+    sessions: Sessions, seen: dict[int, list[int]], socket_ttl_s: float | None = None
+) -> None:
+    """Mark these seated users present (game id -> user ids) in one transaction; with
+    `socket_ttl_s`, as having a socket open on the game for that long."""
     with sessions() as db:
         for game_id, user_ids in seen.items():
-            presence.mark_many_seen(db, game_id, user_ids)
+            presence.mark_many_seen(db, game_id, user_ids, socket_ttl_s)
+        db.commit()
+
+
+def socket_closed(sessions: Sessions, game_id: int, user_id: int) -> None:
+    """A user's last socket on a game closed here (seen now; no open socket)."""
+    with sessions() as db:
+        presence.socket_closed(db, game_id, user_id)
         db.commit()
 
 

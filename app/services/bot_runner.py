@@ -270,7 +270,7 @@ class BotRunner:
         legal = rules.legal_actions(move.state, seat)
         if not legal:
             return None
-        known = Known(move.state, seat, move.bots)
+        known = Known(move.state, seat, move.bots, move.clock.get("mode", "none") != "none")
         return Turn(
             game_id, seat, move.version, level, rules.view_for(move.state, seat), legal, known
         )
@@ -294,7 +294,12 @@ class BotRunner:
                 row.bot_level,
                 rules.view_for(state, row.seat),
                 legal,
-                Known(state, row.seat, tuple(s.bot_level for s in game.seats)),
+                Known(
+                    state,
+                    row.seat,
+                    tuple(s.bot_level for s in game.seats),
+                    game.clock is not None,
+                ),
             )
 
     def _decide(self, turn: Turn, force_random: bool = False) -> Json:

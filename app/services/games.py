@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
+from app.services import clocks, notices
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import check_access, get_game, seat_of
@@ -56,6 +57,7 @@ def game_state(
         "to_act": game.to_act,
         "view": rules.view_for(state, seat),
         "legal_actions": rules.legal_actions(state, acting) if acting is not None else [],
+        "clock": clocks.public(game.clock),
     }
 
 
@@ -71,6 +73,8 @@ class Committed:
     status: str
     to_act: int | None
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it now, if any
+    clock: dict[str, Any]  # the public turn clock at `version` (issue 14; mode "none" if none)
+    timeout: bool = False  # a bot played it because the seat's clock ran out (issue 14)
 
     @property
     def bot_to_act(self) -> str | None:
@@ -95,6 +99,9 @@ class Known:
     state: Any
     seat: int
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it, if any
+    # Whether the game may have a turn clock (issue 14): then the move reads the game row in
+    # its transaction to move the clock. A table created without one never gets one.
+    clocked: bool = True
 
 
 def submit_action(
@@ -125,6 +132,7 @@ def submit_action(
             notifier,
             owner=user_id,
             bots=known.bots,
+            clocked=known.clocked,
         )
         if committed is not None:
             return committed
@@ -145,6 +153,7 @@ def submit_action(
         notifier,
         owner=user_id,
         bots=_bots(game),
+        game=game,
     )
     if committed is None:
         raise ServiceError("stale_version", f"game {game.id} moved on past version {version}")
@@ -162,12 +171,23 @@ def submit_seat_action(
     known: Known | None = None,
 ) -> Committed:
     """Apply `action` for `seat` without a user check: for bots that the server itself runs."""
+    game = None
     if known is None:
         game = get_game(db, game_id)
         _check_playable(game, version)
         known = Known(load_state(db, game), seat, _bots(game))
     committed = _commit(
-        db, game_id, seat, version, known.state, action, notifier, owner=None, bots=known.bots
+        db,
+        game_id,
+        seat,
+        version,
+        known.state,
+        action,
+        notifier,
+        owner=None,
+        bots=known.bots,
+        clocked=known.clocked,
+        game=game,
     )
     if committed is None:
         raise ServiceError("stale_version", f"game {game_id} moved on past version {version}")
@@ -192,8 +212,8 @@ _SEATS = Seat.__table__
 _INSERT_MOVE = insert(Move.__table__)
 
 
-@lru_cache(maxsize=4)
-def _update_statement(check_owner: bool, finished: bool) -> Any:
+@lru_cache(maxsize=16)
+def _update_statement(check_owner: bool, columns: tuple[str, ...]) -> Any:
     """The conditional UPDATE of a move, built once (its SQL and cache key are then reused)."""
     where = [
         _GAMES.c.id == bindparam("gid"),
@@ -210,9 +230,6 @@ def _update_statement(check_owner: bool, finished: bool) -> Any:
                 _SEATS.c.bot_level.is_(None),
             )
         )
-    columns = ["version", "snapshot", "to_act"]
-    if finished:
-        columns += ["status", "finished_at", "final_scores"]
     return update(_GAMES).where(*where).values({c: bindparam(c) for c in columns})
 
 
@@ -227,9 +244,15 @@ def _commit(
     *,
     owner: int | None,
     bots: tuple[str | None, ...],
+    clocked: bool = True,
+    game: Game | None = None,
 ) -> Committed | None:
     """Apply and store one move in one transaction; None if the database refused the version,
-    status or seat (nothing changed). The engine runs first: an illegal action never writes."""
+    status or seat (nothing changed). The engine runs first: an illegal action never writes.
+
+    `game`: the row, if the caller read it. Else it is read here only for a game that may have
+    a turn clock (`clocked`): a move of a game without one writes without reading anything.
+    """
     try:
         new_state, events = rules.apply(state, action, seat)
     except rules.EngineError as exc:
@@ -247,13 +270,26 @@ def _commit(
         values.update(
             status=status, finished_at=utcnow(), final_scores=rules.final_scores(new_state)
         )
+    # The turn clock (issue 14): a turn that ends or starts moves it, in this same transaction.
+    plan = None
+    if game is None and clocked:
+        game = get_game(db, game_id)
+    if game is not None and game.clock is not None:
+        plan = clocks.plan_move(game, state, new_state, seat, utcnow())
+        values.update(plan.values)
     # Optimistic concurrency: of two submissions against one version, exactly one matches here.
     # Works alike on SQLite and Postgres; the unique (game_id, seq) below is a second guard.
     params = {"gid": game_id, "seen": version, "seat_no": seat, "owner": owner, **values}
-    result = db.execute(_update_statement(owner is not None, status == "finished"), params)
+    result = db.execute(_update_statement(owner is not None, tuple(values)), params)
     if result.rowcount != 1:
         db.rollback()
         return None
+    if plan is not None:
+        assert game is not None
+        clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; the turn notice
+    elif to_act is not None and new_state.turn.number != state.turn.number:
+        # A turn starts: its "your turn" notice (issue 14), without reading the game.
+        notices.enqueue_turn_by_seat(db, game_id, to_act, new_state.turn.number)
     # Stored canonical: replays read the log, and unknown fields are never kept.
     stored = rules.canonical_action(action)
     db.execute(
@@ -265,6 +301,7 @@ def _commit(
             "action": stored,
             "events": events,
             "created_at": utcnow(),
+            "timeout": plan is not None and plan.timeout,
         },
     )
     try:
@@ -273,7 +310,13 @@ def _commit(
         db.rollback()
         raise ServiceError("stale_version", f"game {game_id} is past version {version}") from None
     cache_for(db.get_bind()).put(game_id, new_version, new_state)  # type: ignore[arg-type]
-    committed = Committed(game_id, new_version, seat, new_state, events, status, to_act, bots)
+    if plan is not None and plan.release is not None:  # the borrowing bot gave the seat back
+        bots = tuple(None if i == plan.release else b for i, b in enumerate(bots))
+    clock = clocks.public(values.get("clock", game.clock if game is not None else None))
+    timeout = plan is not None and plan.timeout
+    committed = Committed(
+        game_id, new_version, seat, new_state, events, status, to_act, bots, clock, timeout
+    )
     notify(notifier, game_id, new_version, committed)
     return committed
 
@@ -307,6 +350,9 @@ def game_log(
             "events": events,
             "text": [rules.describe(ev) for ev in events],
         }
+        if move.timeout:  # a bot played this move: the seat's clock had run out (issue 14)
+            entry["timeout"] = True
+            entry["note"] = f"{names[move.seat]} ran out of time: a bot played this move"
         if over:
             entry["action"] = move.action  # actions can name secret cards: only after the end
         entries.append(entry)
@@ -318,6 +364,8 @@ def game_log(
     }
     if over:
         log["record"] = _record(game, names)
+        timed_out = select(Move.seq).where(Move.game_id == game_id, Move.timeout).order_by(Move.seq)
+        log["record"]["timeout_moves"] = list(db.scalars(timed_out))
     return log
 
 

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
 from app.db.models import Game, Seat, User, utcnow
+from app.services import clocks, notices
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.notify import Notifier, notify
@@ -80,11 +81,14 @@ def create_game(
     visibility: str = "public",
     extra_options: dict[str, Any] | None = None,
     notifier: Notifier | None = None,
+    clock: dict[str, Any] | None = None,
+    max_clock_seconds: int = 30 * 86400,
 ) -> Game:
-    """Open a new table with `host` in seat 0 and the other seats empty."""
+    """Open a new table with `host` in seat 0 and the other seats empty; `clock` as in clocks.py."""
     if visibility not in ("public", "private"):
         raise ServiceError("invalid_options", "visibility is 'public' or 'private'")
     options = game_options(players, expansion, extra_options or {})
+    stored_clock = clocks.new_clock(clock, max_clock_seconds)
     game = Game(
         host_id=host.id,
         status="open",
@@ -93,6 +97,7 @@ def create_game(
         players=players,
         options=options,
         version=0,
+        clock=stored_clock,
     )
     game.seats = [Seat(seat=i) for i in range(players)]
     game.seats[0].user_id = host.id
@@ -138,10 +143,13 @@ def join_game(
     if seat_of(game, user.id) is not None:
         db.rollback()
         return game
-    free = next((s for s in game.seats if s.is_empty), None)
+    # A rematch keeps seats for its players (issue 14): one's own first, never someone else's.
+    kept = [s for s in game.seats if s.is_empty and s.reserved_for == user.id]
+    free = next(iter(kept), None) or next((s for s in game.seats if s.is_free_for(None)), None)
     if free is None:
         db.rollback()
         raise ServiceError("game_full", f"every seat of game {game_id} is taken")
+    free.reserved_for = None
     free.user_id = user.id
     free.joined_at = utcnow()
     try:
@@ -195,6 +203,8 @@ def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     game.version = 0
     game.status = "live"
     game.started_at = utcnow()
+    game.clock, game.due_at = clocks.start(game.clock, game.players, state, game.started_at)
+    notices.enqueue_turn(db, game, game.to_act, state.turn.number)  # issue 14
     db.commit()
     cache_for(db.get_bind()).put(game.id, 0, state)  # type: ignore[arg-type]
     notify(notifier, game_id, game.version)

@@ -3,6 +3,11 @@
 Requests (`GET .../state`, `POST .../actions`) and open sockets mark the caller's seat seen; the
 host may hand a seat to a bot only once its owner left or has been unseen past the grace period.
 Writes are throttled so polling clients do not turn every read into a database write.
+
+Open sockets also keep `seats.socket_until` in the future (issue 14): each game room's heartbeat
+sets it ahead for every seated player with a socket there, and the player's last socket closing
+clears it, so any instance can tell whether the owner has the game open before it sends a "your
+turn" email.
 """
 
 from __future__ import annotations
@@ -28,11 +33,13 @@ def mark_seen(
     *,
     back: bool = False,
     min_interval_s: float | None = None,
+    socket_until: datetime | bool | None = False,
 ) -> None:
     """Record that `user_id` is present at `game_id` (no-op if not seated); commits if it wrote.
 
     `back=True` (the player made a move) also clears a "left" mark, unless a bot already holds
-    the seat: then only reclaiming gives it back.
+    the seat: then only reclaiming gives it back. `socket_until` (a time, or None to clear; the
+    default False leaves it alone) is the open-socket mark of issue 14.
     """
     if user_id is None:
         return
@@ -50,6 +57,8 @@ def mark_seen(
         values["last_seen_at"] = now
     if back and row.left_at is not None and row.bot_level is None:
         values["left_at"] = None
+    if socket_until is not False:
+        values["socket_until"] = socket_until
     if not values:
         return
     db.execute(
@@ -61,15 +70,36 @@ def mark_seen(
     db.commit()
 
 
-def mark_many_seen(db: Session, game_id: int, user_ids: list[int]) -> None:
-    """Record that these users are present at `game_id` now (the caller commits)."""
+def mark_many_seen(
+    db: Session, game_id: int, user_ids: list[int], socket_ttl_s: float | None = None
+) -> None:
+    """Record that these users are present at `game_id` now (the caller commits).
+
+    `socket_ttl_s`: they have a socket open on the game, vouched for that long (issue 14: no
+    "your turn" email while `socket_until` is in the future); None leaves the mark alone.
+    """
     if user_ids:
+        now = utcnow()
+        values: dict[str, object] = {"last_seen_at": now}
+        if socket_ttl_s is not None:
+            values["socket_until"] = now + timedelta(seconds=socket_ttl_s)
         db.execute(
             update(Seat)
             .where(Seat.game_id == game_id, Seat.user_id.in_(user_ids))
-            .values(last_seen_at=utcnow())
+            .values(**values)
             .execution_options(synchronize_session=False)
         )
+
+
+def socket_closed(db: Session, game_id: int, user_id: int) -> None:
+    """The user's last socket on this game (on this instance) closed: seen now, no open socket
+    (another instance's heartbeat marks it again if one is open there). The caller commits."""
+    db.execute(
+        update(Seat)
+        .where(Seat.game_id == game_id, Seat.user_id == user_id)
+        .values(last_seen_at=utcnow(), socket_until=None)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def seen_at(game: Game, seat: Seat) -> datetime | None:

@@ -62,7 +62,7 @@ def add_bot(
     if game.host_id != host.id:  # the host left meanwhile
         db.rollback()
         raise ServiceError("not_host", "only the host can add bots")
-    free = next((s for s in game.seats if s.is_empty), None)
+    free = next((s for s in game.seats if s.is_free_for(None)), None)  # not a rematch's kept seat
     if free is None:
         db.rollback()
         raise ServiceError("game_full", f"every seat of game {game_id} is taken")

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Query
 
 from app.services import games, lobby, presence, seats
-from app.web.deps import DbDep, MaybeUserDep, NotifierDep, UserDep
+from app.web.deps import DbDep, MaybeUserDep, NotifierDep, SettingsDep, UserDep
 from app.web.schemas import (
     ActionIn,
     ActionOut,
@@ -26,7 +26,9 @@ InviteQuery = Annotated[str | None, Query(max_length=64, description="needed for
 
 
 @router.post("", response_model=GameOut, status_code=201)
-def create_game(body: CreateGameIn, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+def create_game(
+    body: CreateGameIn, db: DbDep, user: UserDep, notifier: NotifierDep, settings: SettingsDep
+) -> GameOut:
     """Open a table; the creator is its host and sits in seat 0."""
     extra: dict[str, Any] = {}
     if body.layouts is not None:
@@ -34,7 +36,15 @@ def create_game(body: CreateGameIn, db: DbDep, user: UserDep, notifier: Notifier
     if body.first_player is not None:
         extra["first_player"] = body.first_player
     game = lobby.create_game(
-        db, user, body.players, body.expansion, body.visibility, extra, notifier=notifier
+        db,
+        user,
+        body.players,
+        body.expansion,
+        body.visibility,
+        extra,
+        notifier=notifier,
+        clock=body.clock.model_dump() if body.clock is not None else None,
+        max_clock_seconds=settings.clock_max_seconds,
     )
     return GameOut.of(game, user.id)
 

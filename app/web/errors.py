@@ -58,6 +58,15 @@ STATUS: dict[str, int] = {
     "invalid_password": 422,
     "invalid_options": 422,
     "body_too_large": 413,
+    # notices and rematches (issue 14)
+    "invalid_email": 422,
+    "account_required": 403,
+    "email_disabled": 409,
+    "too_many_emails": 429,
+    "bad_token": 400,
+    "not_finished": 409,
+    "no_rematch": 404,
+    "not_invited": 403,
     "internal_error": 500,
 }
 

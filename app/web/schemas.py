@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.models import Game, Seat, User
-from app.services.names import bot_name
+from app.services import clocks
+from app.services.names import bot_name, seat_name
 
 
 class Body(BaseModel):
@@ -26,6 +27,28 @@ class CredentialsIn(Body):
     password: str = Field(max_length=256, examples=["correct horse battery"])
 
 
+class NoClockIn(Body):
+    mode: Literal["none"]
+
+
+class LiveClockIn(Body):
+    """A bank of `initial` seconds per player, plus `per_turn` at the start of each turn."""
+
+    mode: Literal["live"]
+    initial: int = Field(ge=1, examples=[600])
+    per_turn: int = Field(ge=0, examples=[10])
+
+
+class DailyClockIn(Body):
+    """`per_turn` seconds for every turn (e.g. 86400 for a day)."""
+
+    mode: Literal["daily"]
+    per_turn: int = Field(ge=1, examples=[86400])
+
+
+ClockIn = Annotated[NoClockIn | LiveClockIn | DailyClockIn, Field(discriminator="mode")]
+
+
 class CreateGameIn(Body):
     players: int = Field(ge=2, le=5, examples=[3])
     expansion: bool = False
@@ -33,6 +56,8 @@ class CreateGameIn(Body):
     # Passed to the engine's GameOptions: fixed realm layouts, a fixed first player.
     layouts: list[str] | None = Field(default=None, max_length=4)
     first_player: int | None = Field(default=None, ge=0, le=4)
+    # The turn clock (issue 14); the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
+    clock: ClockIn | None = None
 
 
 class JoinIn(Body):
@@ -76,6 +101,8 @@ class SeatOut(BaseModel):
     stand_in_for: str | None = None
     # The owner left the live game (the host may hand the seat to a bot).
     left: bool = False
+    # A rematch keeps this empty seat for that player until they accept or decline.
+    reserved_for: PlayerOut | None = None
 
     @classmethod
     def of(cls, seat: Seat) -> SeatOut:
@@ -84,6 +111,9 @@ class SeatOut(BaseModel):
         if seat.user is not None:
             player = PlayerOut(id=seat.user.id, display_name=seat.user.display_name)
         stand_in = player.display_name if player and seat.bot_level else None
+        reserved = None
+        if seat.reserved_for is not None and seat.reserved_user is not None:
+            reserved = PlayerOut(id=seat.reserved_for, display_name=seat.reserved_user.display_name)
         return cls(
             seat=seat.seat,
             player=player,
@@ -91,6 +121,7 @@ class SeatOut(BaseModel):
             bot_name=bot_name(seat.game_id, seat.seat) if seat.bot_level else None,
             stand_in_for=stand_in,
             left=seat.left_at is not None,
+            reserved_for=reserved,
         )
 
 
@@ -113,6 +144,11 @@ class GameOut(BaseModel):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    # The turn clock as everyone sees it (app/services/clocks.py `public`); {"mode": "none"}.
+    clock: dict[str, Any]
+    # Names of the winners once finished (ties share the win); and the rematch table, if any.
+    winners: list[str] | None = None
+    rematch_of: int | None = None
 
     @classmethod
     def of(cls, game: Game, user_id: int | None) -> GameOut:
@@ -137,7 +173,16 @@ class GameOut(BaseModel):
             created_at=game.created_at,
             started_at=game.started_at,
             finished_at=game.finished_at,
+            clock=clocks.public(game.clock),
+            winners=_winners(game),
+            rematch_of=game.rematch_of,
         )
+
+
+def _winners(game: Game) -> list[str] | None:
+    if not game.final_scores:
+        return None
+    return [seat_name(game.id, game.seats[s]) for s in game.final_scores.get("winners", [])]
 
 
 class GameListOut(BaseModel):
@@ -152,6 +197,7 @@ class StateOut(BaseModel):
     to_act: int | None
     view: dict[str, Any]
     legal_actions: list[dict[str, Any]]
+    clock: dict[str, Any]
 
 
 class ActionOut(BaseModel):

@@ -71,3 +71,11 @@ test("a finished game's result: winners by name and every total (issue 13.8)", a
   assert.equal(resultText(shared, ["Ann", "Bo", "Cy"]), "Ann and Cy shared the win · 70 – 70 – 60");
   assert.equal(resultText(null, []), "");
 });
+
+test("an empty seat a rematch keeps says for whom (issue 14)", () => {
+  const kept = { seat: 1, player: null, bot_level: null, reserved_for: { id: 2, display_name: "Bob" } };
+  const info = seatInfo(kept);
+  assert.ok(info.empty);
+  assert.deepEqual(seatBadges(info), [{ kind: "reserved", text: "kept for Bob" }]);
+  assert.equal(seatInfo(empty).reservedFor, null);
+});

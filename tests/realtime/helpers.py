@@ -269,12 +269,20 @@ def canonical(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def expanded(wire: dict[str, Any]) -> dict[str, Any]:
     """A socket document as GET /state has it: the compact legal actions expanded (sorted)."""
-    return {"view": wire["view"], "legal_actions": canonical(expand_legal(wire["legal"]))}
+    return {
+        "view": wire["view"],
+        "legal_actions": canonical(expand_legal(wire["legal"])),
+        "clock": wire.get("clock"),
+    }
 
 
 def rest_doc(state: dict[str, Any]) -> dict[str, Any]:
     """The document part of a GET /state answer, legal actions sorted like `expanded`."""
-    return {"view": state["view"], "legal_actions": canonical(state["legal_actions"])}
+    return {
+        "view": state["view"],
+        "legal_actions": canonical(state["legal_actions"]),
+        "clock": state.get("clock"),
+    }
 
 
 class WsClient:
@@ -319,7 +327,8 @@ class WsClient:
                 frame = json.loads(text)
                 self.frames.append(frame)
                 if frame["type"] == "state":
-                    self.wire = {k: frame[k] for k in ("view", "legal")}
+                    meta = ("type", "game_id", "version", "status", "seat", "to_act")
+                    self.wire = {k: v for k, v in frame.items() if k not in meta}
                     self.doc = expanded(self.wire)
                     self.version, self.seat = frame["version"], frame["seat"]
                 elif frame["type"] == "patch" and frame["version"] > self.version:

@@ -13,6 +13,14 @@ import { expandLegal, looseLegal } from "./legal.mjs";
 const ACK_TIMEOUT_MS = 10000; // an action unanswered this long: resync and report it
 const RESTART_CLOSE = 1012; // the server restarts: reconnect at once (maybe to another instance)
 
+/** The document in an HTTP state reply: view, legal actions (as the compact form's `other`
+ * list) and the turn clock (issue 14), in the shape socket patches apply to. */
+function docOf(data) {
+  const doc = { view: data.view, legal: looseLegal(data.legal_actions) };
+  if (data.clock !== undefined) doc.clock = data.clock;
+  return doc;
+}
+
 export class Connection {
   /**
    * @param {object} o
@@ -85,7 +93,7 @@ export class Connection {
     const legal = looseLegal(data.legal_actions);
     const roleChanged = this.doc !== null && JSON.stringify(expandLegal(legal)) !== JSON.stringify(expandLegal(this.doc.legal));
     if (force || roleChanged || data.version !== this.version || this.doc === null) {
-      this.accept({ view: data.view, legal }, data.version, data);
+      this.accept(docOf(data), data.version, data);
     }
     return data;
   }

@@ -21,6 +21,8 @@ export function seatInfo(seat) {
     standIn: !!(bot && person),
     left: !!seat?.left,
     empty: !person && !bot,
+    // issue 14: an empty seat a rematch keeps for this player until they answer.
+    reservedFor: !person && !bot ? (seat?.reserved_for?.display_name ?? null) : null,
   };
 }
 
@@ -34,6 +36,7 @@ export function seatBadges(info) {
   const out = [];
   if (info.bot) out.push({ kind: "bot", text: info.standIn ? `bot (${info.bot}) plays` : `bot · ${info.bot}` });
   if (info.left) out.push({ kind: "left", text: "left" });
+  if (info.reservedFor) out.push({ kind: "reserved", text: `kept for ${info.reservedFor}` });
   return out;
 }
 

@@ -16,6 +16,8 @@ import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
 import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
+import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // issue 14: clocks, notifications
+import { RematchPanel } from "../ui/rematch.mjs"; // issue 14: rematch
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -27,6 +29,9 @@ let frame = 0; // pending requestAnimationFrame id (0 = none)
 let panelsDirty = true; // whether the DOM panels need rebuilding on the next frame
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
 let revealChooser = false; // scroll the decision's chooser into view after the next render
+const clockPanel = new ClockPanel($("clock")); // issue 14
+let turnNotifier = null; // issue 14: set for seated players once the game is live
+let rematchPanel = null; // issue 14: shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
@@ -255,6 +260,7 @@ async function fetchLog() {
     const data = await api(`/api/games/${gameId}/log?${q}`);
     const lines = [];
     for (const m of data.moves ?? []) {
+      if (m.note) lines.push({ seq: m.seq, text: m.note }); // issue 14: a timeout move
       for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
       logSince = Math.max(logSince, m.seq + 1);
     }
@@ -347,10 +353,14 @@ async function startLive(game) {
       dec.reconcileDecision(state);
       if (version !== before) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
+      clockPanel.update(doc.clock, state.names, state.seat); // issue 14
+      if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // issue 14: once a turn
+      if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show(); // issue 14
       schedule();
     },
   });
   state.seat = game.your_seat ?? null;
+  if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId); // issue 14
   await conn.start();
 }
 

@@ -14,7 +14,7 @@ const BOT_LEVELS = ["greedy", "expert", "random"];
 /** Badge elements for a seat: "bot · greedy" (with a robot icon drawn by CSS), "left". */
 export function badges(info) {
   return seatBadges(info).map((b) =>
-    h(`span.badge-seat.${b.kind}`, { title: b.kind === "bot" ? `played by the ${info.bot} bot` : "left the game" }, b.text),
+    h(`span.badge-seat.${b.kind}`, { title: { bot: `played by the ${info.bot} bot`, left: "left the game", reserved: "a rematch keeps this seat" }[b.kind] }, b.text),
   );
 }
 

@@ -1,0 +1,195 @@
+"""Turn clocks (issue 14): what a clock is, when it runs, and what a move does to it.
+
+A *turn* is everything one seat does from the moment the turn passes to it (the engine's
+`turn_started`, or the game's start for the first turn) until it passes on (`turn_ended`) or the
+game ends: the placement or pass, the Mission after it, every pending choice (Reefs, Treasures)
+and the draw. Turns are told apart by the engine's turn number, not by the seat (a seat plays two
+turns in a row when the others have no heads left). The clock of the seat to act runs for the
+whole turn, in wall time, from the commit that started the turn to the commit that ends it;
+every other seat's clock stands still. A bot holding the seat spends the seat's time like anyone.
+
+- `live`: every seat has a bank of `initial` seconds; each of its turns adds `per_turn` to the
+  bank when it starts, and runs out when the bank is empty; what is left is kept.
+- `daily`: every turn has `per_turn` seconds.
+- `none`: no clock, no deadlines: the game is exactly as before clocks existed.
+
+The stored clock (`games.clock`) changes only in the transaction of a move (and of the start), so
+a game version names one clock, as it names one state. When a person's turn runs out the deadline
+sweep (deadlines.py) lets a bot play the rest of it; its moves are marked `timeout`; after
+`timeouts_to_bot` timed-out turns in a row the bot keeps the seat until its owner takes it back.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+import app.engine as rules
+from app.db.models import Game, Seat
+from app.services.errors import ServiceError
+from app.services.notices import enqueue_turn
+
+MODES = ("none", "live", "daily")
+Clock = dict[str, Any]
+
+
+def new_clock(spec: dict[str, Any] | None, max_seconds: int) -> Clock | None:
+    """The stored clock of a new table from `{"mode", "initial", "per_turn"}`; None for none.
+
+    Raises `invalid_options` for a mode or a time the server does not offer.
+    """
+    spec = spec or {"mode": "none"}
+    mode = spec.get("mode", "none")
+    if mode not in MODES:
+        raise ServiceError("invalid_options", f"clock mode is one of {', '.join(MODES)}")
+    if mode == "none":
+        return None
+    per_turn = _seconds(spec.get("per_turn"), "per_turn", 0 if mode == "live" else 1, max_seconds)
+    clock: Clock = {"mode": mode, "per_turn": per_turn}
+    if mode == "live":
+        clock["initial"] = _seconds(spec.get("initial"), "initial", 1, max_seconds)
+    clock.update(turn=None, seat=None, started_at=None, deadline=None, banks=None, timeouts=None)
+    clock["autoplay"] = None
+    return clock
+
+
+def _seconds(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ServiceError(
+            "invalid_options", f"clock {name} is a whole number of seconds from {low} to {high}"
+        )
+    return value
+
+
+def start(clock: Clock | None, players: int, state: Any, now: datetime) -> tuple[Clock | None, Any]:
+    """The clock and due time once the game is dealt: the first turn's clock starts now."""
+    if clock is None:
+        return None, None
+    c = copy.deepcopy(clock)
+    c["banks"] = [float(c["initial"])] * players if c["mode"] == "live" else None
+    c["timeouts"] = [0] * players
+    return c, _begin_turn(c, rules.to_act(state), state.turn.number, now)
+
+
+def _begin_turn(c: Clock, seat: int, turn: int, now: datetime) -> datetime:
+    """Start `seat`'s clock for `turn`; returns the turn's deadline."""
+    if c["mode"] == "live":
+        c["banks"][seat] = round(c["banks"][seat] + c["per_turn"], 3)
+        allowed = c["banks"][seat]
+    else:
+        allowed = c["per_turn"]
+    deadline = now + timedelta(seconds=allowed)
+    c.update(turn=turn, seat=seat, started_at=now.isoformat(), deadline=deadline.isoformat())
+    return deadline
+
+
+def _end_turn(c: Clock, now: datetime) -> dict[str, Any] | None:
+    """Stop the running clock; returns the timeout mark if the ended turn had run out."""
+    seat = c["seat"]
+    if seat is None:
+        return None
+    if c["mode"] == "live":
+        left = (datetime.fromisoformat(c["deadline"]) - now).total_seconds()
+        c["banks"][seat] = round(max(0.0, left), 3)
+    auto = c.get("autoplay")
+    timed_out = auto is not None and auto["turn"] == c["turn"] and auto["seat"] == seat
+    c["timeouts"][seat] = c["timeouts"][seat] + 1 if timed_out else 0
+    c["autoplay"] = None
+    return auto if timed_out else None
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """What a move does beyond the engine: clock columns, the timeout mark, seat and notice."""
+
+    values: dict[str, Any]  # for the game's UPDATE (empty: the clock did not change)
+    timeout: bool  # a bot made this move in a turn that ran out
+    release: int | None  # the seat a bot only borrowed for a timed-out turn: back to its owner
+    turn_seat: int | None  # the seat whose turn this move started (None: same turn, or the end)
+    turn: int | None
+
+
+def plan_move(game: Game, old: Any, new: Any, seat: int, now: datetime) -> MovePlan:
+    """The clock's part of a move by `seat` from state `old` to `new` (pure; nothing written)."""
+    c = copy.deepcopy(game.clock) if game.clock is not None else None
+    auto = c.get("autoplay") if c is not None else None
+    timeout = (
+        auto is not None
+        and auto["turn"] == old.turn.number
+        and auto["seat"] == seat
+        and game.seats[seat].bot_level is not None
+    )
+    over = rules.is_over(new)
+    if not over and new.turn.number == old.turn.number:
+        return MovePlan({}, timeout, None, None, None)
+    release = None
+    values: dict[str, Any] = {}
+    if c is not None and c.get("timeouts") is not None:  # None: a clock that never started
+        ended = _end_turn(c, now)
+        if ended is not None and not ended.get("keep"):
+            release = ended["seat"]
+        due = None
+        if over:
+            c.update(seat=None, started_at=None, deadline=None)
+        else:
+            due = _begin_turn(c, rules.to_act(new), new.turn.number, now)
+        values = {"clock": c, "due_at": due}
+    next_seat = None if over else rules.to_act(new)
+    return MovePlan(values, timeout, release, next_seat, None if over else new.turn.number)
+
+
+def record(db: Session, game: Game, plan: MovePlan) -> None:
+    """Write the plan's side effects in the move's transaction (after its version check)."""
+    if plan.release is not None:
+        # The bot only stood in for the timed-out turn: the owner plays the next one.
+        db.execute(
+            update(Seat)
+            .where(Seat.game_id == game.id, Seat.seat == plan.release, Seat.bot_level.is_not(None))
+            .values(bot_level=None)
+            .execution_options(synchronize_session=False)
+        )
+    if plan.turn_seat is not None and plan.turn is not None:
+        enqueue_turn(db, game, plan.turn_seat, plan.turn, freed=plan.release == plan.turn_seat)
+
+
+def public(clock: Clock | None) -> dict[str, Any]:
+    """The clock as everyone sees it (the same for every viewer: nothing here is secret).
+
+    `remaining[i]`: seat i's time as of `started_at` (live: its bank, the running seat's with this
+    turn's bonus; daily: `per_turn`); the running seat's time now is `deadline` - now.
+    """
+    if clock is None:
+        return {"mode": "none"}
+    out: dict[str, Any] = {"mode": clock["mode"], "per_turn": clock["per_turn"]}
+    if clock["mode"] == "live":
+        out["initial"] = clock["initial"]
+    timeouts = clock.get("timeouts")
+    remaining = None
+    if timeouts is not None:
+        remaining = (
+            list(clock["banks"])
+            if clock["mode"] == "live"
+            else [float(clock["per_turn"])] * len(timeouts)
+        )
+    out.update(
+        turn=clock.get("turn"),
+        seat=clock.get("seat"),
+        started_at=clock.get("started_at"),
+        deadline=clock.get("deadline"),
+        remaining=remaining,
+        timeouts=list(timeouts) if timeouts is not None else None,
+    )
+    return out
+
+
+def summary(clock: Clock | None) -> dict[str, Any]:
+    """The clock's settings alone, for lists: `{"mode", "initial"?, "per_turn"?}`."""
+    if clock is None:
+        return {"mode": "none"}
+    keep = ("mode", "initial", "per_turn")
+    return {k: clock[k] for k in keep if k in clock}

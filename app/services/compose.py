@@ -1,0 +1,83 @@
+"""The text of the emails the server sends (issue 14): turn notices and address verification.
+
+Plain text only (nothing a mail client could run), with absolute links built from
+SEADRAGONS_PUBLIC_URL. Turn notices carry a one-click unsubscribe: a link in the text and the
+RFC 8058 `List-Unsubscribe` / `List-Unsubscribe-Post` headers, both with a signed token.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import make_msgid
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy.orm import Session
+
+from app.db.models import Game, OutboxEmail, User
+from app.services.names import seat_name
+from app.services.tokens import unsubscribe_token, verify_token
+
+FALLBACK_URL = "http://localhost:8000"
+
+
+def base_url(settings: Any) -> str:
+    """Where players reach the server (no trailing slash)."""
+    return (settings.public_url or FALLBACK_URL).rstrip("/")
+
+
+def unsubscribe_url(settings: Any, secret: str, user_id: int) -> str:
+    """The one-click unsubscribe link of a user."""
+    token = quote(unsubscribe_token(secret, user_id))
+    return f"{base_url(settings)}/account/unsubscribe?token={token}"
+
+
+def compose(db: Session, row: OutboxEmail, settings: Any, secret: str) -> EmailMessage | None:
+    """The message for an outbox row, or None when there is nothing to send any more."""
+    user = db.get(User, row.user_id)
+    if user is None or not user.email:
+        return None
+    msg = EmailMessage()
+    msg["From"] = settings.smtp_from
+    msg["To"] = user.email
+    msg["Message-ID"] = make_msgid(domain="seadragons.local")
+    if row.kind == "verify":
+        token = quote(verify_token(secret, user.id, user.email))
+        link = f"{base_url(settings)}/account/verify?token={token}"
+        hours = settings.email_verify_hours
+        msg["Subject"] = "Confirm your email address · Sea Dragons Online"
+        msg.set_content(
+            f"Hello {user.display_name},\n\n"
+            "To get an email when it is your turn at Sea Dragons Online, confirm this address:\n\n"
+            f"{link}\n\n"
+            f"The link works for {hours:g} hours. If you did not ask for this, ignore this email.\n"
+        )
+        return msg
+    game = db.get(Game, row.game_id) if row.game_id is not None else None
+    if row.kind != "turn" or game is None:
+        return None
+    others = [seat_name(game.id, s) for s in game.seats if s.user_id != user.id]
+    table = f"{base_url(settings)}/games/{game.id}"
+    stop = unsubscribe_url(settings, secret, user.id)
+    msg["Subject"] = f"Your turn at table {game.id} · Sea Dragons Online"
+    msg["List-Unsubscribe"] = f"<{stop}>"
+    msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    deadline = _deadline_text(game)
+    msg.set_content(
+        f"Hello {user.display_name},\n\n"
+        f"It is your turn at table {game.id} (with {', '.join(others)}).\n"
+        f"{deadline}\n"
+        f"Play now: {table}\n\n"
+        f"No more of these emails: {stop}\n"
+    )
+    return msg
+
+
+def _deadline_text(game: Game) -> str:
+    clock = game.clock or {}
+    deadline = clock.get("deadline")
+    if not deadline:
+        return ""
+    when = datetime.fromisoformat(deadline).strftime("%Y-%m-%d %H:%M UTC")
+    return f"Your turn runs out at {when}; then a bot plays it for you.\n"

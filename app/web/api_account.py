@@ -1,0 +1,68 @@
+"""Account settings routes (issue 14): the email address for "your turn" notices, on/off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from app.services import account
+from app.web.deps import DbDep, SettingsDep, UserDep
+from app.web.schemas import Body
+
+router = APIRouter(prefix="/api/me", tags=["account"])
+
+
+class AccountOut(BaseModel):
+    email: str | None
+    email_verified: bool
+    notices: bool
+    # False when the server has no SEADRAGONS_SMTP_URL: it sends no email at all.
+    email_enabled: bool
+    guest: bool
+
+
+class EmailIn(Body):
+    # null removes the address.
+    email: str | None = Field(max_length=320, examples=["nessie@example.org"])
+
+
+class NoticesIn(Body):
+    enabled: bool
+
+
+def _mail_enabled(request: Request) -> bool:
+    return bool(request.app.state.mailer.enabled)
+
+
+def _out(request: Request, user: Any) -> AccountOut:
+    return AccountOut(**account.settings_of(user, _mail_enabled(request)))
+
+
+@router.get("/account", response_model=AccountOut)
+def get_account(request: Request, user: UserDep) -> AccountOut:
+    """The caller's notice settings."""
+    return _out(request, user)
+
+
+@router.post("/email", response_model=AccountOut)
+def set_email(
+    body: EmailIn, request: Request, db: DbDep, user: UserDep, settings: SettingsDep
+) -> AccountOut:
+    """Set the address (a verification link is emailed; it counts once opened) or remove it."""
+    user = account.set_email(
+        db,
+        user,
+        body.email,
+        mail_enabled=_mail_enabled(request),
+        per_hour=settings.email_verify_per_hour,
+    )
+    request.app.state.mailer.wake()
+    return _out(request, user)
+
+
+@router.post("/notices", response_model=AccountOut)
+def set_notices(body: NoticesIn, request: Request, db: DbDep, user: UserDep) -> AccountOut:
+    """Turn "your turn" emails on or off."""
+    return _out(request, account.set_notices(db, user, body.enabled))

@@ -1,0 +1,66 @@
+"""Rematch routes (issue 14): offer, see, accept and decline a rematch of a finished game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+
+from app.services import rematch
+from app.services.errors import ServiceError
+from app.services.lobby import check_access, get_game
+from app.web.deps import DbDep, MaybeUserDep, NotifierDep, UserDep
+
+router = APIRouter(prefix="/api/games", tags=["rematch"])
+
+
+class RematchSeatOut(BaseModel):
+    seat: int
+    name: str
+    user_id: int | None
+    # accepted | pending | declined for players; "bot" for a bot's own seat (it always comes);
+    # null while no rematch is offered.
+    answer: str | None
+
+
+class RematchOut(BaseModel):
+    game_id: int
+    rematch_id: int | None
+    host_id: int | None = None
+    status: str | None
+    seats: list[RematchSeatOut]
+
+
+def _out(db: Any, game_id: int) -> dict[str, Any]:
+    return rematch.describe(get_game(db, game_id), rematch.rematch_of(db, game_id))
+
+
+@router.get("/{game_id}/rematch", response_model=RematchOut)
+def get_rematch(game_id: int, db: DbDep, user: MaybeUserDep) -> dict[str, Any]:
+    """The rematch offered for this game and everyone's answer (`rematch_id` null: none yet)."""
+    check_access(get_game(db, game_id), user.id if user else None, None)
+    return _out(db, game_id)
+
+
+@router.post("/{game_id}/rematch", response_model=RematchOut)
+def offer(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
+    """Offer a rematch: the same players, seats and options at a new table you host."""
+    rematch.offer(db, game_id, user, notifier=notifier)
+    return _out(db, game_id)
+
+
+@router.post("/{game_id}/rematch/accept", response_model=RematchOut)
+def accept(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
+    """Take the seat kept for you at the rematch (the last to accept starts it)."""
+    rematch.accept(db, game_id, user, notifier=notifier)
+    return _out(db, game_id)
+
+
+@router.post("/{game_id}/rematch/decline", response_model=RematchOut)
+def decline(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
+    """Give up the seat kept for you at the rematch."""
+    if rematch.rematch_of(db, game_id) is None:
+        raise ServiceError("no_rematch", f"nobody offered a rematch of game {game_id}")
+    rematch.decline(db, game_id, user, notifier=notifier)
+    return _out(db, game_id)

@@ -1,0 +1,108 @@
+// Turn clocks, "Your games" and turn notifications in words and numbers (issue 14). Pure: no
+// DOM, no timers (the caller passes `now`), so it is tested under Node.
+//
+// A clock is what the server sends in GET /api/games/{id}, GET .../state and the socket
+// document: {mode: "none"} or {mode: "live"|"daily", initial?, per_turn, turn, seat,
+// started_at, deadline, remaining: [seconds per seat], timeouts: [per seat]}.
+
+/** Whole seconds as a short readable duration: "0:07", "4:05", "1:02:03", "2 d 3 h". */
+export function formatSeconds(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(s / 86400);
+  if (d >= 1) {
+    const h = Math.floor((s % 86400) / 3600);
+    return h ? `${d} d ${h} h` : `${d} d`;
+  }
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+/** A setting as people say it: 600 -> "10 min", 90 -> "90 s", 86400 -> "24 h", 259200 -> "3 days". */
+export function formatSetting(seconds) {
+  if (seconds >= 2 * 86400 && seconds % 86400 === 0) return `${seconds / 86400} days`;
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+/** The clock of a table in a few words ("" when it has none), for the lobby and the table. */
+export function clockLabel(clock) {
+  if (!clock || clock.mode === "none") return "";
+  if (clock.mode === "live") return `Live clock · ${formatSetting(clock.initial)} + ${formatSetting(clock.per_turn)} a turn`;
+  if (clock.mode === "daily") return `${formatSetting(clock.per_turn)} per turn`;
+  return "";
+}
+
+/** Whether `seat`'s clock is the one running now. */
+export function isRunning(clock, seat) {
+  return !!clock && clock.mode !== "none" && clock.seat === seat && clock.seat !== null && !!clock.deadline;
+}
+
+/**
+ * Seconds left for `seat` at `nowMs` (ms since the epoch): the running seat counts down to the
+ * deadline; the others show what they will have (their bank, or the daily allowance).
+ * null when the table has no clock or the game has not started.
+ */
+export function remainingFor(clock, seat, nowMs) {
+  if (!clock || clock.mode === "none" || !Array.isArray(clock.remaining)) return null;
+  if (isRunning(clock, seat)) return Math.max(0, (Date.parse(clock.deadline) - nowMs) / 1000);
+  return clock.remaining[seat] ?? null;
+}
+
+/** "low" under a tenth of the turn's allowance (or 30 s), "out" at zero, else "ok". */
+export function urgency(clock, seat, nowMs) {
+  const left = remainingFor(clock, seat, nowMs);
+  if (left === null || !isRunning(clock, seat)) return "ok";
+  if (left <= 0) return "out";
+  const whole = (Date.parse(clock.deadline) - Date.parse(clock.started_at)) / 1000;
+  return left <= Math.max(30, whole / 10) ? "low" : "ok";
+}
+
+/** The lobby's tab title: the number of games waiting for me in front. */
+export function titleWithCount(base, waiting) {
+  return waiting > 0 ? `(${waiting}) ${base}` : base;
+}
+
+/**
+ * Whether to show a browser notification for my turn `version` (the game page passes the turn
+ * number, so a turn of several decisions notifies once): only while the page is hidden, with
+ * permission granted, once per value.
+ */
+export function shouldNotify({ hidden, permission, version, lastNotified }) {
+  return hidden && permission === "granted" && version !== lastNotified;
+}
+
+/** Whether to offer the "notify me" button: notifications exist, undecided, never asked here. */
+export function shouldOfferNotifications({ supported, permission, asked }) {
+  return supported && permission === "default" && !asked;
+}
+
+/** The line of a "Your games" entry: opponents, the clock, the deadline or the winners. */
+export function homeLine(game, meId, nowMs) {
+  const others = game.seats
+    .filter((s) => !(s.player && s.player.id === meId))
+    .map((s) => s.player?.display_name ?? s.bot_name ?? (s.bot_level ? `${s.bot_level} bot` : "open seat"));
+  const parts = [`with ${others.join(", ")}`];
+  if (game.status === "finished") {
+    const w = game.winners ?? [];
+    parts.push(w.length ? `won by ${w.join(" and ")}` : "finished");
+    return parts.join(" · ");
+  }
+  const label = clockLabel(game.clock);
+  if (label) parts.push(label);
+  if (game.status === "live" && isRunning(game.clock, game.your_seat)) {
+    parts.push(`${formatSeconds(remainingFor(game.clock, game.your_seat, nowMs))} left`);
+  }
+  if (game.status === "open") parts.push("waiting for players");
+  return parts.join(" · ");
+}
+
+/** The clock of the lobby form's choice ("none", "live:300:5", "daily:86400") for POST /api/games. */
+export function clockSpec(choice) {
+  const [mode, a, b] = String(choice ?? "none").split(":");
+  if (mode === "live") return { mode, initial: Number(a), per_turn: Number(b) };
+  if (mode === "daily") return { mode, per_turn: Number(a) };
+  return { mode: "none" };
+}

@@ -1,0 +1,70 @@
+// Rematch at the end of a game (issue 14): offer it, see everyone's answer, accept or decline.
+// Whoever offers or accepts goes straight to the new table.
+
+import { api, errorText } from "../lib/api.mjs";
+import { fill, h } from "./dom.mjs";
+
+const POLL_MS = 3000;
+const ANSWERS = { accepted: "accepted", pending: "not answered yet", declined: "declined", bot: "bot, comes along" };
+
+export class RematchPanel {
+  /** `me`: the signed-in user (or null); nothing is offered to those not seated. */
+  constructor(el, gameId, me) {
+    this.el = el;
+    this.gameId = gameId;
+    this.me = me;
+    this.timer = 0;
+    this.error = "";
+  }
+
+  /** Show the panel (the game is over) and keep it current until the page goes. */
+  async show() {
+    this.el.hidden = false;
+    await this.load();
+    if (!this.timer) this.timer = setInterval(() => this.load(), POLL_MS);
+  }
+
+  async load() {
+    try {
+      this.render(await api(`/api/games/${this.gameId}/rematch`));
+    } catch (e) {
+      this.error = errorText(e);
+      this.render(null);
+    }
+  }
+
+  async post(what) {
+    try {
+      const data = await api(`/api/games/${this.gameId}/rematch${what}`, { method: "POST" });
+      if (what !== "/decline" && data.rematch_id) location.href = `/games/${data.rematch_id}`;
+      else this.render(data);
+    } catch (e) {
+      this.error = errorText(e);
+      this.load();
+    }
+  }
+
+  render(data) {
+    const mine = data?.seats.find((s) => this.me && s.user_id === this.me.id) ?? null;
+    const seated = !!mine;
+    const parts = [h("h3", {}, "Rematch")];
+    if (!data || !data.rematch_id) {
+      parts.push(seated ? h("button.primary", { type: "button", dataset: { key: "rematch-offer" }, onclick: () => this.post("") }, "Offer a rematch") : h("p.muted", {}, "No rematch offered."));
+    } else {
+      parts.push(h("ul.rematch-seats", {}, data.seats.map((s) => h("li", { dataset: { answer: s.answer } }, `${s.name}: ${ANSWERS[s.answer] ?? s.answer}`))));
+      if (mine?.answer === "pending") {
+        parts.push(
+          h("div.buttons", {},
+            h("button.primary", { type: "button", dataset: { key: "rematch-accept" }, onclick: () => this.post("/accept") }, "Accept"),
+            h("button", { type: "button", dataset: { key: "rematch-decline" }, onclick: () => this.post("/decline") }, "Decline")),
+        );
+      } else if (mine?.answer === "accepted") {
+        parts.push(h("a.button", { href: `/games/${data.rematch_id}` }, "Go to the new table"));
+      } else if (!seated) {
+        parts.push(h("a", { href: `/games/${data.rematch_id}` }, "Watch the rematch"));
+      }
+    }
+    if (this.error) parts.push(h("p.error", { role: "alert" }, this.error));
+    fill(this.el, ...parts);
+  }
+}

@@ -1,0 +1,241 @@
+"""Issue 14 in the browser, against the real server: clocks, Your games, notifications, rematch.
+
+1. A guest creates a table with a live clock from the lobby form: the lobby lists the clock, the
+   table shows a clock that ticks, "Your games" leads with the game waiting for her and the tab
+   title counts it.
+2. A fast clock runs out while the page is hidden: a bot plays the turn (the log says so), and
+   when it is her turn again the page shows a browser notification (permission asked once, from
+   a click; the browser's Notification is recorded by a stand-in).
+3. Two players finish a game (bots play for them), one offers a rematch from the end screen, the
+   other accepts with one click: both land at the new table, which starts by itself.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import ROOT, free_port, wait_http
+from tests.e2e.helpers import shot, watch_console
+from tests.e2e.play import sign_in_as_guest
+
+pytestmark = pytest.mark.e2e
+
+# A stand-in for the browser's Notification (headless Chromium shows none): records each one.
+FAKE_NOTIFICATION = """
+window.__notes = [];
+window.__asked = 0;
+class FakeNotification {
+  constructor(title, options) { window.__notes.push({title, body: options?.body}); }
+  close() {}
+}
+FakeNotification.permission = "default";
+FakeNotification.requestPermission = async () => {
+  window.__asked += 1;
+  FakeNotification.permission = "granted";
+  return "granted";
+};
+window.Notification = FakeNotification;
+"""
+HIDE_PAGE = "Object.defineProperty(document, 'visibilityState', {get: () => 'hidden'})"
+
+
+@pytest.fixture
+def pace_server(tmp_path: Path) -> Iterator[str]:
+    """The real app with fast sweeps and bots (seconds), on a temp SQLite database."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "SEADRAGONS_DATA_DIR": str(tmp_path),
+        "SEADRAGONS_DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.db'}",
+        "SEADRAGONS_SECRET_KEY": "e2e-secret",
+        "SEADRAGONS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}",
+        "SEADRAGONS_BOT_DELAY_SECONDS": "0.05",
+        "SEADRAGONS_CLOCK_SWEEP_SECONDS": "0.1",
+    }
+    code = (
+        "import uvicorn; from app.main import create_app; "
+        f"uvicorn.run(create_app(), host='127.0.0.1', port={port}, log_level='warning')"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(url + "/healthz", timeout=60)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _clock_seconds(text: str) -> int:
+    parts = [int(p) for p in text.split(":")]
+    return (
+        parts[0] * 60 + parts[1] if len(parts) == 2 else parts[0] * 3600 + parts[1] * 60 + parts[2]
+    )
+
+
+def test_a_live_clock_from_the_lobby_ticks_and_your_games_lead(
+    browser: Any, pace_server: str
+) -> None:
+    url = pace_server
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = ctx.new_page()
+    errors = watch_console(page)
+    sign_in_as_guest(page, url, "Nessie")
+    page.select_option("#create-form select[name=players]", "2")
+    page.select_option("#create-form select[name=bots]", "1")
+    page.select_option("#create-form select[name=bot_level]", "random")
+    page.select_option("#create-form select[name=clock]", "live:300:5")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    game_id = int(page.url.rsplit("/", 1)[1])
+    # The lobby lists the table with its clock.
+    lobby = ctx.new_page()
+    lobby.goto(url + "/")
+    lobby.wait_for_selector(f"#my-games li[data-game-id='{game_id}']")
+    assert "Live clock · 5 min + 5 s a turn" in lobby.inner_text(
+        f"#my-games li[data-game-id='{game_id}']"
+    )
+    page.click("#waiting button:has-text('Start the game')")
+    # My clock runs on my turn (the bot's turns take a moment): it counts down in the page.
+    row = "#clock .clock-row.running[data-seat='0'] .clock-time"
+    page.wait_for_selector(row, timeout=30_000)
+    first = _clock_seconds(page.inner_text(row))
+    assert 295 <= first <= 305, first
+    page.wait_for_function(
+        "([sel, v]) => { const el = document.querySelector(sel); return el && "
+        "el.textContent.split(':').reduce((a, b) => a * 60 + Number(b), 0) < v; }",
+        arg=[row, first],
+        timeout=10_000,
+    )
+    shot(page, "pace-clock-ticking")
+    # "Your games" leads with the game waiting for me; the tab title counts it.
+    lobby.reload()
+    lobby.wait_for_selector(f"#my-games li[data-group='waiting'][data-game-id='{game_id}']")
+    lobby.wait_for_function("() => document.title.startsWith('(1) ')")
+    assert "left" in lobby.inner_text(f"#my-games li[data-game-id='{game_id}']")
+    shot(lobby, "pace-your-games")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_a_turn_that_runs_out_while_hidden_is_played_by_a_bot_then_the_page_notifies(
+    browser: Any, pace_server: str
+) -> None:
+    url = pace_server
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    ctx.add_init_script(FAKE_NOTIFICATION)
+    page = ctx.new_page()
+    errors = watch_console(page)
+    sign_in_as_guest(page, url, "Ann")
+    game = page.request.post(
+        url + "/api/games",
+        data={
+            "players": 2,
+            "first_player": 0,
+            "clock": {"mode": "live", "initial": 3, "per_turn": 1},
+        },
+    ).json()
+    assert page.request.post(url + f"/api/games/{game['id']}/bots", data={"level": "random"}).ok
+    page.goto(url + f"/games/{game['id']}")
+    page.click("#waiting button:has-text('Start the game')")
+    # Permission is asked from a click on the offer, once.
+    page.click("#notify-offer button")
+    page.wait_for_function("() => window.__asked === 1")
+    page.wait_for_selector("#notify-offer", state="hidden")
+    page.evaluate(HIDE_PAGE)
+    # 4 s later turn 1 runs out: a bot plays it, the log says so; then the bot's own turn; then
+    # it is my turn again, and the hidden page shows a notification.
+    page.wait_for_selector("#log li:has-text('ran out of time')", timeout=30_000)
+    page.wait_for_function("() => window.__notes.length >= 1", timeout=30_000)
+    note = page.evaluate("() => window.__notes[0]")
+    assert note["title"].startswith("Your turn") and str(game["id"]) in note["body"]
+    assert page.evaluate("() => window.__asked") == 1
+    page.wait_for_selector("#clock .clock-timeouts", timeout=30_000)
+    shot(page, "pace-timeout-notified")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_a_rematch_offered_at_the_end_is_accepted_with_one_click(
+    browser: Any, pace_server: str
+) -> None:
+    url = pace_server
+    ann_ctx = browser.new_context(viewport={"width": 1300, "height": 900})
+    bob_ctx = browser.new_context(viewport={"width": 1300, "height": 900})
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    errors = watch_console(bob, watch_console(ann))
+    sign_in_as_guest(ann, url, "Ann")
+    sign_in_as_guest(bob, url, "Bob")
+    game = ann.request.post(url + "/api/games", data={"players": 2}).json()
+    gid = game["id"]
+    assert bob.request.post(
+        url + f"/api/games/{gid}/join", data={"invite_code": game["invite_code"]}
+    ).ok
+    assert ann.request.post(url + f"/api/games/{gid}/start").ok
+    ann.goto(url + f"/games/{gid}")
+    bob.goto(url + f"/games/{gid}")
+    # Both let a bot play for them, so the game ends by itself in a few seconds.
+    for page in (ann, bob):
+        seat = page.request.get(url + f"/api/games/{gid}").json()["your_seat"]
+        assert page.request.post(
+            url + f"/api/games/{gid}/seats/{seat}/bot", data={"level": "random"}
+        ).ok
+    began = time.monotonic()
+    ann.wait_for_selector("#rematch button:has-text('Offer a rematch')", timeout=120_000)
+    print(f"\nbots finished the game in {time.monotonic() - began:.1f} s")
+    ann.click("#rematch button:has-text('Offer a rematch')")
+    ann.wait_for_url(lambda u: bool(re.search(r"/games/\d+$", u)) and not u.endswith(f"/{gid}"))
+    new_id = int(ann.url.rsplit("/", 1)[1])
+    assert new_id != gid
+    # Bob's end screen learns of the offer by itself; one click and he is at the new table.
+    bob.wait_for_selector("#rematch button:has-text('Accept')", timeout=15_000)
+    shot(bob, "pace-rematch-offer")
+    bob.click("#rematch button:has-text('Accept')")
+    bob.wait_for_url(re.compile(rf"/games/{new_id}$"))
+    for page in (ann, bob):
+        page.wait_for_selector("#table", state="visible", timeout=20_000)
+    state = ann.request.get(url + f"/api/games/{new_id}").json()
+    assert state["status"] == "live" and state["rematch_of"] == gid
+    assert {s["player"]["display_name"] for s in state["seats"]} == {"Ann", "Bob"}
+    assert not errors, errors
+    ann_ctx.close()
+    bob_ctx.close()
+
+
+def test_the_account_page_sets_notices_and_says_what_the_server_can_do(
+    browser: Any, pace_server: str
+) -> None:
+    url = pace_server
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    errors = watch_console(page)
+    page.goto(url + "/")
+    assert page.request.post(
+        url + "/api/users", data={"username": "nessie", "password": "sea dragons!"}
+    ).ok
+    page.goto(url + "/account")
+    # This server has no SMTP URL: the page says so and offers no address form to submit.
+    page.wait_for_selector("#account :text('sends no email')")
+    assert page.is_disabled("#email-form button[type=submit]")
+    assert page.is_checked("#notices")
+    page.uncheck("#notices")
+    page.wait_for_function("async () => !(await (await fetch('/api/me/account')).json()).notices")
+    shot(page, "pace-account")
+    guest = browser.new_context().new_page()
+    sign_in_as_guest(guest, url, "Gus")
+    guest.goto(url + "/account")
+    guest.wait_for_selector("#account :text('Emails need an account')")
+    assert not errors, errors
+    ctx.close()
