@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
 from app.services import rematch
@@ -37,9 +37,14 @@ def _out(db: Any, game_id: int) -> dict[str, Any]:
 
 
 @router.get("/{game_id}/rematch", response_model=RematchOut)
-def get_rematch(game_id: int, db: DbDep, user: MaybeUserDep) -> dict[str, Any]:
+def get_rematch(
+    game_id: int,
+    db: DbDep,
+    user: MaybeUserDep,
+    invite_code: Annotated[str | None, Query(max_length=64)] = None,
+) -> dict[str, Any]:
     """The rematch offered for this game and everyone's answer (`rematch_id` null: none yet)."""
-    check_access(get_game(db, game_id), user.id if user else None, None)
+    check_access(get_game(db, game_id), user.id if user else None, invite_code)
     return _out(db, game_id)
 
 

@@ -185,6 +185,12 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
         table(game_id).bots.pop(seat, None)
         return game(game_id)
 
+    @app.get("/api/games/{game_id}/rematch")
+    def rematch(game_id: int) -> dict[str, Any]:
+        """As the real server answers while nobody offered a rematch (issue 14)."""
+        table(game_id)
+        return {"game_id": game_id, "rematch_id": None, "status": None, "seats": []}
+
     @app.get("/api/games/{game_id}/log")
     def log(game_id: int, since: int = 0) -> dict[str, Any]:
         t = table(game_id)

@@ -26,7 +26,10 @@ export class RematchPanel {
 
   async load() {
     try {
-      this.render(await api(`/api/games/${this.gameId}/rematch`));
+      // A spectator of a private game sees it by its invite code, as the table itself.
+      const code = new URLSearchParams(location.search).get("code");
+      const q = code ? `?invite_code=${encodeURIComponent(code)}` : "";
+      this.render(await api(`/api/games/${this.gameId}/rematch${q}`));
     } catch (e) {
       this.error = errorText(e);
       this.render(null);
