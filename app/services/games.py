@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy import select, update
@@ -10,9 +11,10 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Move, utcnow
+from app.metrics import MOVE_LATENCY, MOVES_APPLIED
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
-from app.services.lobby import check_access, get_game, seat_of
+from app.services.lobby import get_game, seat_of, visible_game
 from app.services.names import seat_name
 from app.services.notify import Notifier, notify
 
@@ -39,8 +41,7 @@ def game_state(
     db: Session, game_id: int, user_id: int | None, invite_code: str | None = None
 ) -> dict[str, Any]:
     """`{version, status, seat, to_act, view, legal_actions}` as the caller may see it (R-60)."""
-    game = get_game(db, game_id)
-    check_access(game, user_id, invite_code)
+    game = visible_game(db, game_id, user_id, invite_code)
     state = load_state(db, game)
     seat_row = seat_of(game, user_id)
     seat = seat_row.seat if seat_row is not None else None
@@ -71,7 +72,7 @@ def submit_action(
     The events are filtered for the caller (R-60). Raises ServiceError; a refused action changes
     nothing. The reply may only be sent after this returns: by then the move is committed.
     """
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user_id)
     seat = seat_of(game, user_id)
     if seat is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
@@ -107,6 +108,7 @@ def _apply(
         raise ServiceError("game_over", f"game {game.id} is {game.status}")
     if version != game.version:
         raise ServiceError("stale_version", f"the game is at version {game.version}, not {version}")
+    began = time.perf_counter()
     state = load_state(db, game)
     try:
         new_state, events = rules.apply(state, action, seat)
@@ -141,6 +143,8 @@ def _apply(
     except IntegrityError:
         db.rollback()
         raise ServiceError("stale_version", f"game {game.id} is past version {version}") from None
+    MOVE_LATENCY.observe(time.perf_counter() - began)
+    MOVES_APPLIED.inc()
     cache_for(db.get_bind()).put(game.id, new_version, new_state)  # type: ignore[arg-type]
     notify(notifier, game.id, new_version)
     return new_version, [rules.event_for(ev, seat) for ev in events]
@@ -154,8 +158,7 @@ def game_log(
     since: int = 0,
 ) -> dict[str, Any]:
     """The move log with readable text; once the game is over, the full record (never the seed)."""
-    game = get_game(db, game_id)
-    check_access(game, user_id, invite_code)
+    game = visible_game(db, game_id, user_id, invite_code)
     moves = list(
         db.scalars(select(Move).where(Move.game_id == game_id, Move.seq > since).order_by(Move.seq))
     )

@@ -8,6 +8,8 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 GameListener = Callable[[int, int], None]
+# (user_id, SHA-256 hashes of the revoked session tokens; see app.services.users.token_hash)
+SessionsListener = Callable[[int, frozenset[str]], None]
 
 
 class Notifier:
@@ -20,6 +22,9 @@ class Notifier:
 
     def __init__(self) -> None:
         self.on_game_changed: list[GameListener] = []
+        # Called after sessions were revoked and committed (logout, sign-in, a guest becoming
+        # an account): sockets opened with those sessions should be closed.
+        self.on_sessions_revoked: list[SessionsListener] = []
 
     def game_changed(self, game_id: int, version: int) -> None:
         """Tell every listener that `game_id` changed (a move, or seats/status in the lobby)."""
@@ -28,6 +33,14 @@ class Notifier:
                 listener(game_id, version)
             except Exception:
                 log.exception("on_game_changed listener failed for game %s", game_id)
+
+    def sessions_revoked(self, user_id: int, token_hashes: frozenset[str]) -> None:
+        """Tell every listener that these sessions of `user_id` no longer exist."""
+        for listener in list(self.on_sessions_revoked):
+            try:
+                listener(user_id, token_hashes)
+            except Exception:
+                log.exception("on_sessions_revoked listener failed for user %s", user_id)
 
 
 def notify(notifier: Notifier | None, game_id: int, version: int) -> None:
