@@ -14,7 +14,7 @@ from sqlalchemy import Engine, text
 
 from app.db.migrate import alembic_config
 from app.metrics import render
-from app.web.errors import error_response
+from app.web.errors import error_response, retry_after
 from app.web.schemas import errors
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,8 @@ def readyz(request: Request) -> JSONResponse:
     problems = [p for p in (_database(state.engine, state.schema_heads), _redis(state.redis)) if p]
     if problems:
         log.warning("not ready: %s", "; ".join(problems))
-        return error_response("unavailable", "; ".join(problems), 503)
+        response = error_response("unavailable", "; ".join(problems), 503)
+        return retry_after(response, state.settings.unavailable_retry_after_seconds)
     return JSONResponse({"ok": True})
 
 
