@@ -79,7 +79,7 @@ def game_options(players: int, expansion: bool, extra: dict[str, Any]) -> dict[s
         raise ServiceError("invalid_options", "a game has 2 to 5 players")
     try:
         options = rules.GameOptions.from_dict({"players": players, "expansion": expansion, **extra})
-    except (ValueError, TypeError, KeyError) as exc:
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
         raise ServiceError("invalid_options", f"bad game options: {exc}") from None
     return options.to_dict()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,7 +33,9 @@ class CreateGameIn(Body):
     expansion: bool = False
     visibility: Literal["public", "private"] = "public"
     # Passed to the engine's GameOptions: fixed realm layouts, a fixed first player.
-    layouts: list[str] | None = Field(default=None, max_length=4)
+    layouts: list[Annotated[str, Field(pattern=r"^[1-4][AB]$")]] | None = Field(
+        default=None, min_length=4, max_length=4, examples=[["1A", "2B", "3A", "4B"]]
+    )
     first_player: int | None = Field(default=None, ge=0, le=4)
 
 

@@ -219,8 +219,17 @@ def test_unreadable_bodies_are_invalid_requests(client_factory: Factory) -> None
     """Issue 11.12: one contract, as docs/api.md says: every unreadable body is 422."""
     client = client_factory("Parser")
     for body in (b"{not json", b"\xff\xfe{", b""):
-        r = client.post(
-            "/api/games", content=body, headers={"content-type": "application/json"}
-        )
+        r = client.post("/api/games", content=body, headers={"content-type": "application/json"})
         assert r.status_code == 422, body
         assert r.json()["error"]["code"] == "invalid_request"
+
+
+def test_malformed_layout_ids_are_refused_not_500(client_factory: Factory) -> None:
+    """Found by the schemathesis run: an empty layout id crashed the engine's option check."""
+    client = client_factory("Layouts")
+    for layouts in (["", "", "", ""], ["", "", ""], ["1A", "2A", "3A", "9Z"]):
+        r = client.post("/api/games", json={"players": 3, "layouts": layouts})
+        assert r.status_code == 422, (layouts, r.text)
+        assert r.json()["error"]["code"] in ("invalid_request", "invalid_options")
+    ok = client.post("/api/games", json={"players": 3, "layouts": ["1A", "2B", "3A", "4B"]})
+    assert ok.status_code == 201
