@@ -149,10 +149,13 @@ def start_guest(
     display = clean_display_name(name)
     if current is not None and not current.is_guest:
         raise ServiceError("already_signed_in", "log out before playing as a guest")
-    if current is not None and old_token:
+    if current is not None:
         current.display_name = display
+        # The caller's live session stays; one that is gone or expired is replaced.
+        live = old_token is not None and user_for_token(db, old_token) is current
+        token = old_token if live and old_token else _new_session(db, current, days)
         db.commit()
-        return current, old_token
+        return current, token
     if admit is not None:
         admit()
     user = User(display_name=display)

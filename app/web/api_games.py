@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path, Query
+from fastapi import APIRouter, Body, Query
 
 from app.services import games, lobby, presence, seats
 from app.web.deps import (
@@ -84,9 +84,7 @@ def get_game(
 
 
 @invites_router.get("/{code}", response_model=GameOut, responses=errors(404, 422, 503))
-def game_by_invite(
-    code: Annotated[str, Path(max_length=64)], db: DbDep, user: MaybeUserDep
-) -> GameOut:
+def game_by_invite(code: str, db: DbDep, user: MaybeUserDep) -> GameOut:
     """The game an invite code belongs to; the code grants access as it does for joining."""
     game = lobby.game_by_invite(db, code)
     return GameOut.of(game, user.id if user else None)

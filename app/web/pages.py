@@ -30,7 +30,8 @@ router = APIRouter(include_in_schema=False)
 def _page(request: Request, name: str, **ctx: Any) -> HTMLResponse:
     # The public URL (if set) is what invite links must carry, not the address this page was
     # opened with (which may be 127.0.0.1 on the host's own machine).
-    public_url = request.app.state.settings.public_url or ""
+    settings = getattr(request.app.state, "settings", None)
+    public_url = (settings.public_url if settings else None) or ""
     page = {"page": name.removesuffix(".html"), "public_url": public_url}
     return templates.TemplateResponse(request, name, {**page, **ctx})
 

@@ -11,6 +11,9 @@ import { renderHand, renderMarkets, renderPlayers } from "../ui/panels.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { seatInfo, titleFor } from "../lib/seats.mjs";
+
+// No inline handlers: the Content-Security-Policy forbids them.
+$("keys-btn")?.addEventListener("click", () => $("keys").toggleAttribute("hidden"));
 import { logText, renderWaiting } from "../ui/seats.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
