@@ -60,9 +60,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_token_hash = token_hash
-
-
 def _new_session(db: Session, user: User, days: int) -> str:
     token = secrets.token_urlsafe(32)
     if user.id is not None:
@@ -74,7 +71,7 @@ def _new_session(db: Session, user: User, days: int) -> str:
         )
     db.add(
         AuthSession(
-            token_hash=_token_hash(token),
+            token_hash=token_hash(token),
             user=user,
             expires_at=utcnow() + timedelta(days=days),
         )
@@ -88,7 +85,7 @@ def _drop_session(db: Session, token: str | None) -> list[str]:
         return []
     deleted = db.execute(
         delete(AuthSession)
-        .where(AuthSession.token_hash == _token_hash(token))
+        .where(AuthSession.token_hash == token_hash(token))
         .returning(AuthSession.token_hash)
     )
     return list(deleted.scalars())
@@ -124,7 +121,7 @@ def _tell(notifier: Notifier | None, revoked: dict[int, list[str]]) -> None:
 
 def user_for_token(db: Session, token: str) -> User | None:
     """The user of a live session token, or None if unknown, revoked or expired."""
-    row = db.get(AuthSession, _token_hash(token))
+    row = db.get(AuthSession, token_hash(token))
     if row is None or row.expires_at <= utcnow():
         return None
     return row.user
@@ -193,7 +190,7 @@ def register(
     if current is not None:
         _take_session(db, old_token)
         user = current
-        revoked[user.id] = [_token_hash(old_token or ""), *_drop_user_sessions(db, user.id)]
+        revoked[user.id] = [token_hash(old_token or ""), *_drop_user_sessions(db, user.id)]
     else:
         user = User(display_name=name)
         db.add(user)
