@@ -122,7 +122,9 @@ def test_schemathesis_finds_no_server_error_or_undocumented_status(
             ],
         ]
         results = [
-            subprocess.run([*common, *extra], capture_output=True, text=True, timeout=300)
+            subprocess.run(
+                [*common, *extra], capture_output=True, text=True, timeout=300, cwd=tmp_path
+            )
             for extra in runs
         ]
         log = server.log_text()
