@@ -7,15 +7,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import Signer
-from sqlalchemy import text
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
+from app.logging_setup import RequestContextMiddleware
+from app.logging_setup import configure as configure_logging
 from app.realtime import install as install_realtime
 from app.services.bot_runner import runner_for
 from app.services.deadlines import sweeper_for
@@ -30,13 +30,26 @@ from app.web import (
     api_rematch,
     api_users,
     errors,
+    health,
     pages,
     pages_account,
 )
 from app.web.limits import BodyLimitMiddleware
-from app.web.throttle import LoginThrottle
+from app.web.security import OriginCheckMiddleware, SecurityHeadersMiddleware
+from app.web.throttle import STORAGE_TIMEOUT_S, Throttles
 
 log = logging.getLogger(__name__)
+
+
+def _redis_client(url: str | None) -> object | None:
+    """A Redis client for the readiness check (None without Redis)."""
+    if not url or not url.startswith(("redis://", "rediss://")):
+        return None
+    import redis
+
+    return redis.Redis.from_url(
+        url, socket_timeout=STORAGE_TIMEOUT_S, socket_connect_timeout=STORAGE_TIMEOUT_S
+    )
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -67,25 +80,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = engine
+    app.state.schema_heads = health.head_revisions(engine)
+    app.state.redis = _redis_client(settings.redis_url)
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.notifier = Notifier()
-    app.state.login_throttle = LoginThrottle(settings.redis_url)
+    app.state.throttles = Throttles.from_settings(settings)
+    app.state.login_throttle = app.state.throttles.login
+    # For app/realtime: `app.state.chat_limiter.allow(user_id) -> None | seconds to wait`.
+    app.state.chat_limiter = app.state.throttles.chat
     app.state.bot_runner = runner_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.mailer = sender_for(app.state.sessionmaker, settings)
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)
+    # Middleware: the last added is the outermost. From the outside in: request id and log
+    # context, security headers (on every answer, refusals included), the body size limit
+    # (before anything reads a body), the Origin check, CORS.
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.allowed_origins,
             allow_credentials=True,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["content-type"],
         )
-    # Added last so it is the outermost: oversized bodies never reach CORS, routing or parsing.
+    app.add_middleware(
+        OriginCheckMiddleware,
+        allowed_origins=settings.allowed_origins,
+        public_origin=settings.public_origin(),
+    )
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(RequestContextMiddleware, access_log=settings.log_format == "json")
 
     app.include_router(api_users.router)
     app.include_router(api_games.router)
@@ -95,45 +122,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_me.router)  # issue 14: your games
     app.include_router(api_rematch.router)  # issue 14: rematch
     app.include_router(pages_account.router)  # issue 14: account page, email links
+    app.include_router(health.router)
     install_realtime(app)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
-
-    @app.get("/healthz", tags=["health"])
-    def healthz(request: Request) -> JSONResponse:
-        """200 once the database answers; 503 otherwise."""
-        try:
-            with request.app.state.engine.connect() as conn:
-                conn.execute(text("SELECT 1"))
-        except Exception as exc:  # any driver error means "not ready", not a crash
-            log.warning("health check failed: %s", exc)
-            return errors.error_response("unavailable", "the database is not reachable", 503)
-        return JSONResponse({"ok": True})
-
     return app
 
 
 def serve(host: str, port: int, workers: int = 1) -> int:
-    """Run the server with uvicorn until interrupted; returns the exit code.
+    """Run the server with uvicorn until SIGINT/SIGTERM; returns the exit code.
 
-    With `workers` > 1, that many processes share the port; they need the Redis bus
-    (SEADRAGONS_REDIS_URL) to hear each other's moves, so starting them without one is refused.
+    On SIGTERM uvicorn stops accepting connections and lets requests in flight finish (their
+    commits included) for up to SEADRAGONS_SHUTDOWN_GRACE_SECONDS, and every socket is closed
+    with 1012 so clients reconnect at once. With `workers` > 1, that many processes share the
+    port; they need the Redis bus (SEADRAGONS_REDIS_URL) to hear each other's moves, so starting
+    them without one is refused.
     """
     import os
     import sys
 
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO)
     settings = get_settings()
+    configure_logging(settings.log_format, settings.log_level)
+    json_logs = settings.log_format == "json"
+    forwarded = settings.forwarded_allow_ips.strip()
     options: dict[str, Any] = {
         "host": host,
         "port": port,
-        "proxy_headers": True,
+        # X-Forwarded-For/-Proto are believed only from the configured proxies: otherwise any
+        # client could pick the address that per-address limits count.
+        "proxy_headers": bool(forwarded),
+        "forwarded_allow_ips": forwarded or None,
         # Frames past the realtime layer's own cap are refused by uvicorn before buffering.
         "ws_max_size": 256 * 1024,
         # Off by default: a compression context costs ~45 KiB per socket (docs/protocol.md).
         "ws_per_message_deflate": settings.ws_compression,
+        "timeout_graceful_shutdown": settings.shutdown_grace_seconds,
+        # JSON: our handler renders uvicorn's records too, and our access line carries the ids.
+        "log_config": None if json_logs else uvicorn.config.LOGGING_CONFIG,
+        "access_log": not json_logs,
     }
     if workers <= 1:
         uvicorn.run(create_app(settings), **options)

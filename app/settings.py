@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -27,12 +28,43 @@ class Settings(BaseSettings):
     secret_key: str | None = None
     # Comma-separated list (or JSON list) of origins allowed to call the API from a browser.
     allowed_origins: Annotated[list[str], NoDecode] = []
-    # Set in production behind HTTPS so browsers only send the cookie encrypted.
+    # Set in production behind HTTPS so browsers only send the cookie encrypted (implied by an
+    # https PUBLIC_URL).
     cookie_secure: bool = False
+    # The address friends use to reach this server (e.g. https://dragons.example.org): invite
+    # links are built from it, and its origin is allowed to make state-changing requests.
+    public_url: str | None = None
+    # Addresses of reverse proxies whose X-Forwarded-For / -Proto headers are believed
+    # (uvicorn's forwarded_allow_ips: comma-separated IPs or networks, "*" for any). Empty: none,
+    # so a client cannot pick its own address for the per-address limits.
+    forwarded_allow_ips: str = ""
     session_days: int = 30
     max_body_bytes: int = 64 * 1024
     # Apply pending Alembic migrations when the app is created.
     migrate_on_start: bool = True
+    # Rate limits, in the `limits` library's notation ("10/minute;100/day"; empty: no limit),
+    # counted in memory or, with REDIS_URL, in Redis for every instance. Failed sign-ins are
+    # counted per username and address, and per address, so nobody elsewhere can lock an
+    # account's owner out.
+    login_limits_per_user_address: str = "10/minute;100/day"
+    login_limits_per_address: str = "30/minute;300/day"
+    # New guests and new accounts per client address.
+    guest_limits_per_address: str = "60/minute;600/day"
+    account_limits_per_address: str = "20/hour;100/day"
+    # Chat lines per user, across all their sockets and instances (used by app/realtime).
+    chat_limits_per_user: str = "8/10seconds;40/minute"
+    # Open (not yet started) tables one user may host at once.
+    max_open_tables_per_user: int = 5
+    # Retry-After (seconds) sent with 503 `unavailable` while the database does not answer.
+    unavailable_retry_after_seconds: int = 5
+    # Logs: "text" (readable, the default) or "json" (one object per line, with the request
+    # id, game id and user id where known).
+    log_format: Literal["text", "json"] = "text"
+    log_level: str = "INFO"
+    # /metrics (Prometheus): open to all when unset, else needs `Authorization: Bearer <token>`.
+    metrics_token: str | None = None
+    # On SIGTERM: stop accepting, then wait this long for requests in flight to finish.
+    shutdown_grace_seconds: float = 10.0
     # Bots (app/services/bot_runner.py): the pause before a bot's move so people can follow it,
     # the expert's thinking time per decision (None: the bot's default), and how often every
     # instance looks for bot turns nobody is driving (e.g. after another instance died).
@@ -99,6 +131,25 @@ class Settings(BaseSettings):
                 return json.loads(text)
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
+
+    @field_validator("public_url", mode="before")
+    @classmethod
+    def _strip_public_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            return value.strip().rstrip("/") or None
+        return value
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Send the session cookie only over HTTPS: configured, or implied by the public URL."""
+        return self.cookie_secure or (self.public_url or "").lower().startswith("https://")
+
+    def public_origin(self) -> str | None:
+        """`scheme://host[:port]` of the public URL, lower-case, or None."""
+        if not self.public_url:
+            return None
+        parts = urlsplit(self.public_url)
+        return f"{parts.scheme}://{parts.netloc}".lower() if parts.netloc else None
 
     def resolved_database_url(self) -> str:
         """The SQLAlchemy URL to connect to, with the driver made explicit."""

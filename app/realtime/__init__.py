@@ -38,6 +38,7 @@ def install(app: FastAPI) -> Hub:
             chat_burst=settings.ws_chat_burst,
         ),
     )
+    hub.chat_limiter = getattr(app.state, "chat_limiter", None)
     app.state.realtime = hub
     app.router.routes.append(route())
 

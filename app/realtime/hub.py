@@ -22,6 +22,7 @@ from anyio import to_thread
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.errors import is_unavailable
+from app.metrics import LIVE_ROOMS, OPEN_SOCKETS
 from app.realtime import memory, store
 from app.realtime.bus import Bus
 from app.realtime.connection import Connection, SocketLimits
@@ -86,6 +87,8 @@ class Hub:
         # Open sockets by their session's hash: a revoked session's sockets close at once.
         self.by_session: dict[str, set[Connection]] = {}
         self.checks = 0  # periodic checks done (tests wait on it)
+        # Chat lines per user across sockets and instances (app.web.throttle.ChatLimiter).
+        self.chat_limiter: Any = None
         self.closed_since_trim = 0  # sockets closed since memory was last given back
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -228,12 +231,14 @@ class Hub:
 
     def register(self, conn: Connection) -> None:
         """Index an open socket by its session (for revocations)."""
+        OPEN_SOCKETS.inc()
         token_hash = conn.viewer.token_hash
         if token_hash:
             self.by_session.setdefault(token_hash, set()).add(conn)
 
     def unregister(self, conn: Connection) -> None:
         """Forget a closed socket (and give memory back after a burst of closes)."""
+        OPEN_SOCKETS.dec()
         self.closed_since_trim += 1
         if self.closed_since_trim >= TRIM_AFTER_CLOSES:
             self.closed_since_trim = 0
@@ -245,11 +250,13 @@ class Hub:
             if not conns:
                 del self.by_session[token_hash or ""]
 
-    def _on_sessions_revoked(self, token_hashes: list[str]) -> None:
+    def _on_sessions_revoked(self, _user_id: int, token_hashes: frozenset[str]) -> None:
+        """Notifier hook (sign-out, a new sign-in, a guest becoming an account): in the
+        committing thread; every instance closes those sessions' sockets."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        message = dumps({"kind": "revoked", "sessions": token_hashes})
+        message = dumps({"kind": "revoked", "sessions": sorted(token_hashes)})
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(self.publish_soon, self.sessions_channel, message)
 
@@ -288,6 +295,7 @@ class Hub:
             room = self.rooms.get(game_id)
             if room is None or room.closed:
                 room = self.rooms[game_id] = Room(self, game_id)
+                LIVE_ROOMS.set(len(self.rooms))
             if await room.join(conn):
                 return room
             if not room.closed:
@@ -305,6 +313,7 @@ class Hub:
                 room.closed = True
                 if self.rooms.get(room.game_id) is room:
                     del self.rooms[room.game_id]
+                LIVE_ROOMS.set(len(self.rooms))
             await room.close()
             if not self.rooms and self.closed_since_trim:  # the last room went: a quiet moment
                 self.closed_since_trim = 0
@@ -408,6 +417,13 @@ class Hub:
         if not conn.chats.take():
             conn.send(error_frame("rate_limited", "too many chat lines; wait a few seconds"))
             return
+        if self.chat_limiter is not None:
+            # Per user across all their sockets and every instance (a shared counter).
+            wait = await to_thread.run_sync(self.chat_limiter.allow, conn.viewer.user_id)
+            if wait is not None:
+                message = f"too many chat lines; wait {int(wait) + 1} s"
+                conn.send(error_frame("rate_limited", message, retry_after=round(wait, 1)))
+                return
         if not await self.session_ok(conn):
             conn.send(error_frame("not_signed_in", "your session has ended; sign in again"))
             return

@@ -21,6 +21,8 @@ from pydantic import (
     ValidationError,
 )
 
+from app.metrics import count_error
+
 # A frame larger than this is refused before any parsing (an `error` frame, the socket stays).
 MAX_FRAME_BYTES = 16 * 1024
 # Larger than this is not a mistake but abuse: the socket is closed (1009, "message too big").
@@ -179,6 +181,7 @@ def error_frame(
     code: str, message: str, msg_id: str | int | None = None, retry_after: float | None = None
 ) -> str:
     """A refused message; nothing changed. `retry_after` (seconds): try again, it may work then."""
+    count_error(code, "ws")
     if len(message) > MAX_ERROR_MESSAGE:
         message = message[: MAX_ERROR_MESSAGE - 1] + "…"
     frame: dict[str, Any] = {"type": "error", "id": msg_id, "code": code, "message": message}

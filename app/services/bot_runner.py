@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session, sessionmaker
 import app.engine as rules
 from app.bots import make_bot
 from app.db.errors import is_unavailable
+from app.metrics import BOT_DECISION
 from app.services.errors import ServiceError
 from app.services.games import Committed, Known, load_state, submit_seat_action
 from app.services.lobby import get_game
@@ -325,6 +326,7 @@ class BotRunner:
                 )
             action = rng.choice(turn.legal)
         self.stats.think_s.append(time.perf_counter() - began)
+        BOT_DECISION.labels(level=turn.level).observe(self.stats.think_s[-1])
         del self.stats.think_s[:-1000]
         return action
 

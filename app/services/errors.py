@@ -4,9 +4,13 @@ from __future__ import annotations
 
 
 class ServiceError(Exception):
-    """A refused request; nothing was changed. `code` is stable, `message` is for people."""
+    """A refused request; nothing was changed. `code` is stable, `message` is for people.
 
-    def __init__(self, code: str, message: str) -> None:
+    `retry_after` (seconds) is set when waiting helps (rate limits); HTTP sends it as Retry-After.
+    """
+
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.retry_after = retry_after

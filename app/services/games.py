@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -12,10 +13,11 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
+from app.metrics import MOVE_LATENCY, MOVES_APPLIED
 from app.services import clocks, notices
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
-from app.services.lobby import check_access, get_game, seat_of
+from app.services.lobby import get_game, seat_of, visible_game
 from app.services.names import seat_name
 from app.services.notify import Notifier, notify
 
@@ -42,8 +44,7 @@ def game_state(
     db: Session, game_id: int, user_id: int | None, invite_code: str | None = None
 ) -> dict[str, Any]:
     """`{version, status, seat, to_act, view, legal_actions}` as the caller may see it (R-60)."""
-    game = get_game(db, game_id)
-    check_access(game, user_id, invite_code)
+    game = visible_game(db, game_id, user_id, invite_code)
     state = load_state(db, game)
     seat_row = seat_of(game, user_id)
     seat = seat_row.seat if seat_row is not None else None
@@ -136,7 +137,7 @@ def submit_action(
         )
         if committed is not None:
             return committed
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user_id)
     seat = seat_of(game, user_id)
     if seat is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
@@ -253,6 +254,7 @@ def _commit(
     `game`: the row, if the caller read it. Else it is read here only for a game that may have
     a turn clock (`clocked`): a move of a game without one writes without reading anything.
     """
+    began = time.perf_counter()
     try:
         new_state, events = rules.apply(state, action, seat)
     except rules.EngineError as exc:
@@ -309,6 +311,8 @@ def _commit(
     except IntegrityError:
         db.rollback()
         raise ServiceError("stale_version", f"game {game_id} is past version {version}") from None
+    MOVE_LATENCY.observe(time.perf_counter() - began)
+    MOVES_APPLIED.inc()
     cache_for(db.get_bind()).put(game_id, new_version, new_state)  # type: ignore[arg-type]
     if plan is not None and plan.release is not None:  # the borrowing bot gave the seat back
         bots = tuple(None if i == plan.release else b for i, b in enumerate(bots))
@@ -329,8 +333,7 @@ def game_log(
     since: int = 0,
 ) -> dict[str, Any]:
     """The move log with readable text; once the game is over, the full record (never the seed)."""
-    game = get_game(db, game_id)
-    check_access(game, user_id, invite_code)
+    game = visible_game(db, game_id, user_id, invite_code)
     moves = list(
         db.scalars(select(Move).where(Move.game_id == game_id, Move.seq > since).order_by(Move.seq))
     )

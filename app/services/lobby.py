@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
@@ -41,13 +41,25 @@ def seat_of(game: Game, user_id: int | None) -> Seat | None:
 
 
 def check_access(game: Game, user_id: int | None, invite_code: str | None) -> None:
-    """Private games are visible only to their players and to holders of the invite code."""
+    """Private games are visible only to their players and to holders of the invite code.
+
+    To anyone else a private game does not exist (`not_found`, worded as for a missing game), so
+    probing ids tells nothing; every service checks this before anything else about the game.
+    """
     if game.visibility == "public" or seat_of(game, user_id) is not None:
         return
-    if not invite_code:
-        raise ServiceError("invite_required", "this game is private: it needs its invite code")
-    if not secrets.compare_digest(invite_code.encode(), game.invite_code.encode()):
-        raise ServiceError("bad_invite_code", "that invite code does not match this game")
+    if invite_code and secrets.compare_digest(invite_code.encode(), game.invite_code.encode()):
+        return
+    raise ServiceError("not_found", f"there is no game {game.id}")
+
+
+def visible_game(
+    db: Session, game_id: int, user_id: int | None, invite_code: str | None = None
+) -> Game:
+    """`get_game` followed by `check_access`: the game if the caller may know it exists."""
+    game = get_game(db, game_id)
+    check_access(game, user_id, invite_code)
+    return game
 
 
 def game_by_invite(db: Session, code: str) -> Game:
@@ -68,7 +80,7 @@ def game_options(players: int, expansion: bool, extra: dict[str, Any]) -> dict[s
         raise ServiceError("invalid_options", "a game has 2 to 5 players")
     try:
         options = rules.GameOptions.from_dict({"players": players, "expansion": expansion, **extra})
-    except (ValueError, TypeError, KeyError) as exc:
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
         raise ServiceError("invalid_options", f"bad game options: {exc}") from None
     return options.to_dict()
 
@@ -83,12 +95,19 @@ def create_game(
     notifier: Notifier | None = None,
     clock: dict[str, Any] | None = None,
     max_clock_seconds: int = 30 * 86400,
+    *,
+    max_open: int | None = None,
 ) -> Game:
-    """Open a new table with `host` in seat 0 and the other seats empty; `clock` as in clocks.py."""
+    """Open a new table with `host` in seat 0 and the other seats empty; `clock` as in clocks.py.
+
+    `max_open`: how many open tables one host may have at once (`too_many_tables` past it).
+    """
     if visibility not in ("public", "private"):
         raise ServiceError("invalid_options", "visibility is 'public' or 'private'")
     options = game_options(players, expansion, extra_options or {})
     stored_clock = clocks.new_clock(clock, max_clock_seconds)
+    if max_open is not None:
+        _check_open_tables(db, host, max_open)
     game = Game(
         host_id=host.id,
         status="open",
@@ -106,6 +125,32 @@ def create_game(
     db.commit()
     notify(notifier, game.id, game.version)
     return get_game(db, game.id)
+
+
+# Retry-After for `too_many_tables`: a hint to look again later, not a window that resets.
+OPEN_TABLES_RETRY_S = 60.0
+
+
+def _check_open_tables(db: Session, host: User, max_open: int) -> None:
+    """Refuse a host who already has `max_open` open tables; holds the user's row lock (a no-op
+    UPDATE, as in `lock_open_game`) until the commit, so concurrent creations count in turn."""
+    db.execute(
+        update(User)
+        .where(User.id == host.id)
+        .values(display_name=User.display_name)
+        .execution_options(synchronize_session=False)
+    )
+    count = db.scalar(
+        select(func.count(Game.id)).where(Game.host_id == host.id, Game.status == "open")
+    )
+    if (count or 0) >= max_open:
+        db.rollback()
+        raise ServiceError(
+            "too_many_tables",
+            f"you already host {count} open tables (at most {max_open}): "
+            "start or leave one before opening another",
+            retry_after=OPEN_TABLES_RETRY_S,
+        )
 
 
 def lock_open_game(db: Session, game_id: int) -> Game:
@@ -135,10 +180,9 @@ def join_game(
     notifier: Notifier | None = None,
 ) -> Game:
     """Take the lowest empty seat; joining a game one already sits in changes nothing."""
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user.id, invite_code)
     if seat_of(game, user.id) is not None:
         return game
-    check_access(game, user.id, invite_code)
     game = lock_open_game(db, game_id)
     if seat_of(game, user.id) is not None:
         db.rollback()
@@ -163,7 +207,7 @@ def join_game(
 
 def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
     """Give up one's seat before the start; the host passes on, and an empty table is cancelled."""
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user.id)
     if seat_of(game, user.id) is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
     game = lock_open_game(db, game_id)
@@ -185,7 +229,7 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
 
 def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
     """Deal the game: host only, every seat taken; the seed is drawn here with `secrets`."""
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user.id)
     if game.host_id != user.id:
         raise ServiceError("not_host", "only the host can start the game")
     game = lock_open_game(db, game_id)

@@ -14,8 +14,8 @@ log = logging.getLogger(__name__)
 # (game_id, version, the committed move or None): None for lobby and seat changes, and for moves
 # whose committer did not pass them along; listeners then read what they need themselves.
 GameListener = Callable[[int, int, "Committed | None"], None]
-# Hashes (sha256 hex) of session tokens that were just revoked (sign-out, a new sign-in).
-SessionsListener = Callable[[list[str]], None]
+# (user_id, SHA-256 hashes of the revoked session tokens; see app.services.users.token_hash)
+SessionsListener = Callable[[int, frozenset[str]], None]
 
 
 class Notifier:
@@ -28,6 +28,8 @@ class Notifier:
 
     def __init__(self) -> None:
         self.on_game_changed: list[GameListener] = []
+        # Called after sessions were revoked and committed (logout, sign-in, a guest becoming
+        # an account): sockets opened with those sessions should be closed.
         self.on_sessions_revoked: list[SessionsListener] = []
 
     def game_changed(self, game_id: int, version: int, committed: Committed | None = None) -> None:
@@ -38,15 +40,13 @@ class Notifier:
             except Exception:
                 log.exception("on_game_changed listener failed for game %s", game_id)
 
-    def sessions_revoked(self, token_hashes: list[str]) -> None:
-        """Tell every listener that these sessions ended (their sockets must close)."""
-        if not token_hashes:
-            return
+    def sessions_revoked(self, user_id: int, token_hashes: frozenset[str]) -> None:
+        """Tell every listener that these sessions of `user_id` no longer exist."""
         for listener in list(self.on_sessions_revoked):
             try:
-                listener(token_hashes)
+                listener(user_id, token_hashes)
             except Exception:
-                log.exception("on_sessions_revoked listener failed")
+                log.exception("on_sessions_revoked listener failed for user %s", user_id)
 
 
 def notify(

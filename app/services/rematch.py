@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Seat, User, utcnow
 from app.services import clocks, lobby
 from app.services.errors import ServiceError
-from app.services.lobby import get_game, lock_open_game, seat_of
+from app.services.lobby import get_game, lock_open_game, seat_of, visible_game
 from app.services.names import seat_name
 from app.services.notify import Notifier, notify
 
@@ -27,7 +27,7 @@ BIG = 10**9  # the old clock was checked when its table was made: copy it as it 
 
 
 def _finished_seat(db: Session, game_id: int, user: User) -> Game:
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user.id)  # a private game is 404 to strangers
     if seat_of(game, user.id) is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
     if game.status != "finished":

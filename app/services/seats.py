@@ -17,7 +17,7 @@ from app.bots import LEVELS
 from app.db.models import Game, Seat, User, utcnow
 from app.services import lobby
 from app.services.errors import ServiceError
-from app.services.lobby import get_game, lock_open_game, seat_of
+from app.services.lobby import get_game, lock_open_game, seat_of, visible_game
 from app.services.notify import Notifier, notify
 from app.services.presence import away_for, mark_seen
 
@@ -54,8 +54,8 @@ def add_bot(
     db: Session, game_id: int, host: User, level: str, notifier: Notifier | None = None
 ) -> Game:
     """Seat a bot in the lowest empty seat of an open table (host only)."""
+    game = visible_game(db, game_id, host.id)
     level = check_level(level)
-    game = get_game(db, game_id)
     if game.host_id != host.id:
         raise ServiceError("not_host", "only the host can add bots")
     game = lock_open_game(db, game_id)
@@ -77,10 +77,10 @@ def remove_bot(
     db: Session, game_id: int, host: User, seat: int, notifier: Notifier | None = None
 ) -> Game:
     """Empty a bot seat of an open table again (host only)."""
-    game = get_game(db, game_id)
-    _seat_no(game, seat)
+    game = visible_game(db, game_id, host.id)
     if game.host_id != host.id:
         raise ServiceError("not_host", "only the host can remove bots")
+    _seat_no(game, seat)
     game = lock_open_game(db, game_id)
     row = game.seats[seat]
     if game.host_id != host.id:
@@ -105,7 +105,7 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     A left seat waits for its owner (who may reclaim it) or for the host to hand it to a bot.
     A leaving host passes the host role to a player still at the table, so someone can do that.
     """
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user.id)
     if game.status != "live":
         return lobby.leave_game(db, game_id, user, notifier=notifier)
     seat = seat_of(game, user.id)
@@ -155,8 +155,8 @@ def replace_with_bot(
 ) -> Game:
     """Let a bot play `seat` of a live game: the owner's own choice, or the host's once the
     owner left or has been unseen for more than `grace_s` seconds."""
+    game = visible_game(db, game_id, caller.id)
     level = check_level(level)
-    game = get_game(db, game_id)
     row = _seat_no(game, seat)
     _live(game)
     if row.bot_level is not None:
@@ -182,7 +182,7 @@ def hand_seat_to_bot(
     db: Session, game_id: int, user: User, level: str, notifier: Notifier | None = None
 ) -> Game:
     """Let a bot play the caller's own seat of a live game (theirs to take back)."""
-    seat = seat_of(get_game(db, game_id), user.id)
+    seat = seat_of(visible_game(db, game_id, user.id), user.id)
     if seat is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
     return replace_with_bot(db, game_id, user, seat.seat, level, notifier=notifier)
@@ -190,7 +190,7 @@ def hand_seat_to_bot(
 
 def take_seat_back(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
     """The owner plays their seat again from the next decision on (and is no longer "left")."""
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user.id)
     seat = seat_of(game, user.id)
     if seat is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
@@ -211,7 +211,7 @@ def reclaim_seat(
     db: Session, game_id: int, user: User, seat: int, notifier: Notifier | None = None
 ) -> Game:
     """`take_seat_back` for an explicit seat number, which must be the caller's."""
-    game = get_game(db, game_id)
+    game = visible_game(db, game_id, user.id)
     row = _seat_no(game, seat)
     if row.user_id != user.id:
         raise ServiceError("not_your_seat", f"seat {seat} of game {game_id} is not yours")

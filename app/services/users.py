@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from argon2 import PasswordHasher
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuthSession, User, utcnow
 from app.services.errors import ServiceError
+from app.services.notify import Notifier
 
 # Letters and digits of any script, inner spaces and a little punctuation; no markup characters,
 # no control characters. Templates escape anyway; this keeps names readable everywhere.
@@ -54,7 +56,7 @@ def _check_password(password: str) -> None:
 
 
 def token_hash(token: str) -> str:
-    """The stored form of a session token (sha256 hex): sessions are looked up and revoked by it."""
+    """The SHA-256 under which a session token is stored (and named to revocation listeners)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -77,9 +79,44 @@ def _new_session(db: Session, user: User, days: int) -> str:
     return token
 
 
-def _drop_session(db: Session, token: str | None) -> None:
-    if token:
-        db.execute(delete(AuthSession).where(AuthSession.token_hash == token_hash(token)))
+def _drop_session(db: Session, token: str | None) -> list[str]:
+    """Delete the session behind `token`; the hashes deleted (none if it was already gone)."""
+    if not token:
+        return []
+    deleted = db.execute(
+        delete(AuthSession)
+        .where(AuthSession.token_hash == token_hash(token))
+        .returning(AuthSession.token_hash)
+    )
+    return list(deleted.scalars())
+
+
+def _take_session(db: Session, token: str | None) -> None:
+    """Consume the caller's own session, which must still exist: of concurrent requests
+    carrying one cookie exactly one gets here (the row delete serialises them); the others
+    are refused, so one browser session never forks into two live sessions."""
+    if not _drop_session(db, token):
+        db.rollback()
+        raise ServiceError(
+            "session_changed",
+            "another request replaced this session at the same moment; reload and try again",
+        )
+
+
+def _drop_user_sessions(db: Session, user_id: int) -> list[str]:
+    """Delete every session of `user_id`; the hashes deleted."""
+    deleted = db.execute(
+        delete(AuthSession).where(AuthSession.user_id == user_id).returning(AuthSession.token_hash)
+    )
+    return list(deleted.scalars())
+
+
+def _tell(notifier: Notifier | None, revoked: dict[int, list[str]]) -> None:
+    if notifier is None:
+        return
+    for user_id, hashes in revoked.items():
+        if hashes:
+            notifier.sessions_revoked(user_id, frozenset(hashes))
 
 
 def user_for_token(db: Session, token: str) -> User | None:
@@ -91,20 +128,35 @@ def user_for_token(db: Session, token: str) -> User | None:
 
 
 def start_guest(
-    db: Session, name: str, current: User | None, old_token: str | None, days: int = 30
+    db: Session,
+    name: str,
+    current: User | None,
+    old_token: str | None,
+    days: int = 30,
+    *,
+    admit: Callable[[], None] | None = None,
 ) -> tuple[User, str]:
-    """Sign in as a guest called `name`; a signed-in guest is renamed and keeps their games."""
+    """Sign in as a guest called `name`; a signed-in guest is renamed and keeps their games.
+
+    Renaming keeps the caller's session (the token returned is `old_token`): a browser session
+    is one guest with one session, however many requests race with its cookie, so it never
+    forks into two live sessions of which one could be upgraded and the other kept. `admit`
+    is called before a new guest is created (the per-address limit); renaming is free.
+    """
     display = clean_display_name(name)
     if current is not None and not current.is_guest:
         raise ServiceError("already_signed_in", "log out before playing as a guest")
     if current is not None:
         current.display_name = display
-        user = current
-    else:
-        user = User(display_name=display)
-        db.add(user)
-    # A new token each time: an old cookie (maybe seen elsewhere) stops working.
-    _drop_session(db, old_token)
+        # The caller's live session stays; one that is gone or expired is replaced.
+        live = old_token is not None and user_for_token(db, old_token) is current
+        token = old_token if live and old_token else _new_session(db, current, days)
+        db.commit()
+        return current, token
+    if admit is not None:
+        admit()
+    user = User(display_name=display)
+    db.add(user)
     token = _new_session(db, user, days)
     db.commit()
     return user, token
@@ -117,33 +169,54 @@ def register(
     current: User | None,
     old_token: str | None,
     days: int = 30,
+    *,
+    admit: Callable[[], None] | None = None,
+    notifier: Notifier | None = None,
 ) -> tuple[User, str]:
-    """Create an account, or upgrade the signed-in guest in place so they keep their games."""
+    """Create an account, or upgrade the signed-in guest in place so they keep their games.
+
+    An upgraded guest's every other session is revoked: the caller alone holds the account,
+    with a fresh token. `admit` is called before the account is created (per-address limit).
+    """
     name = clean_username(username)
     _check_password(password)
     if current is not None and not current.is_guest:
         raise ServiceError("already_signed_in", "you already have an account; log out first")
     if db.scalar(select(User.id).where(User.username == name)) is not None:
         raise ServiceError("username_taken", f"the username {name!r} is taken")
-    user = current if current is not None else User(display_name=name)
-    if current is None:
+    if admit is not None:
+        admit()
+    revoked: dict[int, list[str]] = {}
+    if current is not None:
+        _take_session(db, old_token)
+        user = current
+        revoked[user.id] = [token_hash(old_token or ""), *_drop_user_sessions(db, user.id)]
+    else:
+        user = User(display_name=name)
         db.add(user)
     user.username = name
     user.password_hash = _hasher.hash(password)
-    _drop_session(db, old_token)
     token = _new_session(db, user, days)
     try:
         db.commit()
     except IntegrityError:  # a concurrent registration took the name between check and commit
         db.rollback()
         raise ServiceError("username_taken", f"the username {name!r} is taken") from None
+    _tell(notifier, revoked)
     return user, token
 
 
 def login(
-    db: Session, username: str, password: str, old_token: str | None, days: int = 30
+    db: Session,
+    username: str,
+    password: str,
+    old_token: str | None,
+    days: int = 30,
+    *,
+    notifier: Notifier | None = None,
 ) -> tuple[User, str]:
-    """Check a username and password and open a new session."""
+    """Check a username and password and open a new session; every other session of that
+    account (and the caller's previous session) is revoked."""
     user = db.scalar(select(User).where(User.username == username.strip().lower()))
     try:
         _hasher.verify(user.password_hash if user and user.password_hash else _DUMMY_HASH, password)
@@ -153,20 +226,30 @@ def login(
         raise ServiceError("bad_credentials", "wrong username or password")
     if _hasher.check_needs_rehash(user.password_hash or ""):
         user.password_hash = _hasher.hash(password)
-    _drop_session(db, old_token)
+    revoked: dict[int, list[str]] = {}
+    previous = user_for_token(db, old_token) if old_token else None
+    dropped = _drop_session(db, old_token)
+    if previous is not None and dropped:
+        revoked[previous.id] = dropped
+    revoked.setdefault(user.id, []).extend(_drop_user_sessions(db, user.id))
     token = _new_session(db, user, days)
     db.commit()
+    _tell(notifier, revoked)
     return user, token
 
 
-def logout(db: Session, token: str | None) -> None:
+def logout(db: Session, token: str | None, *, notifier: Notifier | None = None) -> None:
     """Revoke the session behind `token` (nothing happens if there is none)."""
-    _drop_session(db, token)
+    user = user_for_token(db, token) if token else None
+    dropped = _drop_session(db, token)
     db.commit()
+    if user is not None:
+        _tell(notifier, {user.id: dropped})
 
 
-def revoke_all(db: Session, user_id: int) -> int:
+def revoke_all(db: Session, user_id: int, *, notifier: Notifier | None = None) -> int:
     """Revoke every session of a user (e.g. after a password change); returns how many."""
-    result = db.execute(delete(AuthSession).where(AuthSession.user_id == user_id))
+    dropped = _drop_user_sessions(db, user_id)
     db.commit()
-    return result.rowcount or 0
+    _tell(notifier, {user_id: dropped})
+    return len(dropped)

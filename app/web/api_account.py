@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.services import account
 from app.web.deps import DbDep, SettingsDep, UserDep
-from app.web.schemas import Body
+from app.web.schemas import Body, errors
 
 router = APIRouter(prefix="/api/me", tags=["account"])
 
@@ -40,13 +40,15 @@ def _out(request: Request, user: Any) -> AccountOut:
     return AccountOut(**account.settings_of(user, _mail_enabled(request)))
 
 
-@router.get("/account", response_model=AccountOut)
+@router.get("/account", response_model=AccountOut, responses=errors(401, 503))
 def get_account(request: Request, user: UserDep) -> AccountOut:
     """The caller's notice settings."""
     return _out(request, user)
 
 
-@router.post("/email", response_model=AccountOut)
+@router.post(
+    "/email", response_model=AccountOut, responses=errors(401, 403, 409, 413, 422, 429, 503)
+)
 def set_email(
     body: EmailIn, request: Request, db: DbDep, user: UserDep, settings: SettingsDep
 ) -> AccountOut:
@@ -62,7 +64,7 @@ def set_email(
     return _out(request, user)
 
 
-@router.post("/notices", response_model=AccountOut)
+@router.post("/notices", response_model=AccountOut, responses=errors(401, 403, 413, 422, 503))
 def set_notices(body: NoticesIn, request: Request, db: DbDep, user: UserDep) -> AccountOut:
     """Turn "your turn" emails on or off."""
     return _out(request, account.set_notices(db, user, body.enabled))

@@ -8,9 +8,9 @@ from fastapi import APIRouter, Body
 from pydantic import Field
 
 from app.services import seats
-from app.web.deps import DbDep, NotifierDep, SettingsDep, UserDep
+from app.web.deps import DbDep, GameId, NotifierDep, SeatNo, SettingsDep, UserDep
 from app.web.schemas import Body as BodyModel
-from app.web.schemas import GameOut
+from app.web.schemas import GameOut, errors
 
 router = APIRouter(prefix="/api/games", tags=["bots"])
 
@@ -31,24 +31,30 @@ def _level(body: BotIn | None) -> str:
     return body.level if body is not None else DEFAULT_LEVEL
 
 
-@router.post("/{game_id}/bots", response_model=GameOut)
+WITH_BODY = errors(401, 403, 404, 409, 413, 422, 503)
+NO_BODY = errors(401, 403, 404, 409, 422, 503)
+
+
+@router.post("/{game_id}/bots", response_model=GameOut, responses=WITH_BODY)
 def add_bot(
-    game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep, body: BotBody = None
+    game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep, body: BotBody = None
 ) -> GameOut:
     """Seat a bot in the lowest empty seat of an open table (host only)."""
     return GameOut.of(seats.add_bot(db, game_id, user, _level(body), notifier=notifier), user.id)
 
 
-@router.delete("/{game_id}/bots/{seat}", response_model=GameOut)
-def remove_bot(game_id: int, seat: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+@router.delete("/{game_id}/bots/{seat}", response_model=GameOut, responses=NO_BODY)
+def remove_bot(
+    game_id: GameId, seat: SeatNo, db: DbDep, user: UserDep, notifier: NotifierDep
+) -> GameOut:
     """Empty a bot seat again before the start (host only)."""
     return GameOut.of(seats.remove_bot(db, game_id, user, seat, notifier=notifier), user.id)
 
 
-@router.post("/{game_id}/seats/{seat}/bot", response_model=GameOut)
+@router.post("/{game_id}/seats/{seat}/bot", response_model=GameOut, responses=WITH_BODY)
 def hand_seat_to_bot(
-    game_id: int,
-    seat: int,
+    game_id: GameId,
+    seat: SeatNo,
     db: DbDep,
     user: UserDep,
     notifier: NotifierDep,
@@ -69,9 +75,9 @@ def hand_seat_to_bot(
     return GameOut.of(game, user.id)
 
 
-@router.post("/{game_id}/seats/{seat}/reclaim", response_model=GameOut)
+@router.post("/{game_id}/seats/{seat}/reclaim", response_model=GameOut, responses=NO_BODY)
 def reclaim_seat(
-    game_id: int, seat: int, db: DbDep, user: UserDep, notifier: NotifierDep
+    game_id: GameId, seat: SeatNo, db: DbDep, user: UserDep, notifier: NotifierDep
 ) -> GameOut:
     """The seat's owner plays it again; the bot standing in stops at the next decision."""
     return GameOut.of(seats.reclaim_seat(db, game_id, user, seat, notifier=notifier), user.id)

@@ -7,7 +7,15 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Query
 
 from app.services import games, lobby, presence, seats
-from app.web.deps import DbDep, MaybeUserDep, NotifierDep, SettingsDep, UserDep
+from app.web.deps import (
+    DbDep,
+    GameId,
+    MaybeUserDep,
+    NotifierDep,
+    SettingsDep,
+    SinceQuery,
+    UserDep,
+)
 from app.web.schemas import (
     ActionIn,
     ActionOut,
@@ -16,6 +24,7 @@ from app.web.schemas import (
     GameOut,
     JoinIn,
     StateOut,
+    errors,
 )
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -25,11 +34,17 @@ invites_router = APIRouter(prefix="/api/invites", tags=["games"])
 InviteQuery = Annotated[str | None, Query(max_length=64, description="needed for private games")]
 
 
-@router.post("", response_model=GameOut, status_code=201)
+@router.post(
+    "",
+    response_model=GameOut,
+    status_code=201,
+    responses=errors(401, 403, 413, 422, 429, 503),
+)
 def create_game(
     body: CreateGameIn, db: DbDep, user: UserDep, notifier: NotifierDep, settings: SettingsDep
 ) -> GameOut:
-    """Open a table; the creator is its host and sits in seat 0."""
+    """Open a table; the creator is its host and sits in seat 0 (a host has at most
+    SEADRAGONS_MAX_OPEN_TABLES_PER_USER open tables: 429 too_many_tables)."""
     extra: dict[str, Any] = {}
     if body.layouts is not None:
         extra["layouts"] = body.layouts
@@ -45,11 +60,12 @@ def create_game(
         notifier=notifier,
         clock=body.clock.model_dump() if body.clock is not None else None,
         max_clock_seconds=settings.clock_max_seconds,
+        max_open=settings.max_open_tables_per_user,
     )
     return GameOut.of(game, user.id)
 
 
-@router.get("", response_model=GameListOut)
+@router.get("", response_model=GameListOut, responses=errors(422, 503))
 def list_games(
     db: DbDep,
     user: MaybeUserDep,
@@ -60,27 +76,27 @@ def list_games(
     return GameListOut(games=[GameOut.of(g, uid) for g in lobby.list_games(db, status)])
 
 
-@router.get("/{game_id}", response_model=GameOut)
+@router.get("/{game_id}", response_model=GameOut, responses=errors(404, 422, 503))
 def get_game(
-    game_id: int, db: DbDep, user: MaybeUserDep, invite_code: InviteQuery = None
+    game_id: GameId, db: DbDep, user: MaybeUserDep, invite_code: InviteQuery = None
 ) -> GameOut:
     """A game's seats and status."""
-    game = lobby.get_game(db, game_id)
     uid = user.id if user else None
-    lobby.check_access(game, uid, invite_code)
-    return GameOut.of(game, uid)
+    return GameOut.of(lobby.visible_game(db, game_id, uid, invite_code), uid)
 
 
-@invites_router.get("/{code}", response_model=GameOut)
+@invites_router.get("/{code}", response_model=GameOut, responses=errors(404, 422, 503))
 def game_by_invite(code: str, db: DbDep, user: MaybeUserDep) -> GameOut:
     """The game an invite code belongs to; the code grants access as it does for joining."""
     game = lobby.game_by_invite(db, code)
     return GameOut.of(game, user.id if user else None)
 
 
-@router.post("/{game_id}/join", response_model=GameOut)
+@router.post(
+    "/{game_id}/join", response_model=GameOut, responses=errors(401, 403, 404, 409, 413, 422, 503)
+)
 def join_game(
-    game_id: int,
+    game_id: GameId,
     db: DbDep,
     user: UserDep,
     notifier: NotifierDep,
@@ -91,30 +107,38 @@ def join_game(
     return GameOut.of(lobby.join_game(db, game_id, user, code, notifier=notifier), user.id)
 
 
-@router.post("/{game_id}/leave", response_model=GameOut)
-def leave_game(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+@router.post(
+    "/{game_id}/leave", response_model=GameOut, responses=errors(401, 403, 404, 409, 422, 503)
+)
+def leave_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
     """Give up one's seat before the start; in a live game, mark it left (a bot may stand in)."""
     return GameOut.of(seats.leave_game(db, game_id, user, notifier=notifier), user.id)
 
 
-@router.post("/{game_id}/start", response_model=GameOut)
-def start_game(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+@router.post(
+    "/{game_id}/start", response_model=GameOut, responses=errors(401, 403, 404, 409, 422, 503)
+)
+def start_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
     """Deal the game (host only, every seat taken)."""
     return GameOut.of(lobby.start_game(db, game_id, user, notifier=notifier), user.id)
 
 
-@router.get("/{game_id}/state", response_model=StateOut)
+@router.get("/{game_id}/state", response_model=StateOut, responses=errors(404, 409, 422, 503))
 def game_state(
-    game_id: int, db: DbDep, user: MaybeUserDep, invite_code: InviteQuery = None
+    game_id: GameId, db: DbDep, user: MaybeUserDep, invite_code: InviteQuery = None
 ) -> dict[str, Any]:
     """The caller's view (a spectator's when not seated) and the actions they may take now."""
     presence.mark_seen(db, game_id, user.id if user else None)  # the bots' grace period
     return games.game_state(db, game_id, user.id if user else None, invite_code)
 
 
-@router.post("/{game_id}/actions", response_model=ActionOut)
+@router.post(
+    "/{game_id}/actions",
+    response_model=ActionOut,
+    responses=errors(401, 403, 404, 409, 413, 422, 503),
+)
 def submit_action(
-    game_id: int, body: ActionIn, db: DbDep, user: UserDep, notifier: NotifierDep
+    game_id: GameId, body: ActionIn, db: DbDep, user: UserDep, notifier: NotifierDep
 ) -> ActionOut:
     """Apply one action against `version`; answered only after the move is committed."""
     presence.mark_seen(db, game_id, user.id, back=True)  # a move also ends a "left" mark
@@ -122,13 +146,13 @@ def submit_action(
     return ActionOut(version=move.version, events=move.events_for(move.seat))
 
 
-@router.get("/{game_id}/log")
+@router.get("/{game_id}/log", responses=errors(404, 422, 503))
 def game_log(
-    game_id: int,
+    game_id: GameId,
     db: DbDep,
     user: MaybeUserDep,
     invite_code: InviteQuery = None,
-    since: Annotated[int, Query(ge=0)] = 0,
+    since: SinceQuery = 0,
 ) -> dict[str, Any]:
     """The move log with readable text; after the end, the full record (never the seed)."""
     return games.game_log(db, game_id, user.id if user else None, invite_code, since)

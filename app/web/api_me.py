@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from app.services import home
 from app.web.deps import DbDep, UserDep
-from app.web.schemas import GameOut
+from app.web.schemas import GameOut, errors
 
 router = APIRouter(prefix="/api/me", tags=["lobby"])
 
@@ -24,7 +24,7 @@ class HomeOut(BaseModel):
     waiting_count: int
 
 
-@router.get("/home", response_model=HomeOut)
+@router.get("/home", response_model=HomeOut, responses=errors(401, 503))
 def my_home(db: DbDep, user: UserDep) -> HomeOut:
     """My games: waiting for me first (with clocks), then the others, then finished ones."""
     groups = home.my_home(db, user, FINISHED_SHOWN)

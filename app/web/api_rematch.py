@@ -9,8 +9,9 @@ from pydantic import BaseModel
 
 from app.services import rematch
 from app.services.errors import ServiceError
-from app.services.lobby import check_access, get_game
-from app.web.deps import DbDep, MaybeUserDep, NotifierDep, UserDep
+from app.services.lobby import get_game, visible_game
+from app.web.deps import DbDep, GameId, MaybeUserDep, NotifierDep, UserDep
+from app.web.schemas import errors
 
 router = APIRouter(prefix="/api/games", tags=["rematch"])
 
@@ -36,35 +37,48 @@ def _out(db: Any, game_id: int) -> dict[str, Any]:
     return rematch.describe(get_game(db, game_id), rematch.rematch_of(db, game_id))
 
 
-@router.get("/{game_id}/rematch", response_model=RematchOut)
+@router.get("/{game_id}/rematch", response_model=RematchOut, responses=errors(404, 422, 503))
 def get_rematch(
-    game_id: int,
+    game_id: GameId,
     db: DbDep,
     user: MaybeUserDep,
     invite_code: Annotated[str | None, Query(max_length=64)] = None,
 ) -> dict[str, Any]:
     """The rematch offered for this game and everyone's answer (`rematch_id` null: none yet)."""
-    check_access(get_game(db, game_id), user.id if user else None, invite_code)
+    visible_game(db, game_id, user.id if user else None, invite_code)
     return _out(db, game_id)
 
 
-@router.post("/{game_id}/rematch", response_model=RematchOut)
-def offer(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
+@router.post(
+    "/{game_id}/rematch",
+    response_model=RematchOut,
+    responses=errors(401, 403, 404, 409, 422, 503),
+)
+def offer(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
     """Offer a rematch: the same players, seats and options at a new table you host."""
     rematch.offer(db, game_id, user, notifier=notifier)
     return _out(db, game_id)
 
 
-@router.post("/{game_id}/rematch/accept", response_model=RematchOut)
-def accept(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
+@router.post(
+    "/{game_id}/rematch/accept",
+    response_model=RematchOut,
+    responses=errors(401, 403, 404, 409, 422, 503),
+)
+def accept(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
     """Take the seat kept for you at the rematch (the last to accept starts it)."""
     rematch.accept(db, game_id, user, notifier=notifier)
     return _out(db, game_id)
 
 
-@router.post("/{game_id}/rematch/decline", response_model=RematchOut)
-def decline(game_id: int, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
+@router.post(
+    "/{game_id}/rematch/decline",
+    response_model=RematchOut,
+    responses=errors(401, 403, 404, 409, 422, 503),
+)
+def decline(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
     """Give up the seat kept for you at the rematch."""
+    visible_game(db, game_id, user.id)  # a private game is 404 to strangers
     if rematch.rematch_of(db, game_id) is None:
         raise ServiceError("no_rematch", f"nobody offered a rematch of game {game_id}")
     rematch.decline(db, game_id, user, notifier=notifier)

@@ -14,10 +14,20 @@ from app.web.deps import (
     SettingsDep,
     UserDep,
     clear_session_cookie,
+    client_address,
     session_token,
     set_session_cookie,
 )
-from app.web.schemas import CredentialsIn, GameListOut, GameOut, GuestIn, OkOut, UserOut
+from app.web.schemas import (
+    CredentialsIn,
+    GameListOut,
+    GameOut,
+    GuestIn,
+    OkOut,
+    UserOut,
+    errors,
+)
+from app.web.throttle import Throttles
 
 router = APIRouter(prefix="/api", tags=["identity"])
 
@@ -28,7 +38,13 @@ class SessionOut(BaseModel):
     user: UserOut | None
 
 
-@router.post("/session/guest", response_model=UserOut)
+def _throttles(request: Request) -> Throttles:
+    return request.app.state.throttles
+
+
+@router.post(
+    "/session/guest", response_model=UserOut, responses=errors(403, 409, 413, 422, 429, 503)
+)
 def start_guest(
     body: GuestIn,
     request: Request,
@@ -37,15 +53,27 @@ def start_guest(
     user: MaybeUserDep,
     settings: SettingsDep,
 ) -> UserOut:
-    """Play as a guest called `name` (a signed-in guest is renamed and keeps their games)."""
+    """Play as a guest called `name` (a signed-in guest is renamed and keeps their games and
+    their session)."""
+    address = client_address(request)
     user, token = users.start_guest(
-        db, body.name, user, session_token(request), settings.session_days
+        db,
+        body.name,
+        user,
+        session_token(request),
+        settings.session_days,
+        admit=lambda: _throttles(request).admit_guest(address),
     )
     set_session_cookie(request, response, token)
     return UserOut.of(user)
 
 
-@router.post("/users", response_model=UserOut, status_code=201)
+@router.post(
+    "/users",
+    response_model=UserOut,
+    status_code=201,
+    responses=errors(403, 409, 413, 422, 429, 503),
+)
 def register(
     body: CredentialsIn,
     request: Request,
@@ -53,26 +81,49 @@ def register(
     db: DbDep,
     user: MaybeUserDep,
     settings: SettingsDep,
+    notifier: NotifierDep,
 ) -> UserOut:
-    """Create an account; a signed-in guest becomes that account and keeps their games."""
+    """Create an account; a signed-in guest becomes that account and keeps their games (and
+    every other session of that guest is signed out)."""
+    address = client_address(request)
     user, token = users.register(
-        db, body.username, body.password, user, session_token(request), settings.session_days
+        db,
+        body.username,
+        body.password,
+        user,
+        session_token(request),
+        settings.session_days,
+        admit=lambda: _throttles(request).admit_account(address),
+        notifier=notifier,
     )
     set_session_cookie(request, response, token)
     return UserOut.of(user)
 
 
-@router.post("/session/login", response_model=UserOut)
+@router.post(
+    "/session/login", response_model=UserOut, responses=errors(401, 403, 413, 422, 429, 503)
+)
 def login(
-    body: CredentialsIn, request: Request, response: Response, db: DbDep, settings: SettingsDep
+    body: CredentialsIn,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    settings: SettingsDep,
+    notifier: NotifierDep,
 ) -> UserOut:
-    """Sign in with a username and password (failures are throttled: 429 too_many_attempts)."""
+    """Sign in with a username and password; every other session of the account is signed out
+    (failures are throttled per username and address: 429 too_many_attempts)."""
     throttle = request.app.state.login_throttle
-    client = request.client.host if request.client else None
+    client = client_address(request)
     throttle.check(body.username, client)
     try:
         user, token = users.login(
-            db, body.username, body.password, session_token(request), settings.session_days
+            db,
+            body.username,
+            body.password,
+            session_token(request),
+            settings.session_days,
+            notifier=notifier,
         )
     except ServiceError as exc:
         if exc.code == "bad_credentials":
@@ -82,30 +133,27 @@ def login(
     return UserOut.of(user)
 
 
-@router.post("/session/logout", response_model=OkOut)
+@router.post("/session/logout", response_model=OkOut, responses=errors(403, 503))
 def logout(request: Request, response: Response, db: DbDep, notifier: NotifierDep) -> OkOut:
     """Revoke the current session (harmless when not signed in); its sockets close everywhere."""
-    token = session_token(request)
-    users.logout(db, token)
-    if token:
-        notifier.sessions_revoked([users.token_hash(token)])
+    users.logout(db, session_token(request), notifier=notifier)
     clear_session_cookie(request, response)
     return OkOut()
 
 
-@router.get("/session", response_model=SessionOut)
+@router.get("/session", response_model=SessionOut, responses=errors(503))
 def session(user: MaybeUserDep) -> SessionOut:
     """The signed-in user or null, always 200 (pages call it; GET /api/me answers 401)."""
     return SessionOut(user=UserOut.of(user) if user is not None else None)
 
 
-@router.get("/me", response_model=UserOut)
+@router.get("/me", response_model=UserOut, responses=errors(401, 503))
 def me(user: UserDep) -> UserOut:
     """Who the session cookie belongs to."""
     return UserOut.of(user)
 
 
-@router.get("/me/games", response_model=GameListOut)
+@router.get("/me/games", response_model=GameListOut, responses=errors(401, 503))
 def my_games(db: DbDep, user: UserDep) -> GameListOut:
     """My open, live and finished games, newest first (to rejoin them)."""
     return GameListOut(games=[GameOut.of(g, user.id) for g in lobby.my_games(db, user)])

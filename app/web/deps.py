@@ -5,17 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import Depends, Request, Response
+from fastapi import Depends, Path, Query, Request, Response
 from itsdangerous import BadSignature, Signer
 from sqlalchemy.orm import Session
 
 from app.db.models import User
+from app.logging_setup import bind_request
 from app.services import users
 from app.services.errors import ServiceError
 from app.services.notify import Notifier
 from app.settings import Settings
 
 COOKIE = "sd_session"
+# Ids, seat numbers, versions and offsets are 32-bit signed columns in the database: a larger
+# number can name nothing, and is refused (422) before it reaches a query (Postgres would fail).
+MAX_INT = 2**31 - 1
+
+GameId = Annotated[int, Path(ge=1, le=MAX_INT, description="a game id")]
+SeatNo = Annotated[int, Path(ge=0, le=MAX_INT, description="a seat number, 0 .. players-1")]
+SinceQuery = Annotated[int, Query(ge=0, le=MAX_INT, description="only moves with seq > since")]
 
 
 def get_db(request: Request) -> Iterator[Session]:
@@ -52,7 +60,10 @@ def session_token(request: Request) -> str | None:
 def optional_user(request: Request, db: Annotated[Session, Depends(get_db)]) -> User | None:
     """The signed-in user, or None."""
     token = session_token(request)
-    return users.user_for_token(db, token) if token else None
+    user = users.user_for_token(db, token) if token else None
+    if user is not None:
+        bind_request(user_id=user.id)
+    return user
 
 
 def current_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
@@ -71,7 +82,7 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
         max_age=settings.session_days * 86400,
         httponly=True,
         samesite="lax",
-        secure=settings.cookie_secure,
+        secure=settings.secure_cookies,
         path="/",
     )
 
@@ -80,8 +91,14 @@ def clear_session_cookie(request: Request, response: Response) -> None:
     """Tell the browser to forget the session cookie."""
     settings: Settings = request.app.state.settings
     response.delete_cookie(
-        COOKIE, httponly=True, samesite="lax", secure=settings.cookie_secure, path="/"
+        COOKIE, httponly=True, samesite="lax", secure=settings.secure_cookies, path="/"
     )
+
+
+def client_address(request: Request) -> str:
+    """The caller's address for per-address limits (a trusted proxy's X-Forwarded-For applied
+    by uvicorn, see SEADRAGONS_FORWARDED_ALLOW_IPS)."""
+    return request.client.host if request.client else "unknown"
 
 
 DbDep = Annotated[Session, Depends(get_db)]

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SATimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.logging_setup import bind_request
+from app.metrics import count_error
 from app.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -48,8 +53,15 @@ STATUS: dict[str, int] = {
     "too_many_attempts": 429,
     "not_seated": 403,
     "not_host": 403,
+    # Kept for clients of older servers; private games now answer `not_found` to strangers.
     "invite_required": 403,
     "bad_invite_code": 403,
+    "bad_origin": 403,
+    "session_changed": 409,
+    "too_many_guests": 429,
+    "too_many_accounts": 429,
+    "too_many_tables": 429,
+    "unavailable": 503,
     "no_such_invite": 404,
     "not_found": 404,
     "invalid_request": 422,
@@ -85,23 +97,58 @@ HTTP_CODES = {
 def error_response(
     code: str, message: str, status: int | None = None, **extra: Any
 ) -> JSONResponse:
-    """The one error shape of the API."""
+    """The one error shape of the API (and one count in the errors-by-code metric)."""
+    count_error(code)
     body: dict[str, Any] = {"code": code, "message": message, **extra}
     return JSONResponse({"error": body}, status_code=status or STATUS.get(code, 400))
 
 
+def retry_after(response: JSONResponse, seconds: float | None) -> JSONResponse:
+    """Add a Retry-After header (whole seconds, at least 1) when `seconds` is set."""
+    if seconds is not None:
+        response.headers["retry-after"] = str(max(1, math.ceil(seconds)))
+    return response
+
+
 async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    return error_response(exc.code, exc.message)
+    bind_request(error_code=exc.code)
+    return retry_after(error_response(exc.code, exc.message), exc.retry_after)
+
+
+# The database does not answer (down, restarting, unreachable, or its pool exhausted): a
+# condition to wait out, not a bug.
+UNAVAILABLE_ERRORS = (OperationalError, InterfaceError, DisconnectionError, SATimeoutError)
+
+
+async def _unavailable(request: Request, exc: Exception) -> JSONResponse:
+    log.warning("database unavailable: %s", str(exc).splitlines()[0] if str(exc) else exc)
+    settings = request.app.state.settings
+    response = error_response(
+        "unavailable", "the database is not reachable right now; try again shortly", 503
+    )
+    return retry_after(response, settings.unavailable_retry_after_seconds)
 
 
 async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:
+        # FastAPI's "error parsing the body" (e.g. a form body it cannot read): as documented,
+        # every unreadable body is `422 invalid_request`.
+        return error_response("invalid_request", f"body: {exc.detail}", 422, details=[])
     code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
     response = error_response(code, str(exc.detail), exc.status_code)
     if exc.headers:
         response.headers.update(exc.headers)
     return response
+
+
+# A body field with its own rules keeps its own code when the schema refuses it (too long).
+FIELD_CODES = {
+    ("body", "name"): "invalid_name",
+    ("body", "username"): "invalid_username",
+    ("body", "password"): "invalid_password",
+}
 
 
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
@@ -111,8 +158,9 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     ]
     first = details[0] if details else {"loc": [], "msg": "invalid request"}
     where = ".".join(str(part) for part in first["loc"])
+    code = FIELD_CODES.get(tuple(first["loc"]), "invalid_request")
     return error_response(
-        "invalid_request", f"{where}: {first['msg']}" if where else first["msg"], details=details
+        code, f"{where}: {first['msg']}" if where else first["msg"], details=details
     )
 
 
@@ -126,4 +174,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, _service_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    for kind in UNAVAILABLE_ERRORS:
+        app.add_exception_handler(kind, _unavailable)
     app.add_exception_handler(Exception, _unexpected)

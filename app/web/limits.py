@@ -7,6 +7,8 @@ import json
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.metrics import count_error
+
 
 class _TooLarge(HTTPException):
     """Raised while streaming; FastAPI lets HTTPExceptions from `receive` through to handlers."""
@@ -60,6 +62,7 @@ class BodyLimitMiddleware:
                 await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
+        count_error("body_too_large")
         body = json.dumps(
             {
                 "error": {

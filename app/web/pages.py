@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
 from app.engine.content import content, expansion_content
+from app.web.deps import GameId
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "templates"
@@ -27,7 +28,12 @@ router = APIRouter(include_in_schema=False)
 
 
 def _page(request: Request, name: str, **ctx: Any) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, {"page": name.removesuffix(".html"), **ctx})
+    # The public URL (if set) is what invite links must carry, not the address this page was
+    # opened with (which may be 127.0.0.1 on the host's own machine).
+    settings = getattr(request.app.state, "settings", None)
+    public_url = (settings.public_url if settings else None) or ""
+    page = {"page": name.removesuffix(".html"), "public_url": public_url}
+    return templates.TemplateResponse(request, name, {**page, **ctx})
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -43,13 +49,13 @@ def join_page(request: Request, code: str) -> HTMLResponse:
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-def game_page(request: Request, game_id: int) -> HTMLResponse:
+def game_page(request: Request, game_id: GameId) -> HTMLResponse:
     """The game table, for a seated player or a spectator."""
     return _page(request, "game.html", title=f"Game {game_id}", game_id=game_id)
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
-def replay_page(request: Request, game_id: int) -> HTMLResponse:
+def replay_page(request: Request, game_id: GameId) -> HTMLResponse:
     """Step through a game's move log."""
     return _page(request, "replay.html", title=f"Replay of game {game_id}", game_id=game_id)
 

@@ -18,13 +18,15 @@ class Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# The real limits (app/services/users.py checks the characters and the lower bounds, with
+# their own error codes); anything longer is refused here as `invalid_request`.
 class GuestIn(Body):
-    name: str = Field(max_length=64, examples=["Nessie"])
+    name: str = Field(max_length=24, examples=["Nessie"])
 
 
 class CredentialsIn(Body):
-    username: str = Field(max_length=64, examples=["nessie"])
-    password: str = Field(max_length=256, examples=["correct horse battery"])
+    username: str = Field(max_length=24, examples=["nessie"])
+    password: str = Field(max_length=128, examples=["correct horse battery"])
 
 
 class NoClockIn(Body):
@@ -54,7 +56,9 @@ class CreateGameIn(Body):
     expansion: bool = False
     visibility: Literal["public", "private"] = "public"
     # Passed to the engine's GameOptions: fixed realm layouts, a fixed first player.
-    layouts: list[str] | None = Field(default=None, max_length=4)
+    layouts: list[Annotated[str, Field(pattern=r"^[1-4][AB]$")]] | None = Field(
+        default=None, min_length=4, max_length=4, examples=[["1A", "2B", "3A", "4B"]]
+    )
     first_player: int | None = Field(default=None, ge=0, le=4)
     # The turn clock (issue 14); the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
     clock: ClockIn | None = None
@@ -65,7 +69,7 @@ class JoinIn(Body):
 
 
 class ActionIn(Body):
-    version: int = Field(ge=0, examples=[12])
+    version: int = Field(ge=0, le=2**31 - 1, examples=[12])
     action: dict[str, Any] = Field(examples=[{"type": "pass"}])
 
 
@@ -207,3 +211,38 @@ class ActionOut(BaseModel):
 
 class OkOut(BaseModel):
     ok: bool = True
+
+
+class ErrorDetail(BaseModel):
+    loc: list[str | int]
+    msg: str
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(examples=["stale_version"])
+    message: str
+    # Validation errors (422 invalid_request) only: what failed where.
+    details: list[ErrorDetail] | None = None
+
+
+class ErrorOut(BaseModel):
+    """The one error shape: `{"error": {"code", "message"[, "details"]}}`."""
+
+    error: ErrorBody
+
+
+_MEANING = {
+    401: "Not signed in, or wrong credentials",
+    403: "Refused: not allowed (not the host, not seated), or `bad_origin`",
+    404: "No such game, seat or invite (private games are 404 to strangers)",
+    409: "Not now: the game or session is not in a state that allows it",
+    413: "Request body over the limit",
+    422: "Invalid request: validation (`invalid_request`, with details) or a rule refused",
+    429: "Rate limit or cap reached; see Retry-After",
+    503: "The database is unavailable; see Retry-After",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for these error statuses, each with the error shape."""
+    return {s: {"model": ErrorOut, "description": _MEANING[s]} for s in statuses}

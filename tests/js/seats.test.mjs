@@ -1,7 +1,7 @@
 // Seat labels, invite links and the tab title.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { inviteUrl, logPieces, seatBadges, seatInfo, seatName, titleFor } from "../../static/js/lib/seats.mjs";
+import { inviteBase, inviteUrl, logPieces, seatBadges, seatInfo, seatName, titleFor } from "../../static/js/lib/seats.mjs";
 
 const person = { seat: 0, player: { id: 1, display_name: "Nessie" }, bot_level: null, stand_in_for: null, left: false };
 const bot = { seat: 1, player: null, bot_level: "greedy", bot_name: "Marina", stand_in_for: null, left: false };
@@ -31,6 +31,13 @@ test("people have no badges; empty seats have no name", () => {
 test("invite links carry the code alone, escaped", () => {
   assert.equal(inviteUrl("http://h:1", "Ab-_9"), "http://h:1/join/Ab-_9");
   assert.equal(inviteUrl("http://h", "a/b?c"), "http://h/join/a%2Fb%3Fc");
+});
+
+test("invite links use the server's public URL, not the address the host opened (issue 11)", () => {
+  assert.equal(inviteBase("https://dragons.example.org/", "http://127.0.0.1:8000"), "https://dragons.example.org");
+  assert.equal(inviteBase("", "http://127.0.0.1:8000"), "http://127.0.0.1:8000");
+  assert.equal(inviteBase(undefined, "http://h"), "http://h");
+  assert.equal(inviteBase("javascript:alert(1)", "http://h"), "http://h");
 });
 
 test("the tab title is marked on my turn and restored after", () => {

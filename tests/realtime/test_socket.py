@@ -60,11 +60,11 @@ async def test_private_games_need_a_seat_or_the_invite_code(server: Server) -> N
     gid, players, code = await new_game(server, visibility="private")
     stranger = await WsClient("stranger").open(server.ws(gid))
     refusal = await stranger.frame(lambda f: f["type"] == "error")
-    assert refusal["code"] == "invite_required"
+    assert refusal["code"] == "not_found"  # a private game is 404 to strangers (issue 11.7)
     await stranger.until(lambda: stranger.closed is not None)
     assert stranger.closed[0] == 1008
     wrong = await WsClient("wrong").open(server.ws(gid, "nope"))
-    assert (await wrong.frame(lambda f: f["type"] == "error"))["code"] == "bad_invite_code"
+    assert (await wrong.frame(lambda f: f["type"] == "error"))["code"] == "not_found"
     invited = await WsClient("invited").open(server.ws(gid, code))
     await invited.at_version(0)
     assert invited.seat is None and invited.doc["legal_actions"] == []

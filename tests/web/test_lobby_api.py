@@ -84,10 +84,13 @@ def test_private_game_needs_the_invite_code(client_factory: Factory) -> None:
     game = host.post("/api/games", json={"players": 2, "visibility": "private"}).json()
     gid, code = game["id"], game["invite_code"]
     stranger = client_factory("Stranger")
+    # Without the code a private game is indistinguishable from a missing one (issue 11.7).
+    missing = stranger.get("/api/games/999999").json()["error"]["message"]
     r = stranger.get(f"/api/games/{gid}")
-    assert r.status_code == 403 and r.json()["error"]["code"] == "invite_required"
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    assert r.json()["error"]["message"] == missing.replace("999999", str(gid))
     r = stranger.post(f"/api/games/{gid}/join", json={"invite_code": "nope"})
-    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_invite_code"
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
     assert stranger.get(f"/api/games/{gid}?invite_code={code}").status_code == 200
     r = stranger.post(f"/api/games/{gid}/join", json={"invite_code": code})
     assert r.status_code == 200 and r.json()["your_seat"] == 1

@@ -135,7 +135,8 @@ def test_private_game_state_and_log_need_the_code(
     stranger = client_factory()
     for path in (f"/api/games/{gid}/state", f"/api/games/{gid}/log"):
         r = stranger.get(path)
-        assert r.status_code == 403 and r.json()["error"]["code"] == "invite_required"
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+        assert stranger.get(path, params={"invite_code": "wrong"}).status_code == 404
         assert stranger.get(path, params={"invite_code": code}).status_code == 200
     assert _state(stranger, gid, invite_code=code)["legal_actions"] == []
 

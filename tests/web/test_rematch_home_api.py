@@ -141,13 +141,17 @@ def test_your_games_lead_with_the_ones_waiting_for_you(client_factory: Factory) 
 def test_a_private_games_rematch_is_for_its_players_only(
     app: FastAPI, client_factory: Factory
 ) -> None:
-    """A private table's rematch, like the table, is hidden from strangers (R-60 spirit)."""
+    """A private table's rematch, like the table, is hidden from strangers: 404, as for a game
+    that does not exist (issue 11.7)."""
     gid, (ann, bob) = _table(client_factory, visibility="private")
     _mark_finished(app, gid)
     offer = ann.post(f"/api/games/{gid}/rematch").json()
     stranger = client_factory("Cy")
     r = stranger.get(f"/api/games/{gid}/rematch")
-    assert r.status_code == 403 and r.json()["error"]["code"] == "invite_required"
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
     r = stranger.get(f"/api/games/{offer['rematch_id']}")
-    assert r.status_code == 403
+    assert r.status_code == 404
+    for what in ("", "/accept", "/decline"):  # nor can a stranger act on it
+        r = stranger.post(f"/api/games/{gid}/rematch{what}")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", what
     assert bob.get(f"/api/games/{gid}/rematch").json()["rematch_id"] == offer["rematch_id"]

@@ -40,6 +40,16 @@ export function seatBadges(info) {
   return out;
 }
 
+/**
+ * Where invite links point: the server's public URL when it has one (the page carries it in
+ * `data-public-url`), else the page's own origin. The host may be looking at 127.0.0.1, an
+ * address useless to a friend elsewhere.
+ */
+export function inviteBase(publicUrl, origin) {
+  const base = (publicUrl || "").trim().replace(/\/+$/, "");
+  return /^https?:\/\/[^/]/.test(base) ? base : origin;
+}
+
 /** The invite link for a game: the code alone names it (GET /api/invites/{code}). */
 export function inviteUrl(origin, code) {
   return `${origin}/join/${encodeURIComponent(code)}`;

@@ -1,7 +1,7 @@
 // The table before it starts: seats (with bot badges), the invite link, join / leave / start.
 
 import { api, errorText } from "../lib/api.mjs";
-import { inviteUrl, logPieces, seatBadges, seatInfo, seatName } from "../lib/seats.mjs";
+import { inviteBase, inviteUrl, logPieces, seatBadges, seatInfo, seatName } from "../lib/seats.mjs";
 import { withCodes } from "./cards.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
@@ -76,7 +76,8 @@ export function renderWaiting(el, game, me, reload) {
       h("button.primary", { type: "button", disabled: !!free, onclick: run(() => api(`/api/games/${game.id}/start`, { method: "POST" })), title: free ? "Every seat must be taken" : "" }, "Start the game"),
     );
   }
-  const link = game.invite_code ? inviteUrl(location.origin, game.invite_code) : null;
+  const base = inviteBase(document.body.dataset.publicUrl, location.origin);
+  const link = game.invite_code ? inviteUrl(base, game.invite_code) : null;
   const invite = link
     ? h(
         "div.invite",

@@ -1,0 +1,116 @@
+"""Logging: readable text by default, or JSON lines with the request id, game id and user id.
+
+Every log record (ours, uvicorn's, SQLAlchemy's) goes through the standard `logging` module;
+in JSON mode structlog's formatter renders it and adds the current request's context, which
+`RequestContextMiddleware` opens per request and `bind_request` fills in as it becomes known
+(the user once the session cookie is resolved).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from contextvars import ContextVar
+from typing import Any
+
+import structlog
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("seadragons.request")
+
+# One mutable dict per request: the context is copied into worker threads, the dict is shared,
+# so a value bound in a thread (the user, resolved in a sync dependency) shows in later lines.
+_REQUEST: ContextVar[dict[str, Any] | None] = ContextVar("seadragons_request", default=None)
+_GAME_PATH = re.compile(r"^/(?:api/|ws/)?games/(\d{1,10})(?:/|$)")
+_CLIENT_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+TEXT_FORMAT = "%(levelname)s:%(name)s:%(message)s"
+
+
+def bind_request(**values: Any) -> None:
+    """Add values (e.g. `user_id`) to the current request's log context; no-op outside one."""
+    ctx = _REQUEST.get()
+    if ctx is not None:
+        ctx.update(values)
+
+
+def request_context() -> dict[str, Any]:
+    """The current request's log context (empty outside a request)."""
+    return dict(_REQUEST.get() or {})
+
+
+def _add_request_context(_logger: Any, _name: str, event: dict[str, Any]) -> dict[str, Any]:
+    for key, value in (_REQUEST.get() or {}).items():
+        event.setdefault(key, value)
+    return event
+
+
+def configure(fmt: str = "text", level: str = "INFO") -> None:
+    """Set up the root logger once per process: `text` (readable) or `json` (one object a line)."""
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    handler = logging.StreamHandler()
+    if fmt == "json":
+        handler.setFormatter(
+            structlog.stdlib.ProcessorFormatter(
+                foreign_pre_chain=[
+                    structlog.stdlib.add_log_level,
+                    structlog.stdlib.add_logger_name,
+                    structlog.processors.TimeStamper(fmt="iso", utc=True),
+                    structlog.stdlib.ExtraAdder(),
+                    _add_request_context,
+                ],
+                processors=[
+                    structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                    structlog.processors.format_exc_info,
+                    structlog.processors.JSONRenderer(),
+                ],
+            )
+        )
+    else:
+        handler.setFormatter(logging.Formatter(TEXT_FORMAT))
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+
+
+class RequestContextMiddleware:
+    """Pure ASGI: gives each request an id (a sane incoming X-Request-ID, else a new one),
+    echoes it in the response, and, when `access_log` is on, logs one line per HTTP request."""
+
+    def __init__(self, app: ASGIApp, access_log: bool = False) -> None:
+        self.app = app
+        self.access_log = access_log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        incoming = dict(scope.get("headers", ())).get(b"x-request-id", b"").decode("latin-1")
+        request_id = incoming if _CLIENT_ID.match(incoming) else uuid.uuid4().hex
+        ctx: dict[str, Any] = {"request_id": request_id}
+        game = _GAME_PATH.match(scope.get("path", ""))
+        if game:
+            ctx["game_id"] = int(game.group(1))
+        token = _REQUEST.set(ctx)
+        status = 0
+        began = time.perf_counter()
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                MutableHeaders(scope=message).append("x-request-id", request_id)
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            if self.access_log and scope["type"] == "http":
+                method, path = scope.get("method"), scope.get("path")
+                extra = {"method": method, "path": path, "status": status}
+                extra["ms"] = round((time.perf_counter() - began) * 1000, 1)
+                log.info("%s %s %s", method, path, status, extra=extra)
+            _REQUEST.reset(token)

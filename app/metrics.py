@@ -1,0 +1,69 @@
+"""Prometheus metrics of one server process, served at `/metrics` (see docs/operations.md).
+
+The realtime layer sets the socket and room gauges; the services count moves and time bots;
+the web layer counts error answers by code. With several worker processes, set
+PROMETHEUS_MULTIPROC_DIR (an empty directory, before the process starts): every process then
+writes its values there and `/metrics` adds them up.
+"""
+
+from __future__ import annotations
+
+import os
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+# Seconds; moves commit in milliseconds, bots think for up to their budget.
+_MOVE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+_BOT_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
+
+MOVES_APPLIED = Counter(
+    "seadragons_moves_applied", "Moves committed (by people and bots, over HTTP or sockets)"
+)
+MOVE_LATENCY = Histogram(
+    "seadragons_move_seconds",
+    "Time to apply one move with the engine and commit it",
+    buckets=_MOVE_BUCKETS,
+)
+OPEN_SOCKETS = Gauge(
+    "seadragons_open_sockets", "Game sockets open on this process", multiprocess_mode="livesum"
+)
+LIVE_ROOMS = Gauge(
+    "seadragons_live_rooms",
+    "Games with at least one socket on this process",
+    multiprocess_mode="livesum",
+)
+ERRORS = Counter(
+    "seadragons_errors",
+    "Error answers by stable code; transport is http or ws",
+    ["code", "transport"],
+)
+BOT_DECISION = Histogram(
+    "seadragons_bot_decision_seconds",
+    "Time a bot took to choose one action",
+    ["level"],
+    buckets=_BOT_BUCKETS,
+)
+
+
+def count_error(code: str, transport: str = "http") -> None:
+    """Count one error answer with this stable code."""
+    ERRORS.labels(code=code, transport=transport).inc()
+
+
+def render() -> tuple[bytes, str]:
+    """The exposition text and its content type: this process's metrics, or every process's
+    in multiprocess mode."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

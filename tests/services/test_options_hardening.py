@@ -1,0 +1,15 @@
+"""Game options the engine cannot read are `invalid_options`, never a crash."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.services.errors import ServiceError
+from app.services.lobby import game_options
+
+
+@pytest.mark.parametrize("layouts", [["", "", "", ""], ["1A", "", "3A", "4A"], [None] * 4])
+def test_unreadable_layouts_are_invalid_options(layouts: list) -> None:
+    with pytest.raises(ServiceError) as err:
+        game_options(3, False, {"layouts": layouts})
+    assert err.value.code == "invalid_options"
