@@ -141,6 +141,16 @@ class Proc:
                         total += int(line.split()[1])
         return total
 
+    def cpu_s(self) -> float:
+        """CPU seconds (user + system) used so far by the server and its worker processes."""
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in [self.proc.pid, *_children(self.proc.pid)]:
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / tick
+
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it lingers."""
         if self.proc.poll() is None:
@@ -194,8 +204,9 @@ def project_server(database_url: str, workdir: Path, workers: int, redis_port: i
         SEADRAGONS_SECRET_KEY="bench-secret",
         SEADRAGONS_MAX_SOCKETS_PER_USER="1000",
         SEADRAGONS_MAX_SOCKETS_PER_ADDRESS="5000",
-        SEADRAGONS_GUESTS_PER_ADDRESS="100000/minute",
-        SEADRAGONS_ACCOUNTS_PER_ADDRESS="100000/minute",
+        # Every bench client comes from 127.0.0.1: lift the per-address creation limits.
+        SEADRAGONS_GUEST_LIMITS_PER_ADDRESS="100000/minute",
+        SEADRAGONS_ACCOUNT_LIMITS_PER_ADDRESS="100000/minute",
         SEADRAGONS_LOG_LEVEL="WARNING",
     )
     if redis_port is not None:
@@ -424,7 +435,12 @@ async def make_games(base: str, count: int, players: int = 4) -> list[tuple[int,
 
 
 async def play_games(
-    port: int, games: list[tuple[int, list[str]]], budget: int, spectators: int = 2, seed: int = 1
+    port: int,
+    games: list[tuple[int, list[str]]],
+    budget: int,
+    spectators: int = 2,
+    seed: int = 1,
+    server: Proc | None = None,
 ) -> dict[str, Any]:
     """Every game at once, each seat acting as soon as it may, until each game made `budget`
     moves. Throughput counts the acks up to the moment the first game finished its budget, so
@@ -453,6 +469,7 @@ async def play_games(
         kind.other_bytes = 0
         kind.presence_frames = 0
     began = time.perf_counter()
+    cpu_began = server.cpu_s() if server is not None else None
     for p in players:
         p._maybe_act()
     first_done = asyncio.ensure_future(
@@ -464,6 +481,7 @@ async def play_games(
     await asyncio.wait_for(first_done, 600)
     window_end = time.perf_counter()
     await asyncio.wait_for(asyncio.gather(*(r.done.wait() for r in runs)), 600)
+    cpu_used = server.cpu_s() - cpu_began if server is not None and cpu_began is not None else None
     # Let the last patches arrive before counting bytes.
     await asyncio.sleep(0.5)
     for p in players:
@@ -496,6 +514,7 @@ async def play_games(
         if seat_traffic.patch_bytes
         else None,
         "resync_states": len(seat_traffic.state_bytes) + len(spec_traffic.state_bytes),
+        "server_cpu_ms_per_move": round(cpu_used * 1000 / max(1, moves), 2) if cpu_used else None,
     }
 
 
@@ -642,13 +661,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             section["concurrent"] = []
             for n in args.games:
                 batch, games = games[:n], games[n:]
-                out = await play_games(server.port, batch, args.budget)
+                out = await play_games(server.port, batch, args.budget, server=server)
                 section["concurrent"].append(out)
                 log(label, out)
-            if workers == 1:
-                section["idle"] = await idle_sockets(server, games or batch, args.sockets)
-                log(label, "idle:", section["idle"])
             server.stop()
+            if workers == 1:
+                # Memory on a fresh server: after the load above, freed memory would be reused
+                # and hide what the sockets cost.
+                fresh = project_server(dbs.create("idle"), workdir, 1, None)
+                procs.append(fresh)
+                idle_games = await make_games(f"http://127.0.0.1:{fresh.port}", 10)
+                section["idle"] = await idle_sockets(fresh, idle_games, args.sockets)
+                log(label, "idle:", section["idle"])
+                fresh.stop()
             result[label] = section
             if redis is not None:
                 redis[0].kill()

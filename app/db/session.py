@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import normalize_database_url
@@ -19,8 +21,39 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         engine = create_engine(url, **kwargs)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    kwargs.setdefault("pool_pre_ping", True)
-    return create_engine(url, **kwargs)
+    ping_idle_s = kwargs.pop("ping_idle_s", PING_IDLE_S)
+    engine = create_engine(url, **kwargs)
+    _ping_when_idle(engine, ping_idle_s)
+    return engine
+
+
+# A pooled connection unused for longer than this is checked (SELECT 1) before it is handed out;
+# a connection used just now is not: a ping costs a round trip on every request, and a busy
+# server's connections are seldom idle. If the database restarted meanwhile, the first statement
+# on a hot connection fails, the pool drops every connection it holds, and the caller answers
+# 503 `unavailable` (clients retry); the next checkout connects afresh.
+PING_IDLE_S = 5.0
+
+
+def _ping_when_idle(engine: Engine, idle_s: float) -> None:
+    """Pessimistic disconnect handling, only for connections that sat idle in the pool."""
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_conn: Any, record: Any) -> None:
+        record.info["returned_at"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _lent(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        returned = record.info.get("returned_at")
+        if returned is not None and time.monotonic() - returned < idle_s:
+            return
+        try:
+            with dbapi_conn.cursor() as cursor:
+                cursor.execute("SELECT 1")
+            dbapi_conn.rollback()  # psycopg opened a transaction for the SELECT
+        except Exception as exc:
+            # The pool discards this connection and tries another (up to three times).
+            raise DisconnectionError(f"a pooled connection is dead: {exc}") from exc
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

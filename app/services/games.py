@@ -234,6 +234,24 @@ def _update_statement(check_owner: bool, columns: tuple[str, ...]) -> Any:
     return update(_GAMES).where(*where).values({c: bindparam(c) for c in columns})
 
 
+_MOVES = Move.__table__
+_MOVE_COLUMNS = ("game_id", "seq", "seat", "action", "events", "created_at", "timeout")
+
+
+@lru_cache(maxsize=16)
+def _move_statement(check_owner: bool, columns: tuple[str, ...]) -> Any:
+    """Postgres: the UPDATE and the move's INSERT as one statement (one round trip): the INSERT
+    takes its game id from the UPDATE's RETURNING, so it inserts nothing if the UPDATE matched
+    nothing."""
+    moved = _update_statement(check_owner, columns).returning(_GAMES.c.id).cte("moved")
+    values = [
+        moved.c.id,
+        *(bindparam(f"m_{name}", type_=_MOVES.c[name].type) for name in _MOVE_COLUMNS[1:]),
+    ]
+    insert_move = insert(_MOVES).from_select(list(_MOVE_COLUMNS), select(*values))
+    return insert_move.returning(_MOVES.c.seq)  # a row back: the move is in (rowcount is -1)
+
+
 def _commit(
     db: Session,
     game_id: int,
@@ -282,8 +300,28 @@ def _commit(
     # Optimistic concurrency: of two submissions against one version, exactly one matches here.
     # Works alike on SQLite and Postgres; the unique (game_id, seq) below is a second guard.
     params = {"gid": game_id, "seen": version, "seat_no": seat, "owner": owner, **values}
-    result = db.execute(_update_statement(owner is not None, tuple(values)), params)
-    if result.rowcount != 1:
+    move = {
+        "seq": new_version,
+        "seat": seat,
+        "action": rules.canonical_action(action),  # canonical: unknown fields are never kept
+        "events": events,
+        "created_at": utcnow(),
+        "timeout": plan is not None and plan.timeout,
+    }
+    try:
+        if db.get_bind().dialect.name == "postgresql":
+            params.update({f"m_{k}": v for k, v in move.items()})
+            statement = _move_statement(owner is not None, tuple(values))
+            moved = db.execute(statement, params).first() is not None
+        else:
+            result = db.execute(_update_statement(owner is not None, tuple(values)), params)
+            moved = result.rowcount == 1
+            if moved:
+                db.execute(_INSERT_MOVE, {"game_id": game_id, **move})
+    except IntegrityError:  # the unique (game_id, seq): another move took this version
+        db.rollback()
+        raise ServiceError("stale_version", f"game {game_id} is past version {version}") from None
+    if not moved:
         db.rollback()
         return None
     if plan is not None:
@@ -292,20 +330,6 @@ def _commit(
     elif to_act is not None and new_state.turn.number != state.turn.number:
         # A turn starts: its "your turn" notice (issue 14), without reading the game.
         notices.enqueue_turn_by_seat(db, game_id, to_act, new_state.turn.number)
-    # Stored canonical: replays read the log, and unknown fields are never kept.
-    stored = rules.canonical_action(action)
-    db.execute(
-        _INSERT_MOVE,
-        {
-            "game_id": game_id,
-            "seq": new_version,
-            "seat": seat,
-            "action": stored,
-            "events": events,
-            "created_at": utcnow(),
-            "timeout": plan is not None and plan.timeout,
-        },
-    )
     try:
         db.commit()
     except IntegrityError:

@@ -10,9 +10,10 @@ on the game (`seats.socket_until`, pushed forward by the socket heartbeat in pre
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import insert, literal, select, true
+from sqlalchemy import Integer, String, bindparam, insert, literal, select, true
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OutboxEmail, Seat, User, UTCDateTime, utcnow
@@ -56,31 +57,41 @@ def enqueue_turn_by_seat(db: Session, game_id: int, seat: int, turn: int) -> Non
     of games._commit): the owner of `seat` gets a notice if a person plays it and they want one.
     """
     now = utcnow()
-    columns = ["kind", "user_id", "game_id", "turn", "dedupe", "status", "attempts"]
-    columns += ["next_try_at", "created_at"]
+    db.execute(
+        _turn_notice_statement(),
+        {"g": game_id, "s": seat, "t": turn, "d": f"turn:{game_id}:{turn}", "now": now},
+    )
+
+
+@lru_cache(maxsize=1)
+def _turn_notice_statement() -> Any:
+    # Built once: constructing and caching a statement costs more than running it.
+    now = bindparam("now", type_=UTCDateTime())
     rows = (
         select(
             literal("turn"),
             Seat.user_id,
-            literal(game_id),
-            literal(turn),
-            literal(f"turn:{game_id}:{turn}"),
+            bindparam("g", type_=Integer()),
+            bindparam("t", type_=Integer()),
+            bindparam("d", type_=String()),
             literal("pending"),
             literal(0),
-            literal(now, UTCDateTime()),
-            literal(now, UTCDateTime()),
+            now,
+            now,
         )
         .join(User, User.id == Seat.user_id)
         .where(
-            Seat.game_id == game_id,
-            Seat.seat == seat,
+            Seat.game_id == bindparam("g"),
+            Seat.seat == bindparam("s"),
             Seat.bot_level.is_(None),
             User.notices.is_(true()),
             User.email.is_not(None),
             User.email_verified_at.is_not(None),
         )
     )
-    db.execute(insert(OutboxEmail).from_select(columns, rows))
+    columns = ["kind", "user_id", "game_id", "turn", "dedupe", "status", "attempts"]
+    # The table, not the ORM class: an ORM insert with parameters would be a bulk insert.
+    return insert(OutboxEmail.__table__).from_select([*columns, "next_try_at", "created_at"], rows)
 
 
 def still_due(db: Session, email: OutboxEmail, now: datetime) -> str | None:
