@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -64,6 +65,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
         await the_app.state.deadlines.start()  # turns that ran out (issue 14)
         await the_app.state.mailer.start()  # "your turn" emails (issue 14)
+        # Everything loaded so far (modules, content, compiled statements) lives as long as the
+        # process: keep it out of the garbage collector's full passes, which otherwise walk it
+        # again and again and show up as multi-millisecond pauses in move latency.
+        gc.freeze()
         try:
             yield
         finally:

@@ -41,6 +41,12 @@ LIVE_ROOMS = Gauge(
     "Games with at least one socket on this process",
     multiprocess_mode="livesum",
 )
+ROOM_UPDATES = Counter(
+    "seadragons_room_updates",
+    "Game changes fanned out to sockets, by how the room learnt them: local (a commit in this "
+    "process), replay (another instance's move replayed from the bus), reload (read back)",
+    ["source"],
+)
 ERRORS = Counter(
     "seadragons_errors",
     "Error answers by stable code; transport is http or ws",

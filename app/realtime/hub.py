@@ -38,6 +38,7 @@ from app.realtime.protocol import (
 )
 from app.realtime.recent import RecentActions, digest
 from app.realtime.room import Room
+from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.games import Known
 from app.services.notify import Notifier
@@ -141,6 +142,10 @@ class Hub:
         """The bus channel of session revocations (every instance listens)."""
         return f"{self.prefix}sessions"
 
+    def cache_state(self, game_id: int, version: int, state: Any) -> None:
+        """Keep a state this process computed (a replayed move) for its HTTP requests too."""
+        cache_for(self.sessions.kw["bind"]).put(game_id, version, state)
+
     def spawn(self, coro: Any) -> None:
         """Run `coro` in the background, keeping a reference until it ends."""
         task = asyncio.get_running_loop().create_task(coro)
@@ -198,15 +203,26 @@ class Hub:
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        message = dumps(
-            {
-                "kind": "changed",
-                "game_id": game_id,
-                "version": version,
-                "instance": self.instance,
-                "local": move is not None,  # our own rooms get the move in memory
+        data: dict[str, Any] = {
+            "kind": "changed",
+            "game_id": game_id,
+            "version": version,
+            "instance": self.instance,
+            "local": move is not None,  # our own rooms get the move in memory
+        }
+        if move is not None and move.action is not None:
+            # The move itself: another instance holding the state before it replays it (the
+            # engine is deterministic) instead of reading the game back from the database.
+            data["move"] = {
+                "seat": move.seat,
+                "action": move.action,
+                "bots": list(move.bots),
+                "clock": move.clock,
+                "timeout": move.timeout,
             }
-        )
+        message = dumps(data)
+        if getattr(store.SOCKET_SUBMIT, "active", False):
+            move = None  # a socket's move: its handler fans it out, with the ack (`action`)
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
             loop.call_soon_threadsafe(self._changed_on_loop, game_id, message, move)
 
@@ -346,6 +362,7 @@ class Hub:
             return
         reply = self.recent.remember(pair, msg_id, key)
         text = error_frame("internal", "the server failed; try again", msg.id)
+        move = None
         try:
             snap = room.snap
             assert snap is not None  # _seat_refusal checked it
@@ -378,18 +395,22 @@ class Hub:
                 log.exception("action in game %s failed", room.game_id)
         else:
             text = ack_frame(msg.id, move.version, move.events_for(move.seat))
-            try:
-                # The patch first, then the ack: when the client sees the ack its document is
-                # already new. (Should this fail, the periodic check brings the patch soon after.)
-                await room.advance(move)
-            except Exception as exc:
-                log.warning("room %s: fan-out after an action failed: %s", room.game_id, exc)
         finally:
             # Always settle: a duplicate of this id may be waiting for the answer.
             if not reply.done():
                 reply.set_result(text)
             self.recent.settle(pair, msg_id, text)
-        conn.send(text)
+        if move is None:
+            conn.send(text)
+            return
+        try:
+            # The mover's patch, then its ack, then everyone else's patches: when the client
+            # sees the ack its document is already new. (Should this fail, the ack still goes,
+            # and the periodic check brings the patch.)
+            await room.advance(move, ack=(conn, text))
+        except Exception as exc:
+            log.warning("room %s: fan-out after an action failed: %s", room.game_id, exc)
+            conn.send(text)
 
     async def _seat_refusal(self, room: Room, user_id: int) -> tuple[str, str] | None:
         """Why `user_id` may not act in this room now (code, message), or None if they may."""

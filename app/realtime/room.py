@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from anyio import to_thread
 
+import app.engine as rules
+from app.metrics import ROOM_UPDATES
 from app.realtime import documents as docs
 from app.realtime import store
 from app.realtime.connection import Connection
@@ -38,10 +40,10 @@ from app.realtime.protocol import (
     your_turn_frame,
 )
 from app.realtime.store import GameSnap, Mark, load_game, marks_of, recent_chat
+from app.services.games import Committed
 
 if TYPE_CHECKING:
     from app.realtime.hub import Hub
-    from app.services.games import Committed
 
 log = logging.getLogger(__name__)
 
@@ -205,16 +207,23 @@ class Room:
 
     # --- changes ---------------------------------------------------------------------------
 
-    async def advance(self, move: Committed) -> None:
-        """A move committed in this process: fan it out from memory, or reload if we lag."""
+    async def advance(
+        self, move: Committed, source: str = "local", ack: tuple[Connection, str] | None = None
+    ) -> None:
+        """A move committed in this process (or replayed from another's notice): fan it out from
+        memory, or reload if the room lags behind it. `ack`: the mover's socket and its ack,
+        sent right after the mover's own patch."""
         async with self.lock:
             snap = self.snap
             if self.closed or snap is None or move.version <= snap.version:
+                pass
+            elif snap.state is not None and move.version == snap.version + 1:
+                await self._fan_out(snap, snap.after(move), source, ack)
                 return
-            if snap.state is not None and move.version == snap.version + 1:
-                self._fan_out(snap, snap.after(move))
-                return
-            await self._refresh_locked()
+            else:
+                await self._refresh_locked()
+        if ack is not None:
+            ack[0].send(ack[1])
 
     async def refresh(self) -> None:
         """Reload the game once and push each socket the changes in its own view."""
@@ -258,24 +267,39 @@ class Room:
                 conn.key = docs.key_for(new, conn.viewer.user_id)
                 self._send_status(conn)
         else:
-            self._fan_out(old, new)
+            await self._fan_out(old, new, "reload")
         if seats_changed:
             self._presence_changed()
 
-    def _fan_out(self, old: GameSnap | None, new: GameSnap) -> None:
+    async def _fan_out(
+        self,
+        old: GameSnap | None,
+        new: GameSnap,
+        source: str,
+        first: tuple[Connection, str] | None = None,
+    ) -> None:
         """Compute each viewer kind's document once, then queue every socket its frames.
 
-        Runs on the event loop with no awaits: every socket gets this change's frames in one go,
+        Runs on the event loop under the room's lock, so every socket gets this change's frames
         in order. The cost is a few engine views and key-by-key diffs (well under a millisecond
-        per viewer kind), cheaper than a hop to a worker thread and back.
+        per viewer kind), cheaper than a hop to a worker thread and back. `first`: the socket
+        that made the move and its ack: its own viewer kind is done first and the ack queued
+        right behind its patch, then the loop gets one turn to write them before the others'
+        documents are computed.
         """
+        ROOM_UPDATES.labels(source=source).inc()
         # Also the kinds nobody holds right now but someone held in this room's lifetime: a
         # socket that drops and comes back soon can then be sent patches instead of a state.
         keys = {docs.key_for(new, c.viewer.user_id) for c in self.conns} | set(self.docs)
         over = new.status == "finished"
         fresh = [m for m in new.moves if old is None or m.seq > old.version]
-        out: dict[ViewerKey, tuple[dict[str, Any], str | None, list[str]]] = {}
-        for key in keys:
+        previous = old.version if old is not None else None
+        self.snap = new
+        by_key: dict[ViewerKey, list[Connection]] = {}
+        for conn in list(self.conns):
+            by_key.setdefault(docs.key_for(new, conn.viewer.user_id), []).append(conn)
+        order = sorted(keys, key=lambda k: first is None or k != first[0].key)
+        for i, key in enumerate(order):
             doc = docs.document(new.state, key, new.clock)
             prev = self.docs.get(key)
             patch = None
@@ -284,26 +308,37 @@ class Room:
                 hist = self.history.setdefault(key, deque(maxlen=HISTORY))
                 hist.append((prev[0], new.version, patch))
             self.docs[key] = (new.version, doc)
-            out[key] = (doc, patch, [docs.log_frame(m, key, over) for m in fresh])
-        previous = old.version if old is not None else None
-        self.snap = new
-        for conn in list(self.conns):
-            key = docs.key_for(new, conn.viewer.user_id)
-            doc, patch, logs = out[key]
-            if key != conn.key or conn.version is None:
-                self._send_state(conn, key, doc)
-            elif conn.version == new.version:
-                pass  # a lobby-only change (seats) that left this viewer's document as it was
-            elif patch is not None and conn.version == previous:
-                conn.send(patch)
-                conn.version = new.version
-            else:
-                self._send_state(conn, key, doc)
-            for frame in logs:
-                conn.send(frame)
-            if conn.status != new.status:
-                self._send_status(conn)
-            self._maybe_your_turn(conn)
+            logs = [docs.log_frame(m, key, over) for m in fresh]
+            for conn in by_key.get(key, ()):
+                self._send_change(conn, key, doc, patch, logs, new, previous)
+            if i == 0 and first is not None:
+                first[0].send(first[1])
+                await asyncio.sleep(0)  # let the mover's patch and ack go out now
+
+    def _send_change(
+        self,
+        conn: Connection,
+        key: ViewerKey,
+        doc: dict[str, Any],
+        patch: str | None,
+        logs: list[str],
+        new: GameSnap,
+        previous: int | None,
+    ) -> None:
+        if key != conn.key or conn.version is None:
+            self._send_state(conn, key, doc)
+        elif conn.version == new.version:
+            pass  # a lobby-only change (seats) that left this viewer's document as it was
+        elif patch is not None and conn.version == previous:
+            conn.send(patch)
+            conn.version = new.version
+        else:
+            self._send_state(conn, key, doc)
+        for frame in logs:
+            conn.send(frame)
+        if conn.status != new.status:
+            self._send_status(conn)
+        self._maybe_your_turn(conn)
 
     def _send_full(self, conn: Connection) -> None:
         snap = self.snap
@@ -365,6 +400,8 @@ class Room:
         if kind == "changed":
             if data.get("local") and data.get("instance") == self.hub.instance:
                 return  # a move of ours: already handed over in memory (`advance`)
+            if await self._replay(data):
+                return
             if self.snap is None or data.get("version", -1) >= self.snap.version:
                 await self._refresh_safely()
         elif kind == "chat":
@@ -380,6 +417,42 @@ class Room:
         elif kind == "reconnected":
             await self._refresh_safely()
             await self.hub.publish(self.channel, self._own_presence_message(hello=True))
+
+    async def _replay(self, data: dict[str, Any]) -> bool:
+        """Another instance's move, replayed on the state this room holds; False if it cannot
+        be (the room is not exactly one version behind, or the notice carries no move)."""
+        move = data.get("move")
+        snap = self.snap
+        version = data.get("version")
+        if not isinstance(move, dict) or snap is None or snap.state is None:
+            return False
+        if not isinstance(version, int) or version != snap.version + 1:
+            return False
+        try:
+            seat = int(move["seat"])
+            new_state, events = rules.apply(snap.state, move["action"], seat)
+            bots = tuple(move["bots"])
+            if len(bots) != len(snap.seats):
+                return False
+            committed = Committed(
+                self.game_id,
+                version,
+                seat,
+                new_state,
+                events,
+                "finished" if rules.is_over(new_state) else "live",
+                rules.to_act(new_state),
+                bots,
+                move.get("clock") or {"mode": "none"},
+                bool(move.get("timeout")),
+                move["action"],
+            )
+        except Exception as exc:  # not expected (the engine is deterministic): read instead
+            log.warning("room %s: cannot replay move %s: %s", self.game_id, version, exc)
+            return False
+        self.hub.cache_state(self.game_id, version, new_state)
+        await self.advance(committed, "replay")
+        return True
 
     def _fan_out_chat(self, message: dict[str, Any]) -> None:
         frame = dumps({"type": "chat", "game_id": self.game_id, **message})

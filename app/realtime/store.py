@@ -8,6 +8,7 @@ notice), and its periodic check reads just versions, statuses and seats.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -241,6 +242,11 @@ def authorise(
         return Viewer(user.id, user.display_name, token) if user else Viewer(None, None)
 
 
+# Set while this thread submits a socket's move: the hub's after-commit hook then leaves the
+# fan-out to the socket's own handler, which sends the mover's ack right behind its patch.
+SOCKET_SUBMIT = threading.local()
+
+
 def submit(
     sessions: Sessions,
     notifier: Notifier | None,
@@ -252,12 +258,16 @@ def submit(
     was_left: bool,
 ) -> games.Committed:
     """Submit through the same service function as POST /api/games/{id}/actions."""
-    with sessions() as db:
-        if was_left:  # as over HTTP: a move ends a "left" mark
-            presence.mark_seen(db, game_id, user_id, back=True)
-        return games.submit_action(
-            db, game_id, user_id, version, action, notifier=notifier, known=known
-        )
+    SOCKET_SUBMIT.active = True
+    try:
+        with sessions() as db:
+            if was_left:  # as over HTTP: a move ends a "left" mark
+                presence.mark_seen(db, game_id, user_id, back=True)
+            return games.submit_action(
+                db, game_id, user_id, version, action, notifier=notifier, known=known
+            )
+    finally:
+        SOCKET_SUBMIT.active = False
 
 
 def chat_row(row: ChatMessage, seat: int | None) -> dict[str, Any]:

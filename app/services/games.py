@@ -76,6 +76,7 @@ class Committed:
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it now, if any
     clock: dict[str, Any]  # the public turn clock at `version` (issue 14; mode "none" if none)
     timeout: bool = False  # a bot played it because the seat's clock ran out (issue 14)
+    action: dict[str, Any] | None = None  # canonical, as stored: replaying it gives `state`
 
     @property
     def bot_to_act(self) -> str | None:
@@ -343,7 +344,17 @@ def _commit(
     clock = clocks.public(values.get("clock", game.clock if game is not None else None))
     timeout = plan is not None and plan.timeout
     committed = Committed(
-        game_id, new_version, seat, new_state, events, status, to_act, bots, clock, timeout
+        game_id,
+        new_version,
+        seat,
+        new_state,
+        events,
+        status,
+        to_act,
+        bots,
+        clock,
+        timeout,
+        move["action"],
     )
     notify(notifier, game_id, new_version, committed)
     return committed

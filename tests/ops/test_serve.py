@@ -67,7 +67,7 @@ def test_sigterm_lets_a_request_in_flight_commit(
                 with psycopg.connect(url, autocommit=True) as probe:
                     row = probe.execute(
                         "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                        "AND query ILIKE 'UPDATE games%%'"
+                        "AND query ILIKE '%%UPDATE games%%'"  # the move's UPDATE (in a WITH)
                     ).fetchone()
                 return bool(row and row[0])
 
