@@ -109,11 +109,20 @@ def _can_connect(url: str) -> bool:
 class Proc:
     """A server subprocess on a port; RSS of it and its children."""
 
-    def __init__(self, args: list[str], env: dict[str, str], port: int, logfile: Path) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str],
+        port: int,
+        logfile: Path,
+        cwd: Path | None = None,
+    ) -> None:
         self.port = port
         self.logfile = logfile
         with open(logfile, "ab") as out:
-            self.proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=cwd
+            )
 
     def wait_ready(self, path: str | None, timeout: float = 60) -> None:
         """Wait until the port accepts connections (and `path` answers 200, if given)."""
@@ -196,10 +205,19 @@ def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], int] | None:
     return None
 
 
-def project_server(database_url: str, workdir: Path, workers: int, redis_port: int | None) -> Proc:
-    """`seadragons serve` on its own database, limits opened wide for the load."""
+def project_server(
+    database_url: str,
+    workdir: Path,
+    workers: int,
+    redis_port: int | None,
+    root: Path | None = None,
+) -> Proc:
+    """`seadragons serve` on its own database, limits opened wide for the load; `root`: the
+    checkout to run (another commit, for a before/after comparison in one run)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
+    if root is not None:
+        env["PYTHONPATH"] = str(root)
     env.update(
         SEADRAGONS_DATABASE_URL=database_url,
         SEADRAGONS_DATA_DIR=str(workdir),
@@ -216,7 +234,7 @@ def project_server(database_url: str, workdir: Path, workers: int, redis_port: i
     args = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     if workers > 1:
         args += ["--workers", str(workers)]
-    proc = Proc(args, env, port, workdir / f"server-{port}.log")
+    proc = Proc(args, env, port, workdir / f"server-{port}.log", cwd=root)
     proc.wait_ready("/healthz")
     return proc
 
@@ -368,10 +386,8 @@ class Player:
         if kind == "state":
             self.traffic.state_bytes.append(len(text.encode()))
             # The document as the wire carries it (older servers sent `legal_actions` whole).
-            self.doc = {
-                "view": frame["view"],
-                "legal": frame.get("legal", frame.get("legal_actions")),
-            }
+            key = "legal" if "legal" in frame else "legal_actions"
+            self.doc = {"view": frame["view"], key: frame.get(key)}
             if self.version >= 0 and frame["version"] > self.version:
                 self.run.socket_reached(frame["version"], now)
             self.version = frame["version"]
@@ -410,9 +426,10 @@ class Player:
             return
         if self.run.moves >= self.run.budget or self.run.done.is_set():
             return
-        if not self.doc.get("legal"):
+        legal = self.doc.get("legal", self.doc.get("legal_actions"))
+        if not legal:
             return  # not this seat's decision
-        legal = expand_legal(self.doc["legal"])
+        legal = expand_legal(legal)
         if not legal:
             return
         action = self.rng.choice(legal)
@@ -658,6 +675,38 @@ def load_average() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+async def before_section(
+    args: argparse.Namespace, dbs: Databases, workdir: Path, procs: list[Proc]
+) -> dict[str, Any]:
+    """The same measurements on an older checkout (`--before DIR`), one process, in this run.
+
+    Idle sockets are capped at 100: older servers refused more anonymous sockets per address.
+    """
+    root = Path(args.before).resolve()
+    server = project_server(dbs.create("before"), workdir, 1, None, root=root)
+    procs.append(server)
+    section: dict[str, Any] = {"root": str(root)}
+    games = await make_games(f"http://127.0.0.1:{server.port}", sum(args.games) + SINGLE_GAMES + 2)
+    section["full_state_bytes"] = await full_state_bytes(server.port, games[0])
+    singles, games = games[: SINGLE_GAMES + 1], games[SINGLE_GAMES + 1 :]
+    section["single_game"] = await single_game_latency(server.port, singles, 60)
+    log("before single game:", section["single_game"])
+    section["concurrent"] = []
+    for n in args.games[:2]:  # the old server is slow: two steps are enough to compare
+        batch, games = games[:n], games[n:]
+        out = await play_games(server.port, batch, args.budget, server=server)
+        section["concurrent"].append({k: v for k, v in out.items() if not k.startswith("_")})
+        log("before", section["concurrent"][-1])
+    server.stop()
+    fresh = project_server(dbs.create("before_idle"), workdir, 1, None, root=root)
+    procs.append(fresh)
+    idle_games = await make_games(f"http://127.0.0.1:{fresh.port}", 10)
+    section["idle"] = await idle_sockets(fresh, idle_games, min(args.sockets, 100))
+    log("before idle:", section["idle"])
+    fresh.stop()
+    return section
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """The whole side-by-side run."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -685,6 +734,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         floor.stop()
         log("floor:", result["floor"])
 
+        if args.before is not None:
+            result["before"] = await before_section(args, dbs, workdir, procs)
         for workers in [1, *([args.workers] if args.workers > 1 else [])]:
             redis_port = None
             if workers > 1:
@@ -748,6 +799,9 @@ def main() -> None:
     parser.add_argument("--floor-clients", type=int, default=50)
     parser.add_argument("--floor-seconds", type=float, default=8.0)
     parser.add_argument("--quick", action="store_true", help="small numbers, to try the harness")
+    parser.add_argument(
+        "--before", default=None, help="also measure this checkout (an older commit), 1 process"
+    )
     args = parser.parse_args()
     args.games = [int(x) for x in args.games.split(",") if x]
     if args.quick:
