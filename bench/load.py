@@ -306,6 +306,7 @@ class GameRun:
     all_s: list[float] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
     ack_times: list[float] = field(default_factory=list)  # perf_counter of each ack
+    failed: str | None = None  # a reader that crashed: the run is void, not slow
 
     def socket_reached(self, version: int, now: float) -> None:
         n = self.reached.get(version, 0) + 1
@@ -328,28 +329,43 @@ class Traffic:
 _sending: set[asyncio.Future[None]] = set()  # sends in flight (kept referenced until done)
 
 
+def _split(path: str) -> list[str]:
+    return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+
+
+def _walk(doc: Any, parts: list[str]) -> Any:
+    for part in parts:
+        doc = doc[int(part)] if isinstance(doc, list) else doc[part]
+    return doc
+
+
 def apply_ops(doc: dict[str, Any], ops: list[dict[str, Any]]) -> None:
-    """Apply the server's patch ops in place (it sends only add, replace and remove): a lighter
-    client than a general RFC 6902 library, so the harness measures the server, not itself."""
+    """Apply the server's patch ops in place: a lighter client than a general RFC 6902 library,
+    so the harness measures the server, not itself. The current server sends add, replace and
+    remove; older ones (jsonpatch.make_patch) also sent move and copy."""
     for op in ops:
-        *parents, last = [
-            p.replace("~1", "/").replace("~0", "~") for p in op["path"][1:].split("/")
-        ]
-        target: Any = doc
-        for part in parents:
-            target = target[int(part)] if isinstance(target, list) else target[part]
+        kind, value = op["op"], op.get("value")
+        if kind in ("move", "copy"):
+            *src_parents, src_last = _split(op["from"])
+            src = _walk(doc, src_parents)
+            key = int(src_last) if isinstance(src, list) else src_last
+            value = src[key] if kind == "copy" else src.pop(key)
+            value = json.loads(json.dumps(value)) if kind == "copy" else value
+            kind = "add"
+        *parents, last = _split(op["path"])
+        target = _walk(doc, parents)
         if isinstance(target, list):
             index = len(target) if last == "-" else int(last)
-            if op["op"] == "add":
-                target.insert(index, op["value"])
-            elif op["op"] == "replace":
-                target[index] = op["value"]
+            if kind == "add":
+                target.insert(index, value)
+            elif kind == "replace":
+                target[index] = value
             else:
                 del target[index]
-        elif op["op"] == "remove":
+        elif kind == "remove":
             del target[last]
         else:
-            target[last] = op["value"]
+            target[last] = value
 
 
 class Player:
@@ -378,6 +394,10 @@ class Player:
                 self._frame(text)
         except ConnectionClosed:
             pass
+        except Exception as exc:  # a harness bug must not look like a slow server
+            self.run.failed = repr(exc)
+            self.run.done.set()
+            raise
 
     def _frame(self, text: str) -> None:
         frame = json.loads(text)
@@ -528,6 +548,9 @@ async def play_games(
     await asyncio.wait_for(first_done, 600)
     window_end = time.perf_counter()
     await asyncio.wait_for(asyncio.gather(*(r.done.wait() for r in runs)), 600)
+    failures = [r.failed for r in runs if r.failed]
+    if failures:
+        raise RuntimeError(f"a client's reader failed: {failures[0]}")
     cpu_used = server.cpu_s() - cpu_began if server is not None and cpu_began is not None else None
     all_done = time.perf_counter()
     client_cpu = time.process_time() - client_began
