@@ -31,10 +31,18 @@ def serve_profiled(port: int, out: Path, sort: str, top: int) -> None:
     import yappi
 
     from app.main import create_app
+    from app.settings import get_settings
 
     yappi.set_clock_type("cpu")
     app = create_app()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    # As `seadragons serve` runs it: compression only when the setting asks for it.
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=get_settings().ws_compression,
+    )
     server = uvicorn.Server(config)
     yappi.start(builtins=False, profile_threads=True)
 
