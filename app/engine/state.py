@@ -26,7 +26,8 @@ class GameOptions:
         if not 2 <= self.players <= 5:
             raise ValueError(f"players must be 2 to 5, not {self.players}")
         if self.layouts is not None:
-            boards = sorted(lid[0] for lid in self.layouts)
+            # lid[:1], not lid[0]: an empty id must be refused as invalid, not crash.
+            boards = sorted(lid[:1] for lid in self.layouts)
             if boards != ["1", "2", "3", "4"] or any(
                 lid not in content().layouts for lid in self.layouts
             ):

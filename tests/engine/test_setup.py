@@ -50,6 +50,9 @@ def test_bad_options_are_refused():
         dict(players=1),
         dict(players=6),
         dict(players=2, layouts=("1A", "1B", "2A", "3A")),
+        dict(players=2, layouts=("",)),  # an empty id is refused, not an IndexError
+        dict(players=2, layouts=("", "2A", "3A", "4A")),
+        dict(players=2, layouts=("1Z", "2A", "3A", "4A")),  # no such side
     ]:
         with pytest.raises(ValueError):
             GameOptions(**bad)
