@@ -116,6 +116,10 @@ class Settings(BaseSettings):
     mail_max_attempts: int = 5
     mail_retry_seconds: float = 30.0
     mail_batch: int = 20
+    # Sent, skipped and failed emails are kept this long (to answer "did it go out?"), then
+    # deleted by the sender, a bounded batch per pass: the outbox does not grow for ever.
+    mail_keep_days: float = 7.0
+    mail_prune_batch: int = 1000
     # How long an email verification link works, and how many a user may ask for per hour.
     email_verify_hours: float = 48.0
     email_verify_per_hour: int = 3

@@ -6,7 +6,8 @@ succeeds for one instance only; `SKIP LOCKED` on Postgres), then sends them one 
 thread of its own, so a slow or dead SMTP server delays nothing but mail. A failed send is
 retried after `MAIL_RETRY_SECONDS`, doubling, up to `MAIL_MAX_ATTEMPTS` tries; then the row is
 `failed`. A claimed row carries a lease: if the instance dies mid-send, another retries it after
-the lease (so such a crash may, rarely, send an email twice).
+the lease (so such a crash may, rarely, send an email twice). Finished rows are deleted after
+`MAIL_KEEP_DAYS` (every few minutes, a bounded batch at a time).
 
 `SEADRAGONS_SMTP_URL`: `smtp://[user[:password]@]host[:port][?starttls=auto|require|never]`
 (port 587 by default; STARTTLS when the server offers it, and a password is only ever sent after
@@ -23,12 +24,12 @@ import smtplib
 import ssl
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import OutboxEmail, utcnow
@@ -36,6 +37,8 @@ from app.services.compose import compose
 from app.services.notices import still_due
 
 log = logging.getLogger(__name__)
+
+PRUNE_EVERY = timedelta(minutes=10)
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ class MailSender:
         self._executor: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake = asyncio.Event()
+        self._next_prune = datetime.min.replace(tzinfo=UTC)
 
     @property
     def enabled(self) -> bool:
@@ -171,7 +175,36 @@ class MailSender:
         ids = self._claim(now)
         for email_id in ids:
             self._send_one(email_id)
+        # Pruning scans the finished rows: every few minutes is plenty, not every sweep.
+        if now >= self._next_prune:
+            self._next_prune = now + PRUNE_EVERY
+            self.prune(now)
         return len(ids)
+
+    def prune(self, now: datetime) -> int:
+        """Delete finished rows older than `MAIL_KEEP_DAYS`, at most `MAIL_PRUNE_BATCH` a pass.
+
+        Only finished rows go (pending ones are still to send). Their dedupe keys name turns
+        long past, which no new move can enqueue again, so deleting them cannot bring back a
+        duplicate notice. Returns how many rows were deleted.
+        """
+        s = self.settings
+        cutoff = now - timedelta(days=s.mail_keep_days)
+        with self.sessions() as db:
+            old = (
+                select(OutboxEmail.id)
+                .where(OutboxEmail.status != "pending", OutboxEmail.created_at < cutoff)
+                .order_by(OutboxEmail.id)
+                .limit(s.mail_prune_batch)
+                .scalar_subquery()
+            )
+            result = db.execute(
+                delete(OutboxEmail)
+                .where(OutboxEmail.id.in_(old))
+                .execution_options(synchronize_session=False)
+            )
+            db.commit()
+            return int(result.rowcount or 0)
 
     def _claim(self, now: datetime) -> list[int]:
         s = self.settings

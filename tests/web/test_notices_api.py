@@ -322,3 +322,47 @@ def test_a_password_is_never_sent_without_tls(smtp: tuple[Inbox, int]) -> None:
     assert "p:w" not in repr(cfg)
     with pytest.raises(ValueError):
         parse_smtp_url("http://mail.example")
+
+
+def test_finished_emails_are_pruned_after_the_retention_and_pending_ones_kept(
+    database_url: str, make_settings: Callable[..., Settings]
+) -> None:
+    """The outbox is bounded (issue 14, left out before): finished rows older than
+    MAIL_KEEP_DAYS are deleted, a bounded batch per pass; pending and recent rows stay."""
+    from datetime import timedelta
+
+    from app.db.models import User, utcnow
+    from app.services.mailer import MailSender
+
+    settings = make_settings(database_url, mail_keep_days=7, mail_prune_batch=2)
+    app = create_app(settings)
+    now = utcnow()
+    old, recent = now - timedelta(days=8), now - timedelta(days=6)
+    with app.state.sessionmaker() as db:
+        user = User(display_name="Old Mail")
+        db.add(user)
+        db.flush()
+        rows = {
+            "old sent": ("sent", old),
+            "old skipped": ("skipped", old),
+            "old failed": ("failed", old),
+            "old pending": ("pending", old),
+            "recent sent": ("sent", recent),
+        }
+        for label, (status, created) in rows.items():
+            db.add(
+                OutboxEmail(
+                    kind="turn", user_id=user.id, status=status, created_at=created, dedupe=label
+                )
+            )
+        db.commit()
+    sender = MailSender(app.state.sessionmaker, settings)
+
+    def left() -> set[str]:
+        with app.state.sessionmaker() as db:
+            return set(db.scalars(select(OutboxEmail.dedupe)))
+
+    assert sender.prune(now) == 2  # the batch bound
+    assert sender.prune(now) == 1
+    assert sender.prune(now) == 0
+    assert left() == {"old pending", "recent sent"}
