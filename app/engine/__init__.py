@@ -23,7 +23,7 @@ from .rules import apply, to_act
 from .scoring import final_scores
 from .setup import new_game
 from .state import GameOptions, State, state_from_json, state_to_json
-from .views import event_for, view_for
+from .views import event_for, shared_view, view_for
 
 
 def is_over(state: State) -> bool:
@@ -58,6 +58,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "replay",
+    "shared_view",
     "state_from_json",
     "state_to_json",
     "to_act",

@@ -9,6 +9,7 @@ Hidden Dragon Reef card is secret, so a viewer's counts include only their own s
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .board import REALM_MASKS, REALMS, bit
@@ -47,13 +48,20 @@ def _hidden_dragons(state: State, seat: int) -> dict[str, int]:
     return out
 
 
-def standings(state: State, sees_hidden: Callable[[int], bool]) -> list[dict[str, Any]]:
-    """Per realm: uncovered Whirlpools, every seat's count, the leaders and VP if it ended now.
+@dataclass(frozen=True)
+class RealmPresence:
+    """One realm's public counts: Dragons on the board and pieces per seat, open Whirlpools."""
 
-    `sees_hidden(seat)` says whether that seat's Hidden Dragon cards may be counted.
-    """
+    realm: str
+    dragons: tuple[int, ...]
+    pieces: tuple[int, ...]
+    whirlpools: int
+
+
+def realm_presence(state: State) -> tuple[RealmPresence, ...]:
+    """The public part of every realm's standings (no Hidden Dragon cards): the same for every
+    viewer, so computed once per state by callers that build several views."""
     n = len(state.players)
-    hidden = [_hidden_dragons(state, s) if sees_hidden(s) else {} for s in range(n)]
     out = []
     for realm in REALMS:
         rmask = REALM_MASKS[realm]
@@ -63,26 +71,43 @@ def standings(state: State, sees_hidden: Callable[[int], bool]) -> list[dict[str
                 dragons[d.owner] += 1
                 if d.ancestral and bit(*d.head) & rmask:
                     dragons[d.owner] += 1  # the Ancestral head counts as two Dragons (R-56)
+        pieces = tuple((p.pieces & rmask).bit_count() for p in state.players)
+        out.append(RealmPresence(realm, tuple(dragons), pieces, uncovered_whirlpools(state, realm)))
+    return tuple(out)
+
+
+def standings(
+    state: State,
+    sees_hidden: Callable[[int], bool],
+    presence_by_realm: tuple[RealmPresence, ...] | None = None,
+) -> list[dict[str, Any]]:
+    """Per realm: uncovered Whirlpools, every seat's count, the leaders and VP if it ended now.
+
+    `sees_hidden(seat)` says whether that seat's Hidden Dragon cards may be counted;
+    `presence_by_realm`: `realm_presence(state)`, when the caller already has it.
+    """
+    n = len(state.players)
+    hidden = [_hidden_dragons(state, s) if sees_hidden(s) else {} for s in range(n)]
+    out = []
+    for base in presence_by_realm or realm_presence(state):
+        realm = base.realm
         seats = []
         presence: Presence = {}
-        for p in state.players:
-            shown_hidden = hidden[p.seat].get(realm, 0)
-            count = dragons[p.seat] + shown_hidden
-            pieces = (p.pieces & rmask).bit_count()
+        for seat in range(n):
+            shown_hidden = hidden[seat].get(realm, 0)
+            count = base.dragons[seat] + shown_hidden
+            pieces = base.pieces[seat]
             if count:
-                presence[p.seat] = (count, pieces)
-            seats.append(
-                {"seat": p.seat, "dragons": count, "pieces": pieces, "hidden": shown_hidden}
-            )
-        whirlpools = uncovered_whirlpools(state, realm)
-        vp = majority_vp(presence, whirlpools, n)
+                presence[seat] = (count, pieces)
+            seats.append({"seat": seat, "dragons": count, "pieces": pieces, "hidden": shown_hidden})
+        vp = majority_vp(presence, base.whirlpools, n)
         top = max(presence.values(), default=None)
         for s in seats:
             s["vp"] = vp.get(s["seat"], 0)
         out.append(
             {
                 "realm": realm,
-                "whirlpools": whirlpools,
+                "whirlpools": base.whirlpools,
                 "leaders": [s for s, v in presence.items() if v == top],
                 "seats": seats,
             }
@@ -90,6 +115,10 @@ def standings(state: State, sees_hidden: Callable[[int], bool]) -> list[dict[str
     return out
 
 
-def realm_standings(state: State, viewer: int | None) -> list[dict[str, Any]]:
+def realm_standings(
+    state: State,
+    viewer: int | None,
+    presence_by_realm: tuple[RealmPresence, ...] | None = None,
+) -> list[dict[str, Any]]:
     """The live majorities `viewer` may see: own Hidden Dragons only, all once over (R-60)."""
-    return standings(state, lambda seat: state.over or seat == viewer)
+    return standings(state, lambda seat: state.over or seat == viewer, presence_by_realm)

@@ -7,7 +7,7 @@ from typing import Any
 
 from .board import REALMS
 from .content import DECKS
-from .majorities import realm_standings
+from .majorities import realm_presence, realm_standings
 from .scoring import final_scores
 from .state import State
 
@@ -59,20 +59,21 @@ def _pending_view(state: State, viewer: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def view_for(state: State, viewer: int | None) -> dict[str, Any]:
-    """The state as seen by a seat (0..n-1) or a spectator (None), as JSON-ready data."""
+def shared_view(state: State) -> dict[str, Any]:
+    """The parts of the view that are the same for every viewer: public by construction.
+
+    A caller that builds several viewers' views of one state (the real-time fan-out) computes
+    this once and passes it to `view_for`; their views then share these parts, which must be
+    treated as read-only (as every view is).
+    """
     board = state.board
-    view: dict[str, Any] = {
-        "players_count": len(state.players),
-        "expansion": state.options.expansion,
-        "viewer": viewer,
+    shared: dict[str, Any] = {
         "board": {
             "layouts": dict(zip(REALMS, state.layouts, strict=True)),
             "rows": board.symbol_rows(),
             "ships": [[r, c, col] for (r, c), col in sorted(state.ships_on_board.items())],
             "dragons": [d.to_json() for d in state.dragons],
         },
-        "players": [_player_view(state, s, viewer) for s in range(len(state.players))],
         "market": {k: list(v) for k, v in state.market.items()},
         "deck_sizes": {k: len(state.decks[k]) for k in DECK_NAMES if k in state.decks},
         "turn": {
@@ -86,15 +87,42 @@ def view_for(state: State, viewer: int | None) -> dict[str, Any]:
             "effects": list(state.turn.effects),
             "ancestral": state.turn.ancestral,
         },
+        "realm_presence": realm_presence(state),
+    }
+    if state.options.expansion:
+        shared["reward"] = copy.deepcopy(state.reward)  # a view must never alias the state
+    if state.over:
+        shared["scores"] = final_scores(state)
+    return shared
+
+
+def view_for(
+    state: State, viewer: int | None, shared: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The state as seen by a seat (0..n-1) or a spectator (None), as JSON-ready data.
+
+    `shared`: `shared_view(state)` of this same state, when the caller already has it.
+    """
+    if shared is None:
+        shared = shared_view(state)
+    view: dict[str, Any] = {
+        "players_count": len(state.players),
+        "expansion": state.options.expansion,
+        "viewer": viewer,
+        "board": shared["board"],
+        "players": [_player_view(state, s, viewer) for s in range(len(state.players))],
+        "market": shared["market"],
+        "deck_sizes": shared["deck_sizes"],
+        "turn": shared["turn"],
         "pending": _pending_view(state, viewer),
         "over": state.over,
         # Live majorities per realm (R-42, R-43): Hidden Dragons only the viewer's own (R-60).
-        "realms": realm_standings(state, viewer),
+        "realms": realm_standings(state, viewer, shared["realm_presence"]),
     }
-    if state.options.expansion:
-        view["reward"] = copy.deepcopy(state.reward)  # a view must never alias the state
-    if state.over:
-        view["scores"] = final_scores(state)
+    if "reward" in shared:
+        view["reward"] = shared["reward"]
+    if "scores" in shared:
+        view["scores"] = shared["scores"]
     return view
 
 

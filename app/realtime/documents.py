@@ -40,16 +40,23 @@ def key_for(snap: GameSnap, user_id: int | None) -> ViewerKey:
     return ViewerKey(seat.seat, seat.bot_level is None)
 
 
-def document(state: Any, key: ViewerKey, clock: dict[str, Any] | None = None) -> dict[str, Any]:
+def document(
+    state: Any,
+    key: ViewerKey,
+    clock: dict[str, Any] | None = None,
+    shared: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The viewer's document; secrets are stripped by the engine's view_for (R-60).
 
-    `clock`: the game's public turn clock (issue 14), the same for every viewer.
+    `clock`: the game's public turn clock (issue 14), the same for every viewer. `shared`: the
+    engine's `shared_view(state)`, computed once for all the viewer kinds of one change (their
+    documents then share those public parts; documents are never modified once built).
     """
     legal = None
     if key.acting and key.seat is not None:
         actions = rules.legal_actions(state, key.seat)
         legal = pack_legal(actions) if actions else None
-    return {"view": rules.view_for(state, key.seat), "legal": legal, "clock": clock}
+    return {"view": rules.view_for(state, key.seat, shared), "legal": legal, "clock": clock}
 
 
 def _token(key: str) -> str:
@@ -57,7 +64,12 @@ def _token(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1") if ("~" in key or "/" in key) else key
 
 
-def diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
+# (id(old), id(new), path) -> (old, new, ops): holding both parts keeps their ids from being
+# reused by other objects while the memo lives.
+Memo = dict[tuple[int, int, str], tuple[Any, Any, list[dict[str, Any]]]]
+
+
+def diff(old: Any, new: Any, path: str = "", memo: Memo | None = None) -> list[dict[str, Any]]:
     """RFC 6902 ops turning document `old` into `new`, by the documents' known shape.
 
     Dicts are compared key by key and lists of dicts of the same length item by item; a list
@@ -67,25 +79,29 @@ def diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
     diff of the project's own documents, so it need not find the smallest patch for arbitrary
     JSON (as jsonpatch's does, at ~1 ms per viewer and move): it is exact, and small where the
     game's changes are small.
+
+    `memo`: shared by the diffs of one change's viewer kinds, whose documents share the view's
+    public parts (engine `shared_view`): a pair of such parts is diffed once, not once per kind.
+    It is keyed by ids (and paths), so it must not outlive the documents it was used with.
     """
     ops: list[dict[str, Any]] = []
-    _diff(old, new, path, ops)
+    _diff(old, new, path, ops, memo)
     return ops
 
 
-def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
-    if old == new and type(old) is type(new):
+def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]], memo: Memo | None) -> None:
+    if old is new or (old == new and type(old) is type(new)):
         return
     if type(old) is dict and type(new) is dict:
-        for key, value in new.items():
-            where = f"{path}/{_token(key)}"
-            if key in old:
-                _diff(old[key], value, where, ops)
-            else:
-                ops.append({"op": "add", "path": where, "value": value})
-        for key in old:
-            if key not in new:
-                ops.append({"op": "remove", "path": f"{path}/{_token(key)}"})
+        if memo is None:
+            _diff_dicts(old, new, path, ops, memo)
+            return
+        pair = (id(old), id(new), path)
+        known = memo.get(pair)
+        if known is None:
+            known = memo[pair] = (old, new, [])
+            _diff_dicts(old, new, path, known[2], memo)
+        ops.extend(known[2])
         return
     if type(old) is list and type(new) is list:
         n = len(old)
@@ -96,9 +112,27 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
             return
         if len(new) == n and n and all(type(x) is dict for x in new):
             for i in range(n):
-                _diff(old[i], new[i], f"{path}/{i}", ops)
+                _diff(old[i], new[i], f"{path}/{i}", ops, memo)
             return
     ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_dicts(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    path: str,
+    ops: list[dict[str, Any]],
+    memo: Memo | None,
+) -> None:
+    for key, value in new.items():
+        where = f"{path}/{_token(key)}"
+        if key in old:
+            _diff(old[key], value, where, ops, memo)
+        else:
+            ops.append({"op": "add", "path": where, "value": value})
+    for key in old:
+        if key not in new:
+            ops.append({"op": "remove", "path": f"{path}/{_token(key)}"})
 
 
 def log_frame(move: MoveInfo, key: ViewerKey, over: bool) -> str:

@@ -299,12 +299,15 @@ class Room:
         for conn in list(self.conns):
             by_key.setdefault(docs.key_for(new, conn.viewer.user_id), []).append(conn)
         order = sorted(keys, key=lambda k: first is None or k != first[0].key)
+        # The public parts of the view, once for every viewer kind of this change.
+        shared = rules.shared_view(new.state) if order and new.state is not None else None
+        memo: docs.Memo = {}  # so the shared parts are diffed once, not once per viewer kind
         for i, key in enumerate(order):
-            doc = docs.document(new.state, key, new.clock)
+            doc = docs.document(new.state, key, new.clock, shared)
             prev = self.docs.get(key)
             patch = None
             if prev is not None and prev[0] < new.version:
-                patch = patch_frame(prev[0], new.version, docs.diff(prev[1], doc))
+                patch = patch_frame(prev[0], new.version, docs.diff(prev[1], doc, memo=memo))
                 hist = self.history.setdefault(key, deque(maxlen=HISTORY))
                 hist.append((prev[0], new.version, patch))
             self.docs[key] = (new.version, doc)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import operator
 import random
 import uuid
 
@@ -113,6 +114,40 @@ def test_patches_rebuild_each_viewers_document_over_a_whole_game(
             docs[k] = new
     assert docs[ViewerKey(1, False)]["legal"] is None
     assert docs[SPECTATOR]["legal"] is None
+
+
+@pytest.mark.parametrize(("players", "expansion", "seed"), [(3, True, 5), (4, False, 9)])
+def test_shared_public_parts_and_the_diff_memo_change_nothing(
+    players: int, expansion: bool, seed: int
+) -> None:
+    """As the room fans out (engine `shared_view` once per change, one diff memo for all viewer
+    kinds): every document equals the one view_for builds alone (so the shared parts carry no
+    secret, R-60), and every patch equals the one diffed without the memo."""
+    rng = random.Random(seed)
+    state = rules.new_game(rules.GameOptions(players=players, expansion=expansion), seed)
+    keys = [ViewerKey(s, True) for s in range(players)] + [SPECTATOR]
+    shared = rules.shared_view(state)
+    docs = {k: document(state, k, None, shared) for k in keys}
+    memo_hits = 0
+    while not state.over:
+        seat = rules.to_act(state)
+        state, _ = rules.apply(state, rng.choice(rules.legal_actions(state, seat)), seat)
+        shared = rules.shared_view(state)
+        memo: dict = {}  # type: ignore[type-arg]
+        turn_ops = []
+        for k in keys:
+            new = document(state, k, None, shared)
+            assert new == document(state, k)  # alone, nothing shared
+            ops = diff(docs[k], new, memo=memo)
+            assert ops == diff(docs[k], new)
+            turn_ops.append([op for op in ops if op["path"].startswith("/view/turn/")])
+            docs[k] = new
+        # The later viewer kinds reused the first one's ops for the shared turn (same objects).
+        if turn_ops[0]:
+            assert all(all(map(operator.is_, o, turn_ops[0])) for o in turn_ops[1:])
+            assert all(len(o) == len(turn_ops[0]) for o in turn_ops[1:])
+            memo_hits += 1
+    assert memo_hits > 0
 
 
 def test_the_diff_only_touches_what_changed() -> None:
