@@ -17,6 +17,7 @@ An anchor without a head index puts the head on the first square of `cells`.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 Json = dict[str, Any]
@@ -32,11 +33,12 @@ def pack_legal(actions: list[Json]) -> Json:
         if not cells or head is None or head not in cells:
             other.append(action)  # not a placement we can encode: sent as it is
             continue
-        rows = [cell[0] for cell in cells]
-        cols = [cell[1] for cell in cells]
-        r0, c0 = min(rows), min(cols)
-        shape = tuple((r - r0, c - c0) for r, c in zip(rows, cols, strict=True))
-        rest = tuple((k, v) for k, v in action.items() if k != "cells" and k != "head")
+        r0, c0, shape = _anchored(tuple(map(tuple, cells)))
+        if len(action) == 4 and "type" in action and "card" in action:
+            # The common `place` action: its other fields are known without a scan.
+            rest: tuple[Any, ...] = (("type", action["type"]), ("card", action["card"]))
+        else:
+            rest = tuple((k, v) for k, v in action.items() if k != "cells" and k != "head")
         try:
             key: tuple[Any, ...] = (rest, shape)
             group = groups.get(key)
@@ -48,6 +50,17 @@ def pack_legal(actions: list[Json]) -> Json:
         h = cells.index(head)
         group["at"].append([r0, c0] if h == 0 else [r0, c0, h])
     return {"place": list(groups.values()), "other": other}
+
+
+@lru_cache(maxsize=1 << 16)
+def _anchored(cells: tuple[tuple[int, int], ...]) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """A set of squares as its anchor (top row, left column) and its shape relative to it.
+
+    Placements come from fixed tables, so the same few thousand square sets recur all game.
+    """
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return r0, c0, tuple((r - r0, c - c0) for r, c in cells)
 
 
 def expand_legal(packed: Json | list[Json] | None) -> list[Json]:
