@@ -14,27 +14,10 @@ from typing import Any
 
 from .board import REALM_MASKS, REALMS, bit
 from .content import content
-from .scoring import uncovered_whirlpools
+from .scoring import majority_vp, uncovered_whirlpools
 from .state import State
 
 Presence = dict[int, tuple[int, int]]  # seat -> (Dragons counted, pieces in the realm)
-
-
-def majority_vp(presence: Presence, whirlpools: int, players: int) -> dict[int, int]:
-    """VP per seat for one realm from its presence (R-43; the same rule as final scoring)."""
-    if not presence:
-        return {}
-    # Rank by (Dragons, pieces): pieces break ties; hidden Dragons only count in the first.
-    ranks = sorted(set(presence.values()), reverse=True)
-    tiers = [[s for s, v in presence.items() if v == rank] for rank in ranks]
-    if players == 2:
-        first = tiers[0]
-        return {first[0]: 2 * whirlpools} if len(first) == 1 else {}
-    first_vp = 3 * whirlpools
-    scores = {s: first_vp for s in tiers[0]}
-    if len(tiers[0]) == 1 and len(tiers) > 1:
-        scores.update({s: first_vp // 2 for s in tiers[1]})
-    return scores
 
 
 def _hidden_dragons(state: State, seat: int) -> dict[str, int]:
@@ -58,7 +41,7 @@ class RealmPresence:
     whirlpools: int
 
 
-def realm_presence(state: State) -> tuple[RealmPresence, ...]:
+def public_presence(state: State) -> tuple[RealmPresence, ...]:
     """The public part of every realm's standings (no Hidden Dragon cards): the same for every
     viewer, so computed once per state by callers that build several views."""
     n = len(state.players)
@@ -84,12 +67,12 @@ def standings(
     """Per realm: uncovered Whirlpools, every seat's count, the leaders and VP if it ended now.
 
     `sees_hidden(seat)` says whether that seat's Hidden Dragon cards may be counted;
-    `presence_by_realm`: `realm_presence(state)`, when the caller already has it.
+    `presence_by_realm`: `public_presence(state)`, when the caller already has it.
     """
     n = len(state.players)
     hidden = [_hidden_dragons(state, s) if sees_hidden(s) else {} for s in range(n)]
     out = []
-    for base in presence_by_realm or realm_presence(state):
+    for base in presence_by_realm or public_presence(state):
         realm = base.realm
         seats = []
         presence: Presence = {}

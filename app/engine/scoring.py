@@ -78,14 +78,24 @@ def uncovered_whirlpools(state: State, realm: str) -> int:
 
 def realm_majority(state: State, realm: str) -> dict[int, int]:
     """VP per seat for one realm's majority (R-43)."""
-    whirlpools = uncovered_whirlpools(state, realm)
-    presence = realm_presence(state, realm)
+    return majority_vp(
+        realm_presence(state, realm), uncovered_whirlpools(state, realm), len(state.players)
+    )
+
+
+def majority_vp(
+    presence: dict[int, tuple[int, int]], whirlpools: int, players: int
+) -> dict[int, int]:
+    """VP per seat for one realm from its presence, seat -> (Dragons, pieces) (R-43).
+
+    Also the live standings' rule (majorities.py), so the table shows what scoring will give.
+    """
     if not presence:
         return {}
     # Rank by (Dragons, pieces): pieces break ties; hidden Dragons only count in the first.
     ranks = sorted(set(presence.values()), reverse=True)
     tiers = [[s for s, v in presence.items() if v == rank] for rank in ranks]
-    if len(state.players) == 2:
+    if players == 2:
         first = tiers[0]
         return {first[0]: 2 * whirlpools} if len(first) == 1 else {}
     first_vp = 3 * whirlpools

@@ -7,7 +7,7 @@ from typing import Any
 
 from .board import REALMS
 from .content import DECKS
-from .majorities import realm_presence, realm_standings
+from .majorities import public_presence, realm_standings
 from .scoring import final_scores
 from .state import State
 
@@ -87,7 +87,7 @@ def shared_view(state: State) -> dict[str, Any]:
             "effects": list(state.turn.effects),
             "ancestral": state.turn.ancestral,
         },
-        "realm_presence": realm_presence(state),
+        "public_presence": public_presence(state),
     }
     if state.options.expansion:
         shared["reward"] = copy.deepcopy(state.reward)  # a view must never alias the state
@@ -117,7 +117,7 @@ def view_for(
         "pending": _pending_view(state, viewer),
         "over": state.over,
         # Live majorities per realm: Hidden Dragons only the viewer's own.
-        "realms": realm_standings(state, viewer, shared["realm_presence"]),
+        "realms": realm_standings(state, viewer, shared["public_presence"]),
     }
     if "reward" in shared:
         view["reward"] = shared["reward"]
