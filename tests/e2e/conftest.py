@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -94,9 +95,10 @@ def stub_url(stub_tables: dict[int, Any]) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-@pytest.fixture
-def real_server(tmp_path: Path) -> Iterator[str]:
-    """`seadragons serve` (the real app) on a temp SQLite database and a free port."""
+@contextlib.contextmanager
+def app_process(tmp_path: Path, **settings: str) -> Iterator[str]:
+    """The real app in its own process, on a temp SQLite database and a free port; `settings`:
+    more SEADRAGONS_* variables (name without the prefix). Yields its URL."""
     port = free_port()
     env = {
         **os.environ,
@@ -104,9 +106,7 @@ def real_server(tmp_path: Path) -> Iterator[str]:
         "SEADRAGONS_DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.db'}",
         "SEADRAGONS_SECRET_KEY": "e2e-secret",
         "SEADRAGONS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}",
-        # Bots answer quickly, but not within the same frame as the move before, so the page
-        # really goes through "their turn" (and the tests see it) without slowing the game.
-        "SEADRAGONS_BOT_DELAY_SECONDS": "0.1",
+        **{f"SEADRAGONS_{name}": value for name, value in settings.items()},
     }
     code = (
         "import uvicorn; from app.main import create_app; "
@@ -123,3 +123,12 @@ def real_server(tmp_path: Path) -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture
+def real_server(tmp_path: Path) -> Iterator[str]:
+    """`seadragons serve` (the real app) on a temp SQLite database and a free port."""
+    # Bots answer quickly, but not within the same frame as the move before, so the page
+    # really goes through "their turn" (and the tests see it) without slowing the game.
+    with app_process(tmp_path, BOT_DELAY_SECONDS="0.1") as url:
+        yield url

@@ -12,10 +12,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ROOT, free_port, wait_http
+from tests.e2e.conftest import app_process
 from tests.e2e.helpers import shot, watch_console
 from tests.e2e.play import sign_in_as_guest
 
@@ -51,31 +48,8 @@ HIDE_PAGE = "Object.defineProperty(document, 'visibilityState', {get: () => 'hid
 @pytest.fixture
 def pace_server(tmp_path: Path) -> Iterator[str]:
     """The real app with fast sweeps and bots (seconds), on a temp SQLite database."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "SEADRAGONS_DATA_DIR": str(tmp_path),
-        "SEADRAGONS_DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.db'}",
-        "SEADRAGONS_SECRET_KEY": "e2e-secret",
-        "SEADRAGONS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}",
-        "SEADRAGONS_BOT_DELAY_SECONDS": "0.05",
-        "SEADRAGONS_CLOCK_SWEEP_SECONDS": "0.1",
-    }
-    code = (
-        "import uvicorn; from app.main import create_app; "
-        f"uvicorn.run(create_app(), host='127.0.0.1', port={port}, log_level='warning')"
-    )
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_http(url + "/healthz", timeout=60)
+    with app_process(tmp_path, BOT_DELAY_SECONDS="0.05", CLOCK_SWEEP_SECONDS="0.1") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def _clock_seconds(text: str) -> int:
