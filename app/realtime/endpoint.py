@@ -232,7 +232,7 @@ async def _dispatch(
         elif isinstance(msg, ChatMsg):
             await hub.chat(room, conn, msg.text)
         else:
-            conn.send(pong_frame())
+            conn.send(pong_frame(int(time.time() * 1000)))
     except Exception as exc:
         # A bug or the database away: answer, keep the socket (the client may retry).
         if is_unavailable(exc):

@@ -200,6 +200,7 @@ def your_turn_frame(game_id: int, version: int, seat: int) -> str:
     return dumps({"type": "your_turn", "game_id": game_id, "version": version, "seat": seat})
 
 
-def pong_frame() -> str:
-    """The answer to `ping`."""
-    return dumps({"type": "pong"})
+def pong_frame(now_ms: int) -> str:
+    """The answer to `ping`, with the server's time (ms since the epoch): clients count turn
+    clocks down to the server's deadlines, correcting their own clock by it."""
+    return dumps({"type": "pong", "now": now_ms})

@@ -213,3 +213,35 @@ def test_the_account_page_sets_notices_and_says_what_the_server_can_do(
     guest.wait_for_selector("#account :text('Emails need an account')")
     assert not errors, errors
     ctx.close()
+
+
+def test_a_browser_clock_four_minutes_fast_still_shows_the_servers_time_left(
+    browser: Any, pace_server: str
+) -> None:
+    """Deadlines are the server's: the page counts down with the server's time as the socket
+    measured it (ping/pong), not the browser's own clock, which here runs 240 s fast."""
+    url = pace_server
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    ctx.add_init_script("{ const real = Date.now; Date.now = () => real() + 240000; }")
+    page = ctx.new_page()
+    errors = watch_console(page)
+    sign_in_as_guest(page, url, "Skewed")
+    page.select_option("#create-form select[name=players]", "2")
+    page.select_option("#create-form select[name=bots]", "1")
+    page.select_option("#create-form select[name=bot_level]", "random")
+    page.select_option("#create-form select[name=clock]", "live:300:5")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.click("#waiting button:has-text('Start the game')")
+    row = "#clock .clock-row.running[data-seat='0'] .clock-time"
+    page.wait_for_selector(row, timeout=30_000)
+    # Uncorrected, the 300 s bank would show about 60 s left (or 0:00 once a minute passes).
+    page.wait_for_function(
+        "(sel) => { const el = document.querySelector(sel); if (!el) return false; "
+        "const s = el.textContent.split(':').reduce((a, b) => a * 60 + Number(b), 0); "
+        "return s >= 280 && s <= 305; }",
+        arg=row,
+        timeout=10_000,
+    )
+    assert not errors, errors
+    ctx.close()

@@ -297,3 +297,27 @@ test("stale_version resyncs; a server restart (1012) reconnects at once", async 
   assert.equal(made.length, 2, "a new socket within half a second");
   c.stop();
 });
+
+test("the server's time: a ping on open, the pong's time corrected by half the round trip", async () => {
+  const t = clock();
+  const srv = fakeServer();
+  const { FakeWS, made } = fakeSockets();
+  let local = 1_000_000; // this browser's clock, 90 s behind the server's
+  const { c } = connect({ fetch: srv.fetch, WebSocket: FakeWS, now: () => local, ...t });
+  await c.start();
+  assert.equal(c.serverNow(), local, "no measurement yet: the browser's own time");
+  made[0].open();
+  assert.deepEqual(made[0].sent.at(-1), { type: "ping" });
+  local += 40; // 40 ms round trip; the server answered half-way
+  made[0].receive({ type: "pong", now: 1_000_000 + 90_000 + 20 });
+  assert.equal(c.serverNow(), local + 90_000);
+  // A later sample with a longer round trip is less precise: it is not taken.
+  c.pingSentAt = local;
+  local += 400;
+  made[0].receive({ type: "pong", now: local + 90_000 + 5000 });
+  assert.equal(c.serverNow(), local + 90_000);
+  // A pong nobody asked for (no ping in flight) changes nothing.
+  made[0].receive({ type: "pong", now: 0 });
+  assert.equal(c.serverNow(), local + 90_000);
+  c.stop();
+});

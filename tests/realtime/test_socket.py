@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 
 import httpx
 import pytest
@@ -215,9 +216,12 @@ async def test_rejoin_and_resync_mid_game(server: Server) -> None:
     assert [f["type"] for f in back.frames[start:]] == ["state", "pong"]
     # Current already: nothing but the pong.
     start = len(back.frames)
+    asked = time.time() * 1000
     await back.send({"type": "resync", "version": current})
     await back.roundtrip()
     assert [f["type"] for f in back.frames[start:]] == ["pong"]
+    # The pong carries the server's time (ms): clients count turn clocks down with it.
+    assert asked - 1000 <= back.frames[-1]["now"] <= time.time() * 1000 + 1000
     # Two tabs of the same seat both follow the game.
     tab2 = await WsClient("seat1-tab2").open(server.ws(gid), cookie_of(players[1]))
     await tab2.at_version(current)

@@ -44,6 +44,13 @@ export class Connection {
     this.wsUrl = o.wsUrl ?? null; // full ws:// URL; computed from location when null
     this.pollMs = o.pollMs ?? 1500;
     this.random = o.random ?? Math.random;
+    this.now = o.now ?? (() => Date.now());
+    // Server time minus this browser's time (ms), from the ping with the shortest round trip:
+    // turn clocks count down to the server's deadlines, so a browser clock that is off by a
+    // minute must not show a minute more or less.
+    this.clockOffsetMs = 0;
+    this.bestRttMs = Infinity;
+    this.pingSentAt = null;
     this.doc = null; // the last document as the socket sends it ({view, legal}), patched in place
     this.ackTimeoutMs = o.ackTimeoutMs ?? ACK_TIMEOUT_MS;
     this.version = -1; // version of `doc`
@@ -141,6 +148,8 @@ export class Connection {
       this.setStatus("live");
       // Ask for whatever we missed while away; the server answers with patches or a state.
       if (this.version >= 0) this.send({ type: "resync", version: this.version });
+      this.pingSentAt = this.now();
+      this.send({ type: "ping" });
     };
     ws.onmessage = (ev) => this.handle(ev.data);
     ws.onclose = (ev) => {
@@ -220,6 +229,8 @@ export class Connection {
         w.ack = msg;
         this.resync();
       }
+    } else if (msg.type === "pong") {
+      this.measureClock(msg.now);
     } else if (msg.type === "error") {
       const err = new ApiError(400, msg.code ?? "error", msg.message);
       if (msg.id != null && this.waiting.has(msg.id)) this.settle(msg.id, err);
@@ -228,6 +239,22 @@ export class Connection {
     } else {
       this.onMessage(msg);
     }
+  }
+
+  /** A pong's server time against the ping's round trip: keep the sample with the shortest one. */
+  measureClock(serverMs) {
+    if (typeof serverMs !== "number" || this.pingSentAt === null) return;
+    const received = this.now();
+    const rtt = received - this.pingSentAt;
+    this.pingSentAt = null;
+    if (rtt < 0 || rtt > this.bestRttMs) return;
+    this.bestRttMs = rtt;
+    this.clockOffsetMs = serverMs + rtt / 2 - received;
+  }
+
+  /** The server's time now (ms since the epoch), as best this connection knows it. */
+  serverNow() {
+    return this.now() + this.clockOffsetMs;
   }
 
   resync() {

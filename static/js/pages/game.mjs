@@ -29,7 +29,9 @@ let frame = 0; // pending requestAnimationFrame id (0 = none)
 let panelsDirty = true; // whether the DOM panels need rebuilding on the next frame
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
 let revealChooser = false; // scroll the decision's chooser into view after the next render
-const clockPanel = new ClockPanel($("clock")); // issue 14
+// Issue 14; deadlines are the server's, so the countdown uses the server's time as the socket
+// measured it (the browser's own clock until then).
+const clockPanel = new ClockPanel($("clock"), () => (conn ? conn.serverNow() : Date.now()));
 let turnNotifier = null; // issue 14: set for seated players once the game is live
 let rematchPanel = null; // issue 14: shown once the game is over
 

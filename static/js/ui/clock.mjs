@@ -9,8 +9,10 @@ const ASKED_KEY = "seadragons.notifications-asked";
 
 /** The clock panel: one row per seat, the running one counting down between server updates. */
 export class ClockPanel {
-  constructor(el) {
+  /** `now`: the server's time in ms (the connection's estimate), so deadlines count down right. */
+  constructor(el, now = () => Date.now()) {
     this.el = el;
+    this.now = now;
     this.clock = null; // the last clock from the server (GET .../state or the socket document)
     this.rows = []; // [{seat, time}] elements updated by each tick
     this.key = ""; // what the rows were built from
@@ -50,7 +52,7 @@ export class ClockPanel {
   tick() {
     const clock = this.clock;
     if (!clock) return;
-    const now = Date.now();
+    const now = this.now();
     for (const r of this.rows) {
       const left = remainingFor(clock, r.seat, now);
       const text = left === null ? "" : formatSeconds(Math.ceil(left));
