@@ -7,6 +7,7 @@ seat row before its game row (the bot runner's `claim_bot_turn` then `submit_sea
 
 from __future__ import annotations
 
+import copy
 import math
 from datetime import datetime
 
@@ -189,11 +190,22 @@ def hand_seat_to_bot(
 
 
 def take_seat_back(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
-    """The owner plays their seat again from the next decision on (and is no longer "left")."""
-    game = visible_game(db, game_id, user.id)
-    seat = seat_of(game, user.id)
-    if seat is None:
-        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+    """The owner plays their seat again from the next decision on (and is no longer "left").
+
+    During a turn whose clock ran out (issue 14) the bot finishes that turn, which has no time
+    left to give, and the seat comes back when it ends (as after a first timeout).
+    """
+    for _ in range(3):  # a turn that ends meanwhile is looked at again
+        game = visible_game(db, game_id, user.id)
+        seat = seat_of(game, user.id)
+        if seat is None:
+            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        if seat.bot_level is None or not _timed_out_turn(game, seat.seat):
+            break
+        _live(game)
+        if _release_at_turn_end(db, game, seat):
+            notify(notifier, game_id, game.version)
+            return get_game(db, game_id)
     if seat.bot_level is not None:
         _live(game)
         _set_bot(db, game, seat, None, expect_bot=True)
@@ -205,6 +217,39 @@ def take_seat_back(db: Session, game_id: int, user: User, notifier: Notifier | N
     mark_seen(db, game_id, user.id, min_interval_s=0)
     notify(notifier, game_id, game.version)
     return get_game(db, game_id)
+
+
+def _timed_out_turn(game: Game, seat: int) -> bool:
+    """Whether `seat` is to act in a turn whose clock ran out (a bot plays it)."""
+    c = game.clock
+    auto = c.get("autoplay") if c else None
+    return auto is not None and auto["seat"] == seat == c.get("seat") and auto["turn"] == c["turn"]
+
+
+def _release_at_turn_end(db: Session, game: Game, seat: Seat) -> bool:
+    """Mark the timed-out turn's bot to give the seat back when the turn ends; False if the game
+    moved on meanwhile (the caller looks again). Conditional on the version: a move's clock is
+    never overwritten."""
+    clock = copy.deepcopy(game.clock)
+    assert clock is not None
+    clock["autoplay"]["keep"] = False
+    moved = db.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == game.version, Game.status == "live")
+        .values(clock=clock)
+        .execution_options(synchronize_session=False)
+    )
+    if moved.rowcount != 1:
+        db.rollback()
+        return False
+    db.execute(
+        update(Seat)
+        .where(Seat.id == seat.id)
+        .values(left_at=None)
+        .execution_options(synchronize_session=False)
+    )
+    db.commit()
+    return True
 
 
 def reclaim_seat(

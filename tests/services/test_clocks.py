@@ -181,6 +181,26 @@ async def test_a_timeout_lets_a_bot_play_the_turn_once_and_two_in_a_row_keep_it(
     assert lobby.get_game(db, game.id).seats[0].bot_level is None
 
 
+async def test_taking_the_seat_back_during_a_turn_that_ran_out_returns_it_when_the_turn_ends(
+    db: Session, sessions: sessionmaker[Session], make_user: MakeUser
+) -> None:
+    """A turn whose time is spent has none to give: the bot finishes it, and the reclaim takes
+    effect at its end, even on the second timeout in a row (which would keep the seat)."""
+    game, players = _clock_game(db, make_user)
+    sweeper = DeadlineSweeper(sessions, Notifier(), bot_level="greedy", timeouts_to_bot=1)
+    [claim] = sweeper.sweep(utcnow_plus(61))
+    assert claim.keep  # one timeout is enough to keep the seat here
+    seats.take_seat_back(db, game.id, players[0])
+    game = lobby.get_game(db, game.id)
+    assert game.seats[0].bot_level == "greedy", "the bot still finishes the timed-out turn"
+    assert game.clock["autoplay"] == {"turn": 1, "seat": 0, "keep": False}
+    assert game.due_at is None
+    await _bots_finish_turn(sessions, game.id, 1)
+    game = lobby.get_game(db, game.id)
+    assert game.seats[0].bot_level is None, "the seat came back when the turn ended"
+    assert game.to_act == 1 and game.due_at is not None  # Bob's turn runs on his clock
+
+
 def utcnow_plus(seconds: float) -> datetime:
     """A moment `seconds` from now (sweeps take the time they act at)."""
     return datetime.now(UTC) + timedelta(seconds=seconds)
