@@ -167,6 +167,10 @@ async function seatChange(what, body) {
   try {
     await api(`/api/games/${gameId}/seats/${state.seat}/${what}`, { method: "POST", body });
     await Promise.all([loadGame(), conn?.refresh(true)]);
+    // A turn whose time ran out is finished by the bot; the seat comes back when it ends.
+    if (what === "reclaim" && state.seats[state.seat]?.bot) {
+      state.error = "Your time ran out this turn: the bot finishes it, then your seat is yours again.";
+    }
   } catch (e) {
     state.error = errorText(e);
   }
