@@ -205,6 +205,24 @@ def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], int] | None:
     return None
 
 
+def server_env(database_url: str, workdir: Path) -> dict[str, str]:
+    """The environment of a project server under load: its own database and data dir, limits
+    opened wide (every bench client comes from 127.0.0.1), quiet logs; nothing inherited from
+    the caller's SEADRAGONS_* settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
+    env.update(
+        SEADRAGONS_DATABASE_URL=database_url,
+        SEADRAGONS_DATA_DIR=str(workdir),
+        SEADRAGONS_SECRET_KEY="bench-secret",
+        SEADRAGONS_MAX_SOCKETS_PER_USER="1000",
+        SEADRAGONS_MAX_SOCKETS_PER_ADDRESS="5000",
+        SEADRAGONS_GUEST_LIMITS_PER_ADDRESS="100000/minute",
+        SEADRAGONS_ACCOUNT_LIMITS_PER_ADDRESS="100000/minute",
+        SEADRAGONS_LOG_LEVEL="WARNING",
+    )
+    return env
+
+
 def project_server(
     database_url: str,
     workdir: Path,
@@ -215,20 +233,9 @@ def project_server(
     """`seadragons serve` on its own database, limits opened wide for the load; `root`: the
     checkout to run (another commit, for a before/after comparison in one run)."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
+    env = server_env(database_url, workdir)
     if root is not None:
         env["PYTHONPATH"] = str(root)
-    env.update(
-        SEADRAGONS_DATABASE_URL=database_url,
-        SEADRAGONS_DATA_DIR=str(workdir),
-        SEADRAGONS_SECRET_KEY="bench-secret",
-        SEADRAGONS_MAX_SOCKETS_PER_USER="1000",
-        SEADRAGONS_MAX_SOCKETS_PER_ADDRESS="5000",
-        # Every bench client comes from 127.0.0.1: lift the per-address creation limits.
-        SEADRAGONS_GUEST_LIMITS_PER_ADDRESS="100000/minute",
-        SEADRAGONS_ACCOUNT_LIMITS_PER_ADDRESS="100000/minute",
-        SEADRAGONS_LOG_LEVEL="WARNING",
-    )
     if redis_port is not None:
         env["SEADRAGONS_REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
     args = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]

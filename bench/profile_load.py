@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import shutil
 import subprocess
 import sys
@@ -94,15 +93,7 @@ def main() -> None:
     try:
         url = dbs.create("profile")
         port = load.free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
-        env.update(
-            SEADRAGONS_DATABASE_URL=url,
-            SEADRAGONS_DATA_DIR=str(workdir),
-            SEADRAGONS_SECRET_KEY="bench-secret",
-            SEADRAGONS_MAX_SOCKETS_PER_USER="1000",
-            SEADRAGONS_MAX_SOCKETS_PER_ADDRESS="5000",
-            SEADRAGONS_GUEST_LIMITS_PER_ADDRESS="100000/minute",
-        )
+        env = load.server_env(url, workdir)  # as bench/load.py runs its servers
         out = workdir / "profile.txt"
         args_child = [
             sys.executable,

@@ -59,6 +59,18 @@ def _clock_seconds(text: str) -> int:
     )
 
 
+def _create_live_clock_table(page: Any, url: str, name: str) -> None:
+    """Sign in as `name` and create a 2-player table against a random bot with a live clock of
+    5 min + 5 s a turn; the page lands in its waiting room."""
+    sign_in_as_guest(page, url, name)
+    page.select_option("#create-form select[name=players]", "2")
+    page.select_option("#create-form select[name=bots]", "1")
+    page.select_option("#create-form select[name=bot_level]", "random")
+    page.select_option("#create-form select[name=clock]", "live:300:5")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+
+
 def test_a_live_clock_from_the_lobby_ticks_and_your_games_lead(
     browser: Any, pace_server: str
 ) -> None:
@@ -66,13 +78,7 @@ def test_a_live_clock_from_the_lobby_ticks_and_your_games_lead(
     ctx = browser.new_context(viewport={"width": 1400, "height": 950})
     page = ctx.new_page()
     errors = watch_console(page)
-    sign_in_as_guest(page, url, "Nessie")
-    page.select_option("#create-form select[name=players]", "2")
-    page.select_option("#create-form select[name=bots]", "1")
-    page.select_option("#create-form select[name=bot_level]", "random")
-    page.select_option("#create-form select[name=clock]", "live:300:5")
-    page.click("#create-form button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
+    _create_live_clock_table(page, url, "Nessie")
     game_id = int(page.url.rsplit("/", 1)[1])
     # The lobby lists the table with its clock.
     lobby = ctx.new_page()
@@ -225,13 +231,7 @@ def test_a_browser_clock_four_minutes_fast_still_shows_the_servers_time_left(
     ctx.add_init_script("{ const real = Date.now; Date.now = () => real() + 240000; }")
     page = ctx.new_page()
     errors = watch_console(page)
-    sign_in_as_guest(page, url, "Skewed")
-    page.select_option("#create-form select[name=players]", "2")
-    page.select_option("#create-form select[name=bots]", "1")
-    page.select_option("#create-form select[name=bot_level]", "random")
-    page.select_option("#create-form select[name=clock]", "live:300:5")
-    page.click("#create-form button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
+    _create_live_clock_table(page, url, "Skewed")
     page.click("#waiting button:has-text('Start the game')")
     row = "#clock .clock-row.running[data-seat='0'] .clock-time"
     page.wait_for_selector(row, timeout=30_000)
