@@ -61,7 +61,12 @@ class Settings(BaseSettings):
     # id, game id and user id where known).
     log_format: Literal["text", "json"] = "text"
     log_level: str = "INFO"
-    # /metrics (Prometheus): open to all when unset, else needs `Authorization: Bearer <token>`.
+    # Prometheus metrics are never open on the public port. METRICS_PORT: a separate listener
+    # (`seadragons serve` only) on METRICS_HOST serving /metrics, for the scraper on a private
+    # network; the proxy in front never routes to it. METRICS_TOKEN: /metrics on the public port
+    # too, for `Authorization: Bearer <token>` only. Neither: /metrics is 404 everywhere.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
     metrics_token: str | None = None
     # On SIGTERM: stop accepting, then wait this long for requests in flight to finish.
     shutdown_grace_seconds: float = 10.0
@@ -120,9 +125,11 @@ class Settings(BaseSettings):
     # deleted by the sender, a bounded batch per pass: the outbox does not grow for ever.
     mail_keep_days: float = 7.0
     mail_prune_batch: int = 1000
-    # How long an email verification link works, and how many a user may ask for per hour.
+    # How long an email verification link works, how many a user may ask for per hour, and how
+    # many one address may receive per day from all accounts together.
     email_verify_hours: float = 48.0
     email_verify_per_hour: int = 3
+    email_verify_per_recipient_per_day: int = 5
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

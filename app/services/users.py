@@ -23,6 +23,11 @@ from app.services.notify import Notifier
 DISPLAY_NAME = re.compile(r"^[^\W_](?:[\w .'-]{0,22}[\w.'-])?$")
 USERNAME = re.compile(r"^[a-z0-9_.-]{3,24}$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
+# The same rules for what a request may send, before spaces are normalised and letters
+# lower-cased, as the OpenAPI schema states them (Python `re` semantics; pinned to the checks
+# above by tests/web/test_schema_rules.py): every string they match passes the check.
+NAME_INPUT = r"^ *[^\W_][\w .'-]*$"
+USERNAME_INPUT = r"^[A-Za-z0-9_.-]{3,24}$"
 
 _hasher = PasswordHasher()
 # Verified against when the username is unknown, so timing does not reveal which usernames exist.

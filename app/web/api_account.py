@@ -25,7 +25,9 @@ class AccountOut(BaseModel):
 
 class EmailIn(Body):
     # null removes the address.
-    email: str | None = Field(max_length=320, examples=["nessie@example.org"])
+    email: str | None = Field(
+        max_length=320, examples=["nessie@example.org"], json_schema_extra={"format": "email"}
+    )
 
 
 class NoticesIn(Body):
@@ -59,6 +61,7 @@ def set_email(
         body.email,
         mail_enabled=_mail_enabled(request),
         per_hour=settings.email_verify_per_hour,
+        per_recipient_per_day=settings.email_verify_per_recipient_per_day,
     )
     request.app.state.mailer.wake()
     return _out(request, user)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Path, Query
 
 from app.services import games, lobby, presence, seats
 from app.web.deps import (
@@ -17,6 +17,7 @@ from app.web.deps import (
     UserDep,
 )
 from app.web.schemas import (
+    INVITE_CODE,
     ActionIn,
     ActionOut,
     CreateGameIn,
@@ -31,7 +32,10 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 # Invite links carry only the code (/join/{code}); this resolves it to its game.
 invites_router = APIRouter(prefix="/api/invites", tags=["games"])
 
-InviteQuery = Annotated[str | None, Query(max_length=64, description="needed for private games")]
+InviteQuery = Annotated[
+    str | None, Query(max_length=64, pattern=INVITE_CODE, description="needed for private games")
+]
+InviteCode = Annotated[str, Path(max_length=64, pattern=INVITE_CODE, description="an invite code")]
 
 
 @router.post(
@@ -86,7 +90,7 @@ def get_game(
 
 
 @invites_router.get("/{code}", response_model=GameOut, responses=errors(404, 422, 503))
-def game_by_invite(code: str, db: DbDep, user: MaybeUserDep) -> GameOut:
+def game_by_invite(code: InviteCode, db: DbDep, user: MaybeUserDep) -> GameOut:
     """The game an invite code belongs to; the code grants access as it does for joining."""
     game = lobby.game_by_invite(db, code)
     return GameOut.of(game, user.id if user else None)

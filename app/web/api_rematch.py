@@ -11,7 +11,7 @@ from app.services import rematch
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, visible_game
 from app.web.deps import DbDep, GameId, MaybeUserDep, NotifierDep, UserDep
-from app.web.schemas import errors
+from app.web.schemas import INVITE_CODE, errors
 
 router = APIRouter(prefix="/api/games", tags=["rematch"])
 
@@ -42,7 +42,7 @@ def get_rematch(
     game_id: GameId,
     db: DbDep,
     user: MaybeUserDep,
-    invite_code: Annotated[str | None, Query(max_length=64)] = None,
+    invite_code: Annotated[str | None, Query(max_length=64, pattern=INVITE_CODE)] = None,
 ) -> dict[str, Any]:
     """The rematch offered for this game and everyone's answer (`rematch_id` null: none yet)."""
     visible_game(db, game_id, user.id if user else None, invite_code)
