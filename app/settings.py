@@ -53,8 +53,12 @@ class Settings(BaseSettings):
     account_limits_per_address: str = "20/hour;100/day"
     # Chat lines per user, across all their sockets and instances (used by app/realtime).
     chat_limits_per_user: str = "8/10seconds;40/minute"
-    # Open (not yet started) tables one user may host at once.
+    # Open (not yet started) tables one user may host at once (rematch offers included), and
+    # live games one host may hold a seat in, and one address may have started, when a game
+    # starts (0: no cap). Bots cost CPU: these bound what one guest can set running.
     max_open_tables_per_user: int = 5
+    max_live_games_per_user: int = 20
+    max_live_games_per_address: int = 40
     # Retry-After (seconds) sent with 503 `unavailable` while the database does not answer.
     unavailable_retry_after_seconds: int = 5
     # Logs: "text" (readable, the default) or "json" (one object per line, with the request

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OutboxEmail, User
-from app.services.names import seat_name
+from app.services.names import names_key, seat_name
 from app.services.tokens import unsubscribe_token, verify_token
 
 FALLBACK_URL = "http://localhost:8000"
@@ -62,7 +62,7 @@ def compose(db: Session, row: OutboxEmail, settings: Any, secret: str) -> EmailM
     game = db.get(Game, row.game_id) if row.game_id is not None else None
     if row.kind != "turn" or game is None:
         return None
-    others = [seat_name(game.id, s) for s in game.seats if s.user_id != user.id]
+    others = [seat_name(names_key(game), s) for s in game.seats if s.user_id != user.id]
     table = f"{base_url(settings)}/games/{game.id}"
     stop = unsubscribe_url(settings, secret, user.id)
     msg["Subject"] = f"Your turn at table {game.id} · Sea Dragons Online"

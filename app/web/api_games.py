@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path, Query
+from fastapi import APIRouter, Body, Query
 
 from app.services import games, lobby, presence, seats
 from app.web.deps import (
     DbDep,
     GameId,
+    LiveCapsDep,
     MaybeUserDep,
     NotifierDep,
     SettingsDep,
@@ -17,7 +18,6 @@ from app.web.deps import (
     UserDep,
 )
 from app.web.schemas import (
-    INVITE_CODE,
     ActionIn,
     ActionOut,
     CreateGameIn,
@@ -32,10 +32,7 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 # Invite links carry only the code (/join/{code}); this resolves it to its game.
 invites_router = APIRouter(prefix="/api/invites", tags=["games"])
 
-InviteQuery = Annotated[
-    str | None, Query(max_length=64, pattern=INVITE_CODE, description="needed for private games")
-]
-InviteCode = Annotated[str, Path(max_length=64, pattern=INVITE_CODE, description="an invite code")]
+InviteQuery = Annotated[str | None, Query(max_length=64, description="needed for private games")]
 
 
 @router.post(
@@ -90,7 +87,7 @@ def get_game(
 
 
 @invites_router.get("/{code}", response_model=GameOut, responses=errors(404, 422, 503))
-def game_by_invite(code: InviteCode, db: DbDep, user: MaybeUserDep) -> GameOut:
+def game_by_invite(code: str, db: DbDep, user: MaybeUserDep) -> GameOut:
     """The game an invite code belongs to; the code grants access as it does for joining."""
     game = lobby.game_by_invite(db, code)
     return GameOut.of(game, user.id if user else None)
@@ -120,11 +117,17 @@ def leave_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep)
 
 
 @router.post(
-    "/{game_id}/start", response_model=GameOut, responses=errors(401, 403, 404, 409, 422, 503)
+    "/{game_id}/start",
+    response_model=GameOut,
+    responses=errors(401, 403, 404, 409, 422, 429, 503),
 )
-def start_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
-    """Deal the game (host only, every seat taken)."""
-    return GameOut.of(lobby.start_game(db, game_id, user, notifier=notifier), user.id)
+def start_game(
+    game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep, caps: LiveCapsDep
+) -> GameOut:
+    """Deal the game (host only, every seat taken; 429 too_many_games past the host's
+    SEADRAGONS_MAX_LIVE_GAMES_PER_USER or the address's ..._PER_ADDRESS live games)."""
+    game = lobby.start_game(db, game_id, user, notifier=notifier, live_caps=caps)
+    return GameOut.of(game, user.id)
 
 
 @router.get("/{game_id}/state", response_model=StateOut, responses=errors(404, 409, 422, 503))

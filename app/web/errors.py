@@ -62,6 +62,7 @@ STATUS: dict[str, int] = {
     "too_many_guests": 429,
     "too_many_accounts": 429,
     "too_many_tables": 429,
+    "too_many_games": 429,
     "unavailable": 503,
     "no_such_invite": 404,
     "not_found": 404,

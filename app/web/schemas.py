@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.db.models import Game, Seat, User
 from app.services import clocks
-from app.services.names import bot_name, seat_name
+from app.services.names import bot_name, names_key, seat_name
 from app.services.users import NAME_INPUT, PASSWORD_MAX, PASSWORD_MIN, USERNAME_INPUT
 from app.web.inputs import NO_CONTROL_PATTERN, check_text
 
@@ -21,7 +21,9 @@ class Body(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    @model_validator(mode="before")
+    # After each field's own validation (a before-validator cannot run on a discriminator):
+    # the error is the field's, so a name keeps its own code (`invalid_name`).
+    @field_validator("*", mode="after")
     @classmethod
     def _no_control_characters(cls, value: object) -> object:
         return check_text(value)
@@ -121,12 +123,8 @@ class CreateGameIn(Body):
     clock: ClockIn | None = None
 
 
-# Invite codes are `secrets.token_urlsafe` text: anything else names no table.
-INVITE_CODE = r"^[A-Za-z0-9_-]{1,64}$"
-
-
 class JoinIn(Body):
-    invite_code: str | None = Field(default=None, max_length=64, pattern=INVITE_CODE)
+    invite_code: str | None = Field(default=None, max_length=64)
 
 
 class ActionIn(Body):
@@ -170,8 +168,8 @@ class SeatOut(BaseModel):
     reserved_for: PlayerOut | None = None
 
     @classmethod
-    def of(cls, seat: Seat) -> SeatOut:
-        """Build from the ORM row."""
+    def of(cls, seat: Seat, names: int) -> SeatOut:
+        """Build from the ORM row (`names`: its game's names key, app/services/names.py)."""
         player = None
         if seat.user is not None:
             player = PlayerOut(id=seat.user.id, display_name=seat.user.display_name)
@@ -183,7 +181,7 @@ class SeatOut(BaseModel):
             seat=seat.seat,
             player=player,
             bot_level=seat.bot_level,
-            bot_name=bot_name(seat.game_id, seat.seat) if seat.bot_level else None,
+            bot_name=bot_name(names, seat.seat) if seat.bot_level else None,
             stand_in_for=stand_in,
             left=seat.left_at is not None,
             reserved_for=reserved,
@@ -228,7 +226,7 @@ class GameOut(BaseModel):
             expansion=bool(game.options.get("expansion", False)),
             options=game.options,
             host_id=game.host_id,
-            seats=[SeatOut.of(s) for s in game.seats],
+            seats=[SeatOut.of(s, names_key(game)) for s in game.seats],
             version=game.version,
             to_act=game.to_act,
             your_seat=your_seat,
@@ -247,7 +245,8 @@ class GameOut(BaseModel):
 def _winners(game: Game) -> list[str] | None:
     if not game.final_scores:
         return None
-    return [seat_name(game.id, game.seats[s]) for s in game.final_scores.get("winners", [])]
+    key = names_key(game)
+    return [seat_name(key, game.seats[s]) for s in game.final_scores.get("winners", [])]
 
 
 class GameListOut(BaseModel):
