@@ -80,6 +80,14 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float | None = None
     bot_sweep_seconds: float = 30.0
+    # Where bots think (app/services/bot_pool.py): worker processes (None: half the cores, at
+    # least 1; 0: threads of the server process) at this nice level, one decision each at once.
+    bot_processes: int | None = None
+    bot_nice: int = 10
+    # A game only bots play is paused once no seat's owner has been seen for this long (0:
+    # never), and resumes within BOT_RESUME_CHECK_SECONDS of one coming back.
+    bot_pause_after_seconds: float = 120.0
+    bot_resume_check_seconds: float = 2.0
     # Open sockets at once, per user (many tabs and games, not a flood) and per address for
     # anonymous spectators (several people may share one address). Per server process.
     max_sockets_per_user: int = 20
