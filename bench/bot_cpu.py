@@ -24,7 +24,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 

@@ -51,6 +51,7 @@ STATUS: dict[str, int] = {
     "already_signed_in": 409,
     "not_signed_in": 401,
     "bad_credentials": 401,
+    "wrong_password": 403,
     "too_many_attempts": 429,
     "not_seated": 403,
     "not_host": 403,
