@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from app.db.locks import serialise
 from app.db.models import OutboxEmail, User, utcnow
 from app.services import tokens
+from app.services.caps import refuse_at
 from app.services.errors import ServiceError
 
 EMAIL_MAX = 254
@@ -125,14 +126,8 @@ def _check_recipient(db: Session, key: str, per_day: int) -> None:
             OutboxEmail.created_at > since,
         )
     )
-    if (sent or 0) >= per_day:
-        db.rollback()
-        raise ServiceError(
-            "too_many_emails",
-            f"this address was sent {per_day} confirmation emails in the last day; "
-            "try again tomorrow",
-            retry_after=RECIPIENT_RETRY_S,
-        )
+    message = f"this address was sent {per_day} confirmation emails in the last day; try tomorrow"
+    refuse_at(db, sent or 0, per_day, "too_many_emails", message, RECIPIENT_RETRY_S)
 
 
 def set_notices(db: Session, user: User, enabled: bool) -> User:

@@ -58,10 +58,22 @@ def decide(
     return Decision(action, time.perf_counter() - began, error)
 
 
-def _lower_priority(nice: int) -> None:
-    """Worker initializer: people's requests get the CPU before bots."""
+PARENT_CHECK_S = 1.0
+
+
+def _start_worker(nice: int) -> None:
+    """Worker initializer: people's requests get the CPU before bots, and the worker ends with
+    the server process (even a killed one, which cannot tell its workers to stop)."""
     if nice > 0:
         os.nice(nice)
+    parent = os.getppid()
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="parent-watch", daemon=True).start()
 
 
 def default_processes() -> int:
@@ -82,7 +94,7 @@ def _process_pool(size: int, nice: int) -> ProcessPoolExecutor:
             pool = ProcessPoolExecutor(
                 size,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=_start_worker,
                 initargs=(nice,),
             )
             _pools[(size, nice)] = pool

@@ -39,14 +39,11 @@ def check_open_tables(db: Session, host: User, max_open: int) -> None:
     count = db.scalar(
         select(func.count(Game.id)).where(Game.host_id == host.id, Game.status == "open")
     )
-    if (count or 0) >= max_open:
-        db.rollback()
-        raise ServiceError(
-            "too_many_tables",
-            f"you already host {count} open tables (at most {max_open}): "
-            "start or leave one before opening another",
-            retry_after=RETRY_S,
-        )
+    message = (
+        f"you already host {count} open tables (at most {max_open}): "
+        "start or leave one before opening another"
+    )
+    refuse_at(db, count or 0, max_open, "too_many_tables", message)
 
 
 @dataclass(frozen=True)
@@ -79,10 +76,14 @@ class LiveCaps:
 
 
 def _refuse_past(db: Session, count: int, cap: int, who: str) -> None:
+    message = f"{who} {count} live games (at most {cap}): finish one first"
+    refuse_at(db, count, cap, "too_many_games", message)
+
+
+def refuse_at(
+    db: Session, count: int, cap: int, code: str, message: str, retry_after: float = RETRY_S
+) -> None:
+    """Roll back and raise `code` (a 429, with Retry-After) once `count` has reached `cap`."""
     if count >= cap:
         db.rollback()
-        raise ServiceError(
-            "too_many_games",
-            f"{who} {count} live games (at most {cap}): finish or leave one first",
-            retry_after=RETRY_S,
-        )
+        raise ServiceError(code, message, retry_after=retry_after)

@@ -9,7 +9,6 @@ invalid_request`, the request changes nothing. Bodies are checked by `app.web.sc
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import parse_qsl
@@ -17,6 +16,7 @@ from urllib.parse import parse_qsl
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.metrics import count_error
+from app.web.errors import error_response
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # For the OpenAPI schema of free text fields (passwords): no control character anywhere.
@@ -62,24 +62,12 @@ class ControlCharacterMiddleware:
         if scope["type"] not in ("http", "websocket") or not _bad(scope):
             await self.app(scope, receive, send)
             return
-        count_error("invalid_request")
         if scope["type"] == "websocket":
+            count_error("invalid_request", "ws")
             await send({"type": "websocket.close", "code": 1008})
             return
-        body = json.dumps(
-            {"error": {"code": "invalid_request", "message": f"path or query: {MESSAGE}"}}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 422,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        refusal = error_response("invalid_request", f"path or query: {MESSAGE}", 422)
+        await refusal(scope, receive, send)
 
 
 def _bad(scope: Scope) -> bool:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlsplit
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.metrics import count_error
+from app.web.errors import error_response
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # No inline script, style or event handler; the page talks only to its own origin (in CSP 3,
@@ -93,30 +93,13 @@ class OriginCheckMiddleware:
         if not checked or self._allowed(scope):
             await self.app(scope, receive, send)
             return
-        count_error("bad_origin", "ws" if kind == "websocket" else "http")
         if kind == "websocket":
+            count_error("bad_origin", "ws")
             # Before accepting: the browser sees a refused handshake (HTTP 403), and learns nothing.
             await send({"type": "websocket.close", "code": 1008})
             return
-        body = json.dumps(
-            {
-                "error": {
-                    "code": "bad_origin",
-                    "message": "requests that change something must come from this site's pages",
-                }
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 403,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        message = "requests that change something must come from this site's pages"
+        await error_response("bad_origin", message, 403)(scope, receive, send)
 
     def _allowed(self, scope: Scope) -> bool:
         headers = dict(scope.get("headers", ()))

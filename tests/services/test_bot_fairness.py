@@ -168,3 +168,38 @@ async def test_a_person_at_the_table_keeps_the_bots_going(
         s.execute(update(Game).where(Game.id == game.id).values(status="finished"))
         s.commit()
         assert presence.attended(s, [game.id], 60) == {}  # only live games are asked about
+
+
+def test_workers_end_with_a_killed_server_process(tmp_path: Any) -> None:
+    """A server killed with SIGKILL cannot stop its workers: they notice and end by themselves."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys; from app.services.bot_pool import _process_pool; "
+        "pool = _process_pool(1, 0); print(pool.submit(os.getpid).result(60), flush=True); "
+        "sys.stdin.read()"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+        server.kill()
+        server.wait(10)
+        limit = time.monotonic() + 30
+        while _alive(worker):
+            assert time.monotonic() < limit, "the worker outlived its server"
+            time.sleep(0.1)
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
