@@ -63,8 +63,10 @@ def test_the_notices_box_says_what_it_does(
     page.wait_for_selector("#mail :text('no email goes out until you add an address')")
     page.uncheck("#notices")
     page.wait_for_selector("#mail :text('Off: no emails are sent to you')")
-    page.check("#notices")
     page.fill("#email-form input[name=email]", "nessie@example.org")
+    page.check("#notices")  # redraws the section: what is typed in the address stays
+    page.wait_for_selector("#mail :text('until you add an address')")
+    assert page.input_value("#email-form input[name=email]") == "nessie@example.org"
     page.click("#email-form button[type=submit]")
     page.wait_for_selector("#mail :text('is not confirmed yet')")
     page.wait_for_selector("#mail :text('until you confirm nessie@example.org')")

@@ -39,6 +39,8 @@ function renderMail(settings, status = {}) {
   if (settings) last = settings;
   const s = last;
   if (!s) return;
+  // Redrawn after the box is switched: an address being typed meanwhile stays as typed.
+  const typed = status.keepTyped ? mail.querySelector("input[name=email]")?.value : undefined;
   const parts = [h("h2", {}, "Email notices")];
   if (!s.email_enabled) {
     parts.push(note("This server is not set up to send email, so it sends no “your turn” notices and has no use for your address. Its operator can set it up (SEADRAGONS_SMTP_URL)."));
@@ -59,7 +61,7 @@ function renderMail(settings, status = {}) {
           save("/api/me/email", { email }, { info: "Check your inbox for the confirmation link." });
         },
       },
-      h("label", {}, "Email address", h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email", value: s.email ?? "" })),
+      h("label", {}, "Email address", h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email", value: typed ?? s.email ?? "" })),
       h("button.primary", { type: "submit" }, s.email ? "Change and confirm" : "Add and confirm"),
     ),
     s.email ? h("p", {}, h("button.link", { type: "button", onclick: () => save("/api/me/email", { email: null }) }, "Remove the address")) : null,
@@ -69,7 +71,7 @@ function renderMail(settings, status = {}) {
       h(
         "label.check",
         {},
-        h("input#notices", { type: "checkbox", checked: s.notices, onchange: (e) => save("/api/me/notices", { enabled: e.target.checked }) }),
+        h("input#notices", { type: "checkbox", checked: s.notices, onchange: (e) => save("/api/me/notices", { enabled: e.target.checked }, { keepTyped: true }) }),
         " Email me when it is my turn and I do not have the game open",
       ),
     ),
