@@ -4,6 +4,11 @@ Every log record (ours, uvicorn's, SQLAlchemy's) goes through the standard `logg
 in JSON mode structlog's formatter renders it and adds the current request's context, which
 `RequestContextMiddleware` opens per request and `bind_request` fills in as it becomes known
 (the user once the session cookie is resolved).
+
+Secrets that travel in URLs never reach a log line: invite codes (`/join/{code}`,
+`/api/invites/{code}`, `?invite_code=`, `?code=`) and email link tokens (`?token=`) are replaced
+by `[redacted]` in every record, ours and uvicorn's (its access and WebSocket lines), in both
+formats (`RedactSecrets`, installed on every handler).
 """
 
 from __future__ import annotations
@@ -27,6 +32,57 @@ _REQUEST: ContextVar[dict[str, Any] | None] = ContextVar("seadragons_request", d
 _GAME_PATH = re.compile(r"^/(?:api/|ws/)?games/(\d{1,10})(?:/|$)")
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 TEXT_FORMAT = "%(levelname)s:%(name)s:%(message)s"
+
+# A query value, or the path segment after a prefix, that grants access to something.
+_SECRET_QUERY = re.compile(r"\b(invite_code|code|token)=[^&\s\"'#]+")
+_SECRET_PATH = re.compile(r"(/api/invites/|/join/)[^/?\s\"'#]+")
+REDACTED = "[redacted]"
+
+
+def redact(text: str) -> str:
+    """`text` with invite codes and link tokens replaced by [redacted]."""
+    if "=" not in text and "/join/" not in text and "/api/invites/" not in text:
+        return text  # the common case, checked cheaply
+    text = _SECRET_QUERY.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+    return _SECRET_PATH.sub(lambda m: f"{m.group(1)}{REDACTED}", text)
+
+
+def _redact_value(value: Any) -> Any:
+    return redact(value) if isinstance(value, str) else value
+
+
+class RedactSecrets(logging.Filter):
+    """Redacts the message, its arguments and a `path` field of every record it sees.
+
+    Arguments are redacted one by one rather than merged into the message: uvicorn's access
+    formatter unpacks them again.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Always keeps the record; rewrites what it carries."""
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_redact_value(a) for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: _redact_value(v) for k, v in record.args.items()}
+        path = getattr(record, "path", None)
+        if isinstance(path, str):
+            record.path = redact(path)
+        return True
+
+
+def uvicorn_log_config() -> dict[str, Any]:
+    """uvicorn's own text logging, with `RedactSecrets` on its handlers."""
+    import copy
+
+    import uvicorn
+
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    config.setdefault("filters", {})["redact"] = {"()": RedactSecrets}
+    for handler in config["handlers"].values():
+        handler.setdefault("filters", []).append("redact")
+    return config
 
 
 def bind_request(**values: Any) -> None:
@@ -72,6 +128,7 @@ def configure(fmt: str = "text", level: str = "INFO") -> None:
         )
     else:
         handler.setFormatter(logging.Formatter(TEXT_FORMAT))
+    handler.addFilter(RedactSecrets())
     root.addHandler(handler)
     root.setLevel(level.upper())
 
@@ -109,7 +166,7 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send_with_id)
         finally:
             if self.access_log and scope["type"] == "http":
-                method, path = scope.get("method"), scope.get("path")
+                method, path = scope.get("method"), redact(scope.get("path", ""))
                 extra = {"method": method, "path": path, "status": status}
                 extra["ms"] = round((time.perf_counter() - began) * 1000, 1)
                 log.info("%s %s %s", method, path, status, extra=extra)

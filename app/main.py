@@ -15,8 +15,9 @@ from itsdangerous import Signer
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
-from app.logging_setup import RequestContextMiddleware
+from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
+from app.metrics import serve_metrics
 from app.realtime import install as install_realtime
 from app.services.bot_runner import runner_for
 from app.services.deadlines import sweeper_for
@@ -35,6 +36,7 @@ from app.web import (
     pages,
     pages_account,
 )
+from app.web.inputs import ControlCharacterMiddleware
 from app.web.limits import BodyLimitMiddleware
 from app.web.security import OriginCheckMiddleware, SecurityHeadersMiddleware
 from app.web.throttle import STORAGE_TIMEOUT_S, Throttles
@@ -101,7 +103,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     # Middleware: the last added is the outermost. From the outside in: request id and log
     # context, security headers (on every answer, refusals included), the body size limit
-    # (before anything reads a body), the Origin check, CORS.
+    # (before anything reads a body), control characters in paths and queries, the Origin
+    # check, CORS.
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -115,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allowed_origins=settings.allowed_origins,
         public_origin=settings.public_origin(),
     )
+    app.add_middleware(ControlCharacterMiddleware)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestContextMiddleware, access_log=settings.log_format == "json")
@@ -165,9 +169,12 @@ def serve(host: str, port: int, workers: int = 1) -> int:
         "ws_per_message_deflate": settings.ws_compression,
         "timeout_graceful_shutdown": settings.shutdown_grace_seconds,
         # JSON: our handler renders uvicorn's records too, and our access line carries the ids.
-        "log_config": None if json_logs else uvicorn.config.LOGGING_CONFIG,
+        "log_config": None if json_logs else uvicorn_log_config(),
         "access_log": not json_logs,
     }
+    if settings.metrics_port:
+        serve_metrics(settings.metrics_host, settings.metrics_port)
+        log.info("metrics on http://%s:%s/metrics", settings.metrics_host, settings.metrics_port)
     if workers <= 1:
         uvicorn.run(create_app(settings), **options)
         return 0

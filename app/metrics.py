@@ -9,6 +9,7 @@ writes its values there and `/metrics` adds them up.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -19,6 +20,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
     multiprocess,
+    start_http_server,
 )
 
 # Seconds; moves commit in milliseconds, bots think for up to their budget.
@@ -65,11 +67,26 @@ def count_error(code: str, transport: str = "http") -> None:
     ERRORS.labels(code=code, transport=transport).inc()
 
 
-def render() -> tuple[bytes, str]:
-    """The exposition text and its content type: this process's metrics, or every process's
-    in multiprocess mode."""
+def _registry() -> CollectorRegistry:
+    """This process's metrics, or every process's in multiprocess mode."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
-        return generate_latest(registry), CONTENT_TYPE_LATEST
-    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+        return registry
+    return REGISTRY
+
+
+def render() -> tuple[bytes, str]:
+    """The exposition text and its content type (see `_registry`)."""
+    return generate_latest(_registry()), CONTENT_TYPE_LATEST
+
+
+def serve_metrics(host: str, port: int) -> Any:
+    """Serve /metrics on a listener of its own (a daemon thread) until the process ends.
+
+    For `SEADRAGONS_METRICS_PORT`: a port the public proxy does not route to, so metrics need
+    no token. With several worker processes it runs in the parent and adds theirs up
+    (PROMETHEUS_MULTIPROC_DIR). Returns the HTTP server (tests shut it down).
+    """
+    server, _thread = start_http_server(port, addr=host, registry=_registry())
+    return server

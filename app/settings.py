@@ -53,15 +53,24 @@ class Settings(BaseSettings):
     account_limits_per_address: str = "20/hour;100/day"
     # Chat lines per user, across all their sockets and instances (used by app/realtime).
     chat_limits_per_user: str = "8/10seconds;40/minute"
-    # Open (not yet started) tables one user may host at once.
+    # Open (not yet started) tables one user may host at once (rematch offers included), and
+    # live games one host may hold a seat in, and one address may have started, when a game
+    # starts (0: no cap). Bots cost CPU: these bound what one guest can set running.
     max_open_tables_per_user: int = 5
+    max_live_games_per_user: int = 20
+    max_live_games_per_address: int = 40
     # Retry-After (seconds) sent with 503 `unavailable` while the database does not answer.
     unavailable_retry_after_seconds: int = 5
     # Logs: "text" (readable, the default) or "json" (one object per line, with the request
     # id, game id and user id where known).
     log_format: Literal["text", "json"] = "text"
     log_level: str = "INFO"
-    # /metrics (Prometheus): open to all when unset, else needs `Authorization: Bearer <token>`.
+    # Prometheus metrics are never open on the public port. METRICS_PORT: a separate listener
+    # (`seadragons serve` only) on METRICS_HOST serving /metrics, for the scraper on a private
+    # network; the proxy in front never routes to it. METRICS_TOKEN: /metrics on the public port
+    # too, for `Authorization: Bearer <token>` only. Neither: /metrics is 404 everywhere.
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
     metrics_token: str | None = None
     # On SIGTERM: stop accepting, then wait this long for requests in flight to finish.
     shutdown_grace_seconds: float = 10.0
@@ -71,6 +80,14 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float | None = None
     bot_sweep_seconds: float = 30.0
+    # Where bots think (app/services/bot_pool.py): worker processes (None: half the cores, at
+    # least 1; 0: threads of the server process) at this nice level, one decision each at once.
+    bot_processes: int | None = None
+    bot_nice: int = 10
+    # A game only bots play is paused once no seat's owner has been seen for this long (0:
+    # never), and resumes within BOT_RESUME_CHECK_SECONDS of one coming back.
+    bot_pause_after_seconds: float = 120.0
+    bot_resume_check_seconds: float = 2.0
     # Open sockets at once, per user (many tabs and games, not a flood) and per address for
     # anonymous spectators (several people may share one address). Per server process.
     max_sockets_per_user: int = 20
@@ -120,9 +137,11 @@ class Settings(BaseSettings):
     # deleted by the sender, a bounded batch per pass: the outbox does not grow for ever.
     mail_keep_days: float = 7.0
     mail_prune_batch: int = 1000
-    # How long an email verification link works, and how many a user may ask for per hour.
+    # How long an email verification link works, how many a user may ask for per hour, and how
+    # many one address may receive per day from all accounts together.
     email_verify_hours: float = 48.0
     email_verify_per_hour: int = 3
+    email_verify_per_recipient_per_day: int = 5
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

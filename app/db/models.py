@@ -134,6 +134,12 @@ class Game(Base):
     due_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
     # The finished game this table is the rematch of (at most one rematch per game).
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("games.id"), unique=True)
+    # The game whose bots' names this table's bots carry (None: its own id): a rematch keeps
+    # its bots' names (app/services/names.py).
+    bot_names_of: Mapped[int | None] = mapped_column(Integer)
+    # Who started it, for the cap on live games per address (app/services/caps.py): a keyed
+    # hash of the starting request's address, never the address itself.
+    started_from: Mapped[str | None] = mapped_column(String(32), index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -243,5 +249,11 @@ class OutboxEmail(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     last_error: Mapped[str | None] = mapped_column(String(500))
+    # Verification emails: a keyed hash of the address they go to, for the per-recipient limit
+    # (app/services/account.py); None for other kinds.
+    recipient: Mapped[str | None] = mapped_column(String(64))
 
-    __table_args__ = (Index("ix_outbox_emails_status_next_try_at", "status", "next_try_at"),)
+    __table_args__ = (
+        Index("ix_outbox_emails_status_next_try_at", "status", "next_try_at"),
+        Index("ix_outbox_emails_recipient_created_at", "recipient", "created_at"),
+    )

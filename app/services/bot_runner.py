@@ -5,11 +5,17 @@ seat to act is held by a bot gets one driver task here. A move committed in this
 itself whether a bot is to act (and hands over the new state), so games without bots cost the
 runner nothing, and a bot's turn right after a move needs no read. Otherwise the driver reads
 the state at version v,
-lets the bot choose in a worker thread (never on the event loop: the expert thinks for up to its
-budget) while the configured delay runs, then submits through `submit_seat_action` against v,
-exactly as a human's move goes through `submit_action`. Several processes may drive the same game:
-the optimistic version check lets one move win and the others see `stale_version`, re-read and
+lets the bot choose in a worker process (app/services/bot_pool.py: niced, at most one decision
+per worker at a time, first come first served, so bots can never starve people's moves) while
+the configured delay runs, then submits through `submit_seat_action` against v, exactly as a
+human's move goes through `submit_action`. Several processes may drive the same game: the
+optimistic version check lets one move win and the others see `stale_version`, re-read and
 carry on. Nothing here is state that must survive a crash: the database says whose turn it is.
+
+A game of bots nobody attends is paused: when every seat is played by a bot and no seat's owner
+has been seen for `pause_after_s` (presence.attended: a request, an open socket), its bots stop
+at the next decision; they go on within `resume_check_s` of an owner coming back (their page
+open), and the sweep finds paused games after a restart the same way. The game stays live.
 """
 
 from __future__ import annotations
@@ -20,7 +26,6 @@ import logging
 import random
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +33,10 @@ from anyio import to_thread
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
-from app.bots import make_bot
 from app.db.errors import is_unavailable
 from app.metrics import BOT_DECISION
+from app.services.bot_attendance import Attendance
+from app.services.bot_pool import Decision, DecisionPool, default_processes
 from app.services.errors import ServiceError
 from app.services.games import Committed, Known, load_state, submit_seat_action
 from app.services.lobby import get_game
@@ -85,23 +91,28 @@ class BotRunner:
         delay_s: float = 0.8,
         budget_s: float | None = None,
         sweep_s: float = 30.0,
-        workers: int = 2,
+        processes: int = 0,
+        nice: int = 10,
+        pause_after_s: float = 0.0,
+        resume_check_s: float = 2.0,
     ) -> None:
         self.sessions = sessions
         self.notifier = notifier
         self.delay_s = max(0.0, delay_s)
         self.budget_s = budget_s
         self.sweep_s = sweep_s
-        self.workers = workers
+        # 0 processes: decisions in threads of this process (tests that substitute bots).
+        self.pool = DecisionPool(processes, nice)
+        self.attendance = Attendance(sessions, pause_after_s, resume_check_s)
         self.stats = RunnerStats()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._executor: ThreadPoolExecutor | None = None
         self._drivers: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._force_random: set[int] = set()
         # game id -> the newest move committed here, when a bot is to act after it.
         self._moves: dict[int, Committed] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._resumer: asyncio.Task[None] | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -110,10 +121,11 @@ class BotRunner:
         if self.loop is not None:
             return
         self.loop = asyncio.get_running_loop()
-        # Its own threads: long expert searches must not starve the request thread pool.
-        self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
+        self.pool.start()
         self.notifier.on_game_changed.append(self._on_game_changed)
         self._sweeper = self.loop.create_task(self._sweep_forever())
+        if self.attendance.enabled:
+            self._resumer = self.loop.create_task(self.attendance.resume_forever(self.poke))
 
     async def stop(self) -> None:
         """Stop listening and cancel every driver (at app shutdown); a move in flight may land."""
@@ -121,15 +133,15 @@ class BotRunner:
             return
         with contextlib.suppress(ValueError):
             self.notifier.on_game_changed.remove(self._on_game_changed)
-        tasks = [*self._drivers.values(), *([self._sweeper] if self._sweeper else [])]
+        background = [t for t in (self._sweeper, self._resumer) if t is not None]
+        tasks = [*self._drivers.values(), *background]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._drivers.clear()
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        self.pool.stop()
         self.loop = None
 
     async def idle(self, timeout: float = 10.0) -> bool:
@@ -167,6 +179,8 @@ class BotRunner:
         if game_id in self._drivers:
             self._dirty.add(game_id)  # the driver re-reads before it stops
             return
+        # Looked at afresh (a change, a sweep): paused again if still nobody is there.
+        self.attendance.paused.pop(game_id, None)
         self._drivers[game_id] = self.loop.create_task(self._drive(game_id))
 
     async def _sweep_forever(self) -> None:
@@ -179,14 +193,23 @@ class BotRunner:
                 log.exception("bot sweep failed")
                 ids = []
             for game_id in ids:
-                self.poke(game_id)
+                if game_id not in self.attendance.paused:
+                    self.poke(game_id)
             if self.sweep_s <= 0:
                 return
             await asyncio.sleep(self.sweep_s)
 
     def _games_to_act(self) -> list[int]:
+        """Games a bot must act in; those nobody attends are marked paused, not returned."""
         with self.sessions() as db:
-            return bot_games_to_act(db)
+            ids = bot_games_to_act(db)
+        if not self.attendance.enabled or not ids:
+            return ids
+        found = self.attendance.present(ids)
+        for game_id in ids:
+            if found.get(game_id) is False:
+                self.attendance.pause(game_id)
+        return [i for i in ids if found.get(i) is not False]
 
     # --- driving one game ------------------------------------------------------------------
 
@@ -229,18 +252,22 @@ class BotRunner:
             self._drivers.pop(game_id, None)
             self._force_random.discard(game_id)
             self._moves.pop(game_id, None)
+            self.attendance.forget(game_id)
 
     async def _step(self, game_id: int) -> bool:
         """One decision if a bot must make one: True if we moved (or lost a race), else False."""
-        turn = self._turn_from_memory(game_id)
-        if turn is None:
-            turn = await to_thread.run_sync(self._read_turn, game_id)
-        if turn is None:
-            return False
         assert self.loop is not None
         began = self.loop.time()
-        force_random = game_id in self._force_random
-        action = await self.loop.run_in_executor(self._executor, self._decide, turn, force_random)
+        # The slot is taken before the turn is built: at most one turn per worker is held.
+        async with self.pool.slot():
+            turn = self._turn_from_memory(game_id)
+            if turn is None:
+                turn = await to_thread.run_sync(self._read_turn, game_id)
+            if turn is None:
+                return False
+            if not await self.attendance.plays_on(game_id):
+                return False
+            action = await self._decide(turn, game_id in self._force_random)
         # The delay runs while the bot thinks: a slow expert is not slowed down further.
         remaining = self.delay_s - (self.loop.time() - began)
         if remaining > 0:
@@ -303,32 +330,29 @@ class BotRunner:
                 ),
             )
 
-    def _decide(self, turn: Turn, force_random: bool = False) -> Json:
+    async def _decide(self, turn: Turn, force_random: bool = False) -> Json:
         """The bot's choice; a random legal action if the bot fails or answers out of the list."""
-        rng = random.Random(secrets.randbits(64))
-        began = time.perf_counter()
-        try:
-            if force_random:
-                raise RuntimeError("falling back after a failed move")
-            action = make_bot(turn.level, rng, budget_s=self.budget_s).choose(turn.view, turn.legal)
-            if action not in turn.legal:
-                raise ValueError(f"bot {turn.level} chose an action that is not legal: {action}")
-        except Exception as exc:
+        seed = secrets.randbits(64)
+        if force_random:  # after a failed move: no bot, no worker
             self.stats.fallbacks += 1
-            if not force_random:
+            decision = Decision(random.Random(seed).choice(turn.legal), 0.0)
+        else:
+            decision = await self.pool.decide(
+                turn.level, turn.view, turn.legal, self.budget_s, seed
+            )
+            if decision.error is not None:
+                self.stats.fallbacks += 1
                 log.warning(
-                    "bot %s in game %s seat %s failed (%s): playing a random legal action",
+                    "bot %s in game %s seat %s failed, playing a random legal action: %s",
                     turn.level,
                     turn.game_id,
                     turn.seat,
-                    exc,
-                    exc_info=not isinstance(exc, ValueError),
+                    decision.error,
                 )
-            action = rng.choice(turn.legal)
-        self.stats.think_s.append(time.perf_counter() - began)
-        BOT_DECISION.labels(level=turn.level).observe(self.stats.think_s[-1])
+        self.stats.think_s.append(decision.think_s)
+        BOT_DECISION.labels(level=turn.level).observe(decision.think_s)
         del self.stats.think_s[:-1000]
-        return action
+        return decision.action
 
     def _submit(self, turn: Turn, action: Json) -> None:
         with self.sessions() as db:
@@ -358,10 +382,15 @@ class BotRunner:
 
 def runner_for(sessions: sessionmaker[Session], notifier: Notifier, settings: Any) -> BotRunner:
     """A runner configured by the `SEADRAGONS_BOT_*` settings."""
+    processes = settings.bot_processes
     return BotRunner(
         sessions,
         notifier,
         delay_s=settings.bot_delay_seconds,
         budget_s=settings.bot_budget_seconds,
         sweep_s=settings.bot_sweep_seconds,
+        processes=default_processes() if processes is None else processes,
+        nice=settings.bot_nice,
+        pause_after_s=settings.bot_pause_after_seconds,
+        resume_check_s=settings.bot_resume_check_seconds,
     )

@@ -7,6 +7,9 @@ and the draw. Turns are told apart by the engine's turn number, not by the seat 
 turns in a row when the others have no heads left). The clock of the seat to act runs for the
 whole turn, in wall time, from the commit that started the turn to the commit that ends it;
 every other seat's clock stands still. A bot holding the seat spends the seat's time like anyone.
+A bot its owner handed the seat to is held to the turn's deadline too: its moves after the
+deadline are marked `timeout`, and the turn counts as a timed-out turn (the bot keeps the seat,
+its owner's choice): handing the seat over just before the deadline sidesteps nothing.
 
 - `live`: every seat has a bank of `initial` seconds; each of its turns adds `per_turn` to the
   bank when it starts, and runs out when the bank is empty; what is left is kept.
@@ -88,8 +91,12 @@ def _begin_turn(c: Clock, seat: int, turn: int, now: datetime) -> datetime:
     return deadline
 
 
-def _end_turn(c: Clock, now: datetime) -> dict[str, Any] | None:
-    """Stop the running clock; returns the timeout mark if the ended turn had run out."""
+def _end_turn(c: Clock, now: datetime, late: bool = False) -> dict[str, Any] | None:
+    """Stop the running clock; returns the timeout mark if the ended turn had run out.
+
+    `late`: the turn ran out while a bot the owner chose played it (see `_late_stand_in`): it
+    counts as timed out too, but the bot, the owner's choice, keeps the seat.
+    """
     seat = c["seat"]
     if seat is None:
         return None
@@ -98,9 +105,25 @@ def _end_turn(c: Clock, now: datetime) -> dict[str, Any] | None:
         c["banks"][seat] = round(max(0.0, left), 3)
     auto = c.get("autoplay")
     timed_out = auto is not None and auto["turn"] == c["turn"] and auto["seat"] == seat
-    c["timeouts"][seat] = c["timeouts"][seat] + 1 if timed_out else 0
+    c["timeouts"][seat] = c["timeouts"][seat] + 1 if timed_out or late else 0
     c["autoplay"] = None
-    return auto if timed_out else None
+    if timed_out:
+        return auto
+    return {"turn": c["turn"], "seat": seat, "keep": True} if late else None
+
+
+def _late_stand_in(c: Clock | None, game: Game, seat: int, turn: int, now: datetime) -> bool:
+    """A bot its owner handed the seat to is moving in that seat's turn after its deadline.
+
+    Handing one's seat to a bot does not stop the clock: the deadline sweep never claims a turn
+    a bot plays, so without this a hand-over just before the deadline would leave no trace.
+    """
+    if c is None or c.get("deadline") is None or c.get("seat") != seat or c.get("turn") != turn:
+        return False
+    row = game.seats[seat]
+    if row.bot_level is None or row.user_id is None:
+        return False  # a person plays it, or a bot's own seat (no owner to hold to a clock)
+    return now > datetime.fromisoformat(c["deadline"])
 
 
 @dataclass(frozen=True)
@@ -118,7 +141,8 @@ def plan_move(game: Game, old: Any, new: Any, seat: int, now: datetime) -> MoveP
     """The clock's part of a move by `seat` from state `old` to `new` (pure; nothing written)."""
     c = copy.deepcopy(game.clock) if game.clock is not None else None
     auto = c.get("autoplay") if c is not None else None
-    timeout = (
+    late = _late_stand_in(c, game, seat, old.turn.number, now)
+    timeout = late or (
         auto is not None
         and auto["turn"] == old.turn.number
         and auto["seat"] == seat
@@ -130,7 +154,7 @@ def plan_move(game: Game, old: Any, new: Any, seat: int, now: datetime) -> MoveP
     release = None
     values: dict[str, Any] = {}
     if c is not None and c.get("timeouts") is not None:  # None: a clock that never started
-        ended = _end_turn(c, now)
+        ended = _end_turn(c, now, late)
         if ended is not None and not ended.get("keep"):
             release = ended["seat"]
         due = None

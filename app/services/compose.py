@@ -8,6 +8,7 @@ RFC 8058 `List-Unsubscribe` / `List-Unsubscribe-Post` headers, both with a signe
 from __future__ import annotations
 
 from datetime import datetime
+from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Any
@@ -16,10 +17,14 @@ from urllib.parse import quote
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OutboxEmail, User
-from app.services.names import seat_name
+from app.services.names import names_key, seat_name
 from app.services.tokens import unsubscribe_token, verify_token
 
 FALLBACK_URL = "http://localhost:8000"
+# RFC 5322 allows lines of 998 characters. The default policy folds at 78 and, since a URL has no
+# space to fold at, RFC 2047-encodes it instead, which RFC 2369 forbids in List-Unsubscribe (mail
+# clients then find no link there). ASCII headers this short are therefore sent as they are.
+MAIL_POLICY = policy.SMTP.clone(max_line_length=998)
 
 
 def base_url(settings: Any) -> str:
@@ -38,7 +43,7 @@ def compose(db: Session, row: OutboxEmail, settings: Any, secret: str) -> EmailM
     user = db.get(User, row.user_id)
     if user is None or not user.email:
         return None
-    msg = EmailMessage()
+    msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = settings.smtp_from
     msg["To"] = user.email
     msg["Message-ID"] = make_msgid(domain="seadragons.local")
@@ -57,7 +62,7 @@ def compose(db: Session, row: OutboxEmail, settings: Any, secret: str) -> EmailM
     game = db.get(Game, row.game_id) if row.game_id is not None else None
     if row.kind != "turn" or game is None:
         return None
-    others = [seat_name(game.id, s) for s in game.seats if s.user_id != user.id]
+    others = [seat_name(names_key(game), s) for s in game.seats if s.user_id != user.id]
     table = f"{base_url(settings)}/games/{game.id}"
     stop = unsubscribe_url(settings, secret, user.id)
     msg["Subject"] = f"Your turn at table {game.id} · Sea Dragons Online"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
 from app.db.models import Game, Seat, User, utcnow
-from app.services import clocks, notices
+from app.services import caps, clocks, notices
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.notify import Notifier, notify
@@ -107,7 +107,7 @@ def create_game(
     options = game_options(players, expansion, extra_options or {})
     stored_clock = clocks.new_clock(clock, max_clock_seconds)
     if max_open is not None:
-        _check_open_tables(db, host, max_open)
+        caps.check_open_tables(db, host, max_open)
     game = Game(
         host_id=host.id,
         status="open",
@@ -125,32 +125,6 @@ def create_game(
     db.commit()
     notify(notifier, game.id, game.version)
     return get_game(db, game.id)
-
-
-# Retry-After for `too_many_tables`: a hint to look again later, not a window that resets.
-OPEN_TABLES_RETRY_S = 60.0
-
-
-def _check_open_tables(db: Session, host: User, max_open: int) -> None:
-    """Refuse a host who already has `max_open` open tables; holds the user's row lock (a no-op
-    UPDATE, as in `lock_open_game`) until the commit, so concurrent creations count in turn."""
-    db.execute(
-        update(User)
-        .where(User.id == host.id)
-        .values(display_name=User.display_name)
-        .execution_options(synchronize_session=False)
-    )
-    count = db.scalar(
-        select(func.count(Game.id)).where(Game.host_id == host.id, Game.status == "open")
-    )
-    if (count or 0) >= max_open:
-        db.rollback()
-        raise ServiceError(
-            "too_many_tables",
-            f"you already host {count} open tables (at most {max_open}): "
-            "start or leave one before opening another",
-            retry_after=OPEN_TABLES_RETRY_S,
-        )
 
 
 def lock_open_game(db: Session, game_id: int) -> Game:
@@ -227,8 +201,18 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     return get_game(db, game_id)
 
 
-def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
-    """Deal the game: host only, every seat taken; the seed is drawn here with `secrets`."""
+def start_game(
+    db: Session,
+    game_id: int,
+    user: User,
+    notifier: Notifier | None = None,
+    *,
+    live_caps: caps.LiveCaps | None = None,
+) -> Game:
+    """Deal the game: host only, every seat taken; the seed is drawn here with `secrets`.
+
+    `live_caps`: the host's and the starting address's live games (`too_many_games` past them).
+    """
     game = visible_game(db, game_id, user.id)
     if game.host_id != user.id:
         raise ServiceError("not_host", "only the host can start the game")
@@ -239,6 +223,9 @@ def start_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     if any(s.is_empty for s in game.seats):
         db.rollback()
         raise ServiceError("seats_not_full", "every seat must be taken before the start")
+    if live_caps is not None:
+        live_caps.check(db, game.host_id)
+        game.started_from = live_caps.address
     seed = secrets.randbits(62)  # fits a signed BIGINT; never leaves the server (R-60)
     state = rules.new_game(rules.GameOptions.from_dict(game.options), seed)
     game.seed = seed

@@ -8,14 +8,18 @@ Open sockets also keep `seats.socket_until` in the future (issue 14): each game 
 sets it ahead for every seated player with a socket there, and the player's last socket closing
 clears it, so any instance can tell whether the owner has the game open before it sends a "your
 turn" email.
+
+The same marks tell the bot runner whether anyone still attends a game only bots play
+(`attended`): if not, its bots wait (app/services/bot_runner.py).
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Seat, utcnow
@@ -119,3 +123,39 @@ def away_for(game: Game, seat: Seat, now: datetime | None = None) -> float:
 def _aware(value: datetime) -> datetime:
     # UTCDateTime already returns aware values; this guards raw reads that bypass it.
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+# --- attendance: whether anyone is still at a game of bots ---------------------------------
+
+
+def _attended(now: datetime, idle_s: float) -> Any:
+    """A condition on games: a person plays a seat, or an owner was seen (or has a socket
+    open) within `idle_s`, or the game started within it."""
+    since = now - timedelta(seconds=idle_s)
+    present = (
+        select(Seat.id)
+        .where(
+            Seat.game_id == Game.id,
+            Seat.user_id.is_not(None),
+            or_(
+                Seat.bot_level.is_(None),
+                Seat.last_seen_at >= since,
+                Seat.socket_until > now,
+            ),
+        )
+        .exists()
+    )
+    return or_(present, Game.started_at >= since)
+
+
+def attended(
+    db: Session, game_ids: list[int], idle_s: float, now: datetime | None = None
+) -> dict[int, bool]:
+    """For each of these games that is still live: whether someone attends it (`_attended`)."""
+    if not game_ids:
+        return {}
+    now = now or utcnow()
+    rows = db.execute(
+        select(Game.id, _attended(now, idle_s)).where(Game.id.in_(game_ids), Game.status == "live")
+    )
+    return {game_id: bool(present) for game_id, present in rows}

@@ -2,9 +2,11 @@
 
 Anyone seated at a finished game may offer it; the first offer creates the new table (a second
 offer, or a concurrent one, finds the same table: `games.rematch_of` is unique). The offerer is
-its host in their old seat, bots keep their seats, and every other player's seat is kept empty
-for them (`seats.reserved_for`) until they accept (they sit down) or decline (the seat is open
-to anyone, or to a bot the host adds). When the last reserved seat is accepted the game starts.
+its host in their old seat and it counts among their open tables (the same cap as a new table);
+bots keep their seats, levels and names (`games.bot_names_of`), and every other player's seat is
+kept empty for them (`seats.reserved_for`) until they accept (they sit down) or decline (the seat
+is open to anyone, or to a bot the host adds). When the last reserved seat is accepted the game
+starts, within the caps on live games (past them it stays open, full, for the host to start).
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Seat, User, utcnow
-from app.services import clocks, lobby
+from app.services import caps, clocks, lobby
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, lock_open_game, seat_of, visible_game
-from app.services.names import seat_name
+from app.services.names import names_key, seat_name
 from app.services.notify import Notifier, notify
 
 BIG = 10**9  # the old clock was checked when its table was made: copy it as it is
@@ -41,12 +43,24 @@ def rematch_of(db: Session, game_id: int) -> Game | None:
     return get_game(db, new_id) if new_id is not None else None
 
 
-def offer(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
-    """Open the rematch table of a finished game (or return the one already offered)."""
+def offer(
+    db: Session,
+    game_id: int,
+    user: User,
+    notifier: Notifier | None = None,
+    *,
+    max_open: int | None = None,
+) -> Game:
+    """Open the rematch table of a finished game (or return the one already offered).
+
+    `max_open`: the offerer's open tables, as for a new table (`too_many_tables` past it).
+    """
     old = _finished_seat(db, game_id, user)
     existing = rematch_of(db, game_id)
     if existing is not None:
         return existing
+    if max_open is not None:
+        caps.check_open_tables(db, user, max_open)
     new = Game(
         host_id=user.id,
         status="open",
@@ -57,6 +71,7 @@ def offer(db: Session, game_id: int, user: User, notifier: Notifier | None = Non
         version=0,
         clock=clocks.new_clock(clocks.summary(old.clock), BIG),
         rematch_of=old.id,
+        bot_names_of=names_key(old),
     )
     now = utcnow()
     new.seats = []
@@ -83,8 +98,16 @@ def offer(db: Session, game_id: int, user: User, notifier: Notifier | None = Non
     return get_game(db, new.id)
 
 
-def accept(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
-    """Sit down at the rematch in the seat kept for the caller; the last one starts the game."""
+def accept(
+    db: Session,
+    game_id: int,
+    user: User,
+    notifier: Notifier | None = None,
+    *,
+    live_caps: caps.LiveCaps | None = None,
+) -> Game:
+    """Sit down at the rematch in the seat kept for the caller; the last one starts the game
+    (unless `live_caps` refuse it: then it stays open, every seat taken, for the host)."""
     _finished_seat(db, game_id, user)
     new = rematch_of(db, game_id)
     if new is None:
@@ -103,7 +126,12 @@ def accept(db: Session, game_id: int, user: User, notifier: Notifier | None = No
     if all(not s.is_empty for s in new.seats):
         host = db.get(User, new.host_id)
         if host is not None:
-            return lobby.start_game(db, new.id, host, notifier=notifier)
+            try:
+                return lobby.start_game(db, new.id, host, notifier=notifier, live_caps=live_caps)
+            except ServiceError as exc:
+                if exc.code != "too_many_games":
+                    raise
+                return get_game(db, new.id)
     return new
 
 
@@ -140,7 +168,12 @@ def describe(old: Game, new: Game | None) -> dict[str, Any]:
             else:
                 answer = "declined"
         out.append(
-            {"seat": s.seat, "name": seat_name(old.id, s), "user_id": s.user_id, "answer": answer}
+            {
+                "seat": s.seat,
+                "name": seat_name(names_key(old), s),
+                "user_id": s.user_id,
+                "answer": answer,
+            }
         )
     return {
         "game_id": old.id,

@@ -23,6 +23,11 @@ from app.services.notify import Notifier
 DISPLAY_NAME = re.compile(r"^[^\W_](?:[\w .'-]{0,22}[\w.'-])?$")
 USERNAME = re.compile(r"^[a-z0-9_.-]{3,24}$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
+# The same rules for what a request may send, before spaces are normalised and letters
+# lower-cased, as the OpenAPI schema states them (Python `re` semantics; pinned to the checks
+# above by tests/web/test_schema_rules.py): every string they match passes the check.
+NAME_INPUT = r"^ *[^\W_][\w .'-]*$"
+USERNAME_INPUT = r"^[A-Za-z0-9_.-]{3,24}$"
 
 _hasher = PasswordHasher()
 # Verified against when the username is unknown, so timing does not reveal which usernames exist.
@@ -253,3 +258,41 @@ def revoke_all(db: Session, user_id: int, *, notifier: Notifier | None = None) -
     db.commit()
     _tell(notifier, {user_id: dropped})
     return len(dropped)
+
+
+def change_password(
+    db: Session,
+    user: User,
+    current: str,
+    new: str,
+    token: str | None,
+    *,
+    notifier: Notifier | None = None,
+) -> int:
+    """Replace an account's password after checking the current one; every other session of the
+    account is revoked (the caller's, `token`, stays). Returns how many were revoked.
+
+    `wrong_password` for a wrong current password (the caller counts it against the sign-in
+    throttle: guessing here is guessing at the sign-in form), `invalid_password` for a new one
+    outside the rules or equal to the current one, `account_required` for a guest.
+    """
+    if user.is_guest or not user.password_hash:
+        raise ServiceError("account_required", "guests have no password: register an account")
+    try:
+        _hasher.verify(user.password_hash, current)
+    except (VerificationError, InvalidHashError):
+        raise ServiceError("wrong_password", "that is not your current password") from None
+    _check_password(new)
+    if new == current:
+        raise ServiceError("invalid_password", "the new password is the one you have now")
+    user.password_hash = _hasher.hash(new)
+    keep = token_hash(token) if token else None
+    revoked = db.execute(
+        delete(AuthSession)
+        .where(AuthSession.user_id == user.id, AuthSession.token_hash != (keep or ""))
+        .returning(AuthSession.token_hash)
+    )
+    hashes = list(revoked.scalars())
+    db.commit()
+    _tell(notifier, {user.id: hashes})
+    return len(hashes)

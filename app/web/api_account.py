@@ -7,9 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from app.services import account
-from app.web.deps import DbDep, SettingsDep, UserDep
-from app.web.schemas import Body, errors
+from app.services import account, users
+from app.services.errors import ServiceError
+from app.web.deps import DbDep, NotifierDep, SettingsDep, UserDep, client_address, session_token
+from app.web.inputs import NO_CONTROL_PATTERN
+from app.web.schemas import Body, Password, errors
 
 router = APIRouter(prefix="/api/me", tags=["account"])
 
@@ -25,11 +27,28 @@ class AccountOut(BaseModel):
 
 class EmailIn(Body):
     # null removes the address.
-    email: str | None = Field(max_length=320, examples=["nessie@example.org"])
+    email: str | None = Field(
+        max_length=320, examples=["nessie@example.org"], json_schema_extra={"format": "email"}
+    )
 
 
 class NoticesIn(Body):
     enabled: bool
+
+
+class PasswordChangeIn(Body):
+    current_password: str = Password
+    new_password: str = Field(
+        min_length=users.PASSWORD_MIN,
+        max_length=users.PASSWORD_MAX,
+        json_schema_extra={"pattern": NO_CONTROL_PATTERN},
+    )
+
+
+class PasswordChangedOut(BaseModel):
+    ok: bool = True
+    # How many other sessions of the account were signed out (this one stays).
+    signed_out: int
 
 
 def _mail_enabled(request: Request) -> bool:
@@ -59,6 +78,7 @@ def set_email(
         body.email,
         mail_enabled=_mail_enabled(request),
         per_hour=settings.email_verify_per_hour,
+        per_recipient_per_day=settings.email_verify_per_recipient_per_day,
     )
     request.app.state.mailer.wake()
     return _out(request, user)
@@ -68,3 +88,33 @@ def set_email(
 def set_notices(body: NoticesIn, request: Request, db: DbDep, user: UserDep) -> AccountOut:
     """Turn "your turn" emails on or off."""
     return _out(request, account.set_notices(db, user, body.enabled))
+
+
+@router.post(
+    "/password",
+    response_model=PasswordChangedOut,
+    responses=errors(401, 403, 413, 422, 429, 503),
+)
+def change_password(
+    body: PasswordChangeIn, request: Request, db: DbDep, user: UserDep, notifier: NotifierDep
+) -> PasswordChangedOut:
+    """Change the account's password (the current one must be given); every other session of
+    the account is signed out. Wrong current passwords count against the sign-in throttle
+    (429 too_many_attempts)."""
+    throttle = request.app.state.login_throttle
+    address = client_address(request)
+    throttle.check(user.username or "", address)
+    try:
+        revoked = users.change_password(
+            db,
+            user,
+            body.current_password,
+            body.new_password,
+            session_token(request),
+            notifier=notifier,
+        )
+    except ServiceError as exc:
+        if exc.code == "wrong_password":
+            throttle.failed(user.username or "", address)
+        raise
+    return PasswordChangedOut(signed_out=revoked)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body
 from pydantic import Field
 
+from app.bots import LEVELS
 from app.services import seats
 from app.web.deps import DbDep, GameId, NotifierDep, SeatNo, SettingsDep, UserDep
 from app.web.schemas import Body as BodyModel
@@ -19,8 +20,8 @@ DEFAULT_LEVEL = "greedy"
 
 
 class BotIn(BodyModel):
-    # Checked against app.bots.LEVELS by the service, so the error names the levels.
-    level: str = Field(default=DEFAULT_LEVEL, max_length=32, examples=["greedy"])
+    # One of app.bots.LEVELS (the service checks it again, for its other callers).
+    level: Literal[LEVELS] = Field(default=DEFAULT_LEVEL, examples=["greedy"])  # type: ignore[valid-type]
 
 
 # Optional: no body at all means the default level.

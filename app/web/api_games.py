@@ -10,6 +10,7 @@ from app.services import games, lobby, presence, seats
 from app.web.deps import (
     DbDep,
     GameId,
+    LiveCapsDep,
     MaybeUserDep,
     NotifierDep,
     SettingsDep,
@@ -116,11 +117,17 @@ def leave_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep)
 
 
 @router.post(
-    "/{game_id}/start", response_model=GameOut, responses=errors(401, 403, 404, 409, 422, 503)
+    "/{game_id}/start",
+    response_model=GameOut,
+    responses=errors(401, 403, 404, 409, 422, 429, 503),
 )
-def start_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
-    """Deal the game (host only, every seat taken)."""
-    return GameOut.of(lobby.start_game(db, game_id, user, notifier=notifier), user.id)
+def start_game(
+    game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep, caps: LiveCapsDep
+) -> GameOut:
+    """Deal the game (host only, every seat taken; 429 too_many_games past the host's
+    SEADRAGONS_MAX_LIVE_GAMES_PER_USER or the address's ..._PER_ADDRESS live games)."""
+    game = lobby.start_game(db, game_id, user, notifier=notifier, live_caps=caps)
+    return GameOut.of(game, user.id)
 
 
 @router.get("/{game_id}/state", response_model=StateOut, responses=errors(404, 409, 422, 503))

@@ -10,7 +10,15 @@ from pydantic import BaseModel
 from app.services import rematch
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, visible_game
-from app.web.deps import DbDep, GameId, MaybeUserDep, NotifierDep, UserDep
+from app.web.deps import (
+    DbDep,
+    GameId,
+    LiveCapsDep,
+    MaybeUserDep,
+    NotifierDep,
+    SettingsDep,
+    UserDep,
+)
 from app.web.schemas import errors
 
 router = APIRouter(prefix="/api/games", tags=["rematch"])
@@ -52,11 +60,15 @@ def get_rematch(
 @router.post(
     "/{game_id}/rematch",
     response_model=RematchOut,
-    responses=errors(401, 403, 404, 409, 422, 503),
+    responses=errors(401, 403, 404, 409, 422, 429, 503),
 )
-def offer(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
-    """Offer a rematch: the same players, seats and options at a new table you host."""
-    rematch.offer(db, game_id, user, notifier=notifier)
+def offer(
+    game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep, settings: SettingsDep
+) -> dict[str, Any]:
+    """Offer a rematch: the same players, seats, bots and options at a new table you host (it
+    counts among your open tables: 429 too_many_tables past SEADRAGONS_MAX_OPEN_TABLES_PER_USER)."""
+    max_open = settings.max_open_tables_per_user
+    rematch.offer(db, game_id, user, notifier=notifier, max_open=max_open)
     return _out(db, game_id)
 
 
@@ -65,9 +77,12 @@ def offer(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> d
     response_model=RematchOut,
     responses=errors(401, 403, 404, 409, 422, 503),
 )
-def accept(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> dict[str, Any]:
-    """Take the seat kept for you at the rematch (the last to accept starts it)."""
-    rematch.accept(db, game_id, user, notifier=notifier)
+def accept(
+    game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep, caps: LiveCapsDep
+) -> dict[str, Any]:
+    """Take the seat kept for you at the rematch (the last to accept starts it, within the
+    caps on live games; past them it waits, full, for its host to start it)."""
+    rematch.accept(db, game_id, user, notifier=notifier, live_caps=caps)
     return _out(db, game_id)
 
 

@@ -24,6 +24,7 @@ from app.web.schemas import (
     GameOut,
     GuestIn,
     OkOut,
+    RegisterIn,
     UserOut,
     errors,
 )
@@ -75,7 +76,7 @@ def start_guest(
     responses=errors(403, 409, 413, 422, 429, 503),
 )
 def register(
-    body: CredentialsIn,
+    body: RegisterIn,
     request: Request,
     response: Response,
     db: DbDep,

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from app.db.models import User
 from app.logging_setup import bind_request
 from app.services import users
+from app.services.caps import LiveCaps, address_key
 from app.services.errors import ServiceError
 from app.services.notify import Notifier
 from app.settings import Settings
@@ -101,8 +102,19 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def live_caps(request: Request) -> LiveCaps:
+    """The caps on live games for a start caused by this request (its address, the settings)."""
+    settings: Settings = request.app.state.settings
+    return LiveCaps(
+        per_user=settings.max_live_games_per_user,
+        per_address=settings.max_live_games_per_address,
+        address=address_key(settings.resolved_secret_key(), client_address(request)),
+    )
+
+
 DbDep = Annotated[Session, Depends(get_db)]
 UserDep = Annotated[User, Depends(current_user)]
 MaybeUserDep = Annotated[User | None, Depends(optional_user)]
 NotifierDep = Annotated[Notifier, Depends(get_notifier)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+LiveCapsDep = Annotated[LiveCaps, Depends(live_caps)]

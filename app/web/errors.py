@@ -9,9 +9,10 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SATimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from app.logging_setup import bind_request
 from app.metrics import count_error
@@ -50,6 +51,7 @@ STATUS: dict[str, int] = {
     "already_signed_in": 409,
     "not_signed_in": 401,
     "bad_credentials": 401,
+    "wrong_password": 403,
     "too_many_attempts": 429,
     "not_seated": 403,
     "not_host": 403,
@@ -61,6 +63,7 @@ STATUS: dict[str, int] = {
     "too_many_guests": 429,
     "too_many_accounts": 429,
     "too_many_tables": 429,
+    "too_many_games": 429,
     "unavailable": 503,
     "no_such_invite": 404,
     "not_found": 404,
@@ -130,7 +133,27 @@ async def _unavailable(request: Request, exc: Exception) -> JSONResponse:
     return retry_after(response, settings.unavailable_retry_after_seconds)
 
 
-async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
+async def _data_error(_request: Request, exc: Exception) -> JSONResponse:
+    # A value the database refuses to store (the edge checks should have caught it first):
+    # the request's fault, and nothing was written.
+    log.warning("database refused a value: %s", str(exc).splitlines()[0] if str(exc) else exc)
+    return error_response("invalid_request", "the request holds a value that cannot be stored", 422)
+
+
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this request's path (for a 405's `Allow`)."""
+    allowed = []
+    for method in METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return allowed
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 400:
         # FastAPI's "error parsing the body" (e.g. a form body it cannot read): as documented,
@@ -140,6 +163,10 @@ async def _http_error(_request: Request, exc: Exception) -> JSONResponse:
     response = error_response(code, str(exc.detail), exc.status_code)
     if exc.headers:
         response.headers.update(exc.headers)
+    if exc.status_code == 405:
+        # Starlette names the methods of the first route at the path only; a path served by
+        # several routes (GET and POST /api/games) allows them all.
+        response.headers["allow"] = ", ".join(allowed_methods(request))
     return response
 
 
@@ -148,6 +175,9 @@ FIELD_CODES = {
     ("body", "name"): "invalid_name",
     ("body", "username"): "invalid_username",
     ("body", "password"): "invalid_password",
+    ("body", "new_password"): "invalid_password",
+    ("body", "level"): "unknown_bot_level",
+    ("body", "email"): "invalid_email",
 }
 
 
@@ -176,4 +206,5 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     for kind in UNAVAILABLE_ERRORS:
         app.add_exception_handler(kind, _unavailable)
+    app.add_exception_handler(DataError, _data_error)
     app.add_exception_handler(Exception, _unexpected)

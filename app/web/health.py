@@ -71,11 +71,14 @@ def readyz(request: Request) -> JSONResponse:
 
 @router.get("/metrics", include_in_schema=False)
 def metrics(request: Request) -> Response:
-    """Prometheus metrics; with SEADRAGONS_METRICS_TOKEN set, only for `Bearer <token>`."""
+    """Prometheus metrics on the public port: only with SEADRAGONS_METRICS_TOKEN set, and only
+    for `Bearer <token>`; without a token they are not here at all (404, as for any unknown
+    path): the separate listener of SEADRAGONS_METRICS_PORT serves them."""
     token = request.app.state.settings.metrics_token
-    if token:
-        given = request.headers.get("authorization", "")
-        if not secrets.compare_digest(given.encode(), f"Bearer {token}".encode()):
-            return error_response("metrics_token_required", "send the metrics token", 401)
+    if not token:
+        return error_response("not_found", "Not Found", 404)
+    given = request.headers.get("authorization", "")
+    if not secrets.compare_digest(given.encode(), f"Bearer {token}".encode()):
+        return error_response("metrics_token_required", "send the metrics token", 401)
     body, content_type = render()
     return Response(body, media_type=content_type)

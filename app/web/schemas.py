@@ -5,28 +5,62 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.db.models import Game, Seat, User
 from app.services import clocks
-from app.services.names import bot_name, seat_name
+from app.services.names import bot_name, names_key, seat_name
+from app.services.users import NAME_INPUT, PASSWORD_MAX, PASSWORD_MIN, USERNAME_INPUT
+from app.web.inputs import NO_CONTROL_PATTERN, check_text
 
 
 class Body(BaseModel):
-    """A request body: unknown fields are refused rather than silently ignored."""
+    """A request body: unknown fields are refused rather than silently ignored, values are
+    taken as their JSON type says (strict: `0` is no boolean, `"3"` no number), and no text
+    in it, nested or not, holds a control character (app/web/inputs.py)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    # After each field's own validation (a before-validator cannot run on a discriminator):
+    # the error is the field's, so a name keeps its own code (`invalid_name`).
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_control_characters(cls, value: object) -> object:
+        return check_text(value)
 
 
-# The real limits (app/services/users.py checks the characters and the lower bounds, with
-# their own error codes); anything longer is refused here as `invalid_request`.
+# The schema states the rules app/services/users.py checks (a pattern with Python `re`
+# semantics, checked by the service with its own error code); anything longer is refused here.
 class GuestIn(Body):
-    name: str = Field(max_length=24, examples=["Nessie"])
+    name: str = Field(max_length=24, examples=["Nessie"], json_schema_extra={"pattern": NAME_INPUT})
+
+
+Password = Field(
+    max_length=PASSWORD_MAX,
+    examples=["correct horse battery"],
+    json_schema_extra={"pattern": NO_CONTROL_PATTERN},
+)
 
 
 class CredentialsIn(Body):
+    """A sign-in: any username and password within the limits (a wrong one is 401)."""
+
     username: str = Field(max_length=24, examples=["nessie"])
-    password: str = Field(max_length=128, examples=["correct horse battery"])
+    password: str = Password
+
+
+class RegisterIn(Body):
+    """A new account: the username's characters (stored lower-case) and the password's length."""
+
+    username: str = Field(
+        max_length=24, examples=["nessie"], json_schema_extra={"pattern": USERNAME_INPUT}
+    )
+    password: str = Field(
+        min_length=PASSWORD_MIN,
+        max_length=PASSWORD_MAX,
+        examples=["correct horse battery"],
+        json_schema_extra={"pattern": NO_CONTROL_PATTERN},
+    )
 
 
 class NoClockIn(Body):
@@ -51,13 +85,38 @@ class DailyClockIn(Body):
 ClockIn = Annotated[NoClockIn | LiveClockIn | DailyClockIn, Field(discriminator="mode")]
 
 
+# The engine's rule for fixed layouts (GameOptions): each board 1-4 exactly once, in any order.
+LAYOUTS_RULE = {
+    "allOf": [
+        {"contains": {"pattern": f"^{board}"}, "minContains": 1, "maxContains": 1}
+        for board in "1234"
+    ]
+}
+# The first player is a seat of the table: below `players`.
+FIRST_PLAYER_RULE = {
+    "allOf": [
+        {
+            "if": {"properties": {"players": {"const": n}}, "required": ["players"]},
+            "then": {"properties": {"first_player": {"maximum": n - 1}}},
+        }
+        for n in range(2, 6)
+    ]
+}
+
+
 class CreateGameIn(Body):
+    model_config = ConfigDict(json_schema_extra=FIRST_PLAYER_RULE)
+
     players: int = Field(ge=2, le=5, examples=[3])
     expansion: bool = False
     visibility: Literal["public", "private"] = "public"
     # Passed to the engine's GameOptions: fixed realm layouts, a fixed first player.
     layouts: list[Annotated[str, Field(pattern=r"^[1-4][AB]$")]] | None = Field(
-        default=None, min_length=4, max_length=4, examples=[["1A", "2B", "3A", "4B"]]
+        default=None,
+        min_length=4,
+        max_length=4,
+        examples=[["1A", "2B", "3A", "4B"]],
+        json_schema_extra=LAYOUTS_RULE,
     )
     first_player: int | None = Field(default=None, ge=0, le=4)
     # The turn clock (issue 14); the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
@@ -109,8 +168,8 @@ class SeatOut(BaseModel):
     reserved_for: PlayerOut | None = None
 
     @classmethod
-    def of(cls, seat: Seat) -> SeatOut:
-        """Build from the ORM row."""
+    def of(cls, seat: Seat, names: int) -> SeatOut:
+        """Build from the ORM row (`names`: its game's names key, app/services/names.py)."""
         player = None
         if seat.user is not None:
             player = PlayerOut(id=seat.user.id, display_name=seat.user.display_name)
@@ -122,7 +181,7 @@ class SeatOut(BaseModel):
             seat=seat.seat,
             player=player,
             bot_level=seat.bot_level,
-            bot_name=bot_name(seat.game_id, seat.seat) if seat.bot_level else None,
+            bot_name=bot_name(names, seat.seat) if seat.bot_level else None,
             stand_in_for=stand_in,
             left=seat.left_at is not None,
             reserved_for=reserved,
@@ -167,7 +226,7 @@ class GameOut(BaseModel):
             expansion=bool(game.options.get("expansion", False)),
             options=game.options,
             host_id=game.host_id,
-            seats=[SeatOut.of(s) for s in game.seats],
+            seats=[SeatOut.of(s, names_key(game)) for s in game.seats],
             version=game.version,
             to_act=game.to_act,
             your_seat=your_seat,
@@ -186,7 +245,8 @@ class GameOut(BaseModel):
 def _winners(game: Game) -> list[str] | None:
     if not game.final_scores:
         return None
-    return [seat_name(game.id, game.seats[s]) for s in game.final_scores.get("winners", [])]
+    key = names_key(game)
+    return [seat_name(key, game.seats[s]) for s in game.final_scores.get("winners", [])]
 
 
 class GameListOut(BaseModel):

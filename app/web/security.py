@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from urllib.parse import urlsplit
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.metrics import count_error
+from app.web.errors import error_response
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # No inline script, style or event handler; the page talks only to its own origin (in CSP 3,
@@ -36,23 +36,48 @@ def _origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc}".lower()
 
 
-def origin_allowed(origin: str, host: str, allowed: frozenset[str]) -> bool:
-    """A configured origin, or the origin of the host the request was sent to."""
+# The scheme a page has when it talks to us over this request's scheme (sockets: ws/wss).
+PAGE_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+
+
+def origin_allowed(origin: str, scheme: str, host: str, allowed: frozenset[str]) -> bool:
+    """A configured origin, or exactly this server's origin: the request's scheme, host and port.
+
+    A page at https://host:8301 is another origin than http://host:8301 (and may be another
+    program listening there): scheme, host and port must all match, as browsers compare them.
+    """
     origin = origin.strip().rstrip("/").lower()
     if origin in allowed:
         return True
-    parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host.lower()
+    page_scheme = PAGE_SCHEME.get(scheme.lower())
+    if page_scheme is None or not host:
+        return False
+    return _without_default_port(origin) == _without_default_port(f"{page_scheme}://{host}")
+
+
+DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def _without_default_port(origin: str) -> str:
+    """`https://h:443` and `https://h` are one origin."""
+    origin = origin.lower()
+    scheme = origin.split("://", 1)[0]
+    port = DEFAULT_PORTS.get(scheme)
+    return origin.removesuffix(port) if port else origin
 
 
 class OriginCheckMiddleware:
-    """403 `bad_origin` for a state-changing request from a page of another origin.
+    """403 `bad_origin` for a state-changing request from a page of another origin, and a
+    refused handshake for a socket opened by one.
 
     The Origin header is checked (or, without one, the Referer's origin) against the request's
-    own host, SEADRAGONS_ALLOWED_ORIGINS and the public URL. SameSite=Lax cookies stop other
-    sites, not other ports or subdomains of the same site; this stops them too. A request with
-    neither header comes from a program (curl, a bot, the test clients), not from a page a
-    visitor was lured to (browsers send Origin with every cross-origin POST), and is let through.
+    own origin (scheme, host and port), SEADRAGONS_ALLOWED_ORIGINS and the public URL.
+    SameSite=Lax cookies stop other sites, not other ports, schemes or subdomains of the same
+    site; this stops them too. A request with neither header comes from a program (curl, a bot,
+    the test clients), not from a page a visitor was lured to (browsers send Origin with every
+    cross-origin POST and every WebSocket handshake), and is let through. Behind a proxy that
+    ends TLS the request's scheme is the proxy's X-Forwarded-Proto only when the proxy is in
+    SEADRAGONS_FORWARDED_ALLOW_IPS; otherwise set SEADRAGONS_PUBLIC_URL.
     """
 
     def __init__(self, app: ASGIApp, allowed_origins: list[str], public_origin: str | None):
@@ -63,37 +88,28 @@ class OriginCheckMiddleware:
         self.allowed = frozenset(allowed)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") not in STATE_CHANGING:
+        kind = scope["type"]
+        checked = kind == "websocket" or (kind == "http" and scope.get("method") in STATE_CHANGING)
+        if not checked or self._allowed(scope):
             await self.app(scope, receive, send)
             return
+        if kind == "websocket":
+            count_error("bad_origin", "ws")
+            # Before accepting: the browser sees a refused handshake (HTTP 403), and learns nothing.
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        message = "requests that change something must come from this site's pages"
+        await error_response("bad_origin", message, 403)(scope, receive, send)
+
+    def _allowed(self, scope: Scope) -> bool:
         headers = dict(scope.get("headers", ()))
         source = headers.get(b"origin", b"").decode("latin-1")
         if not source and headers.get(b"referer"):
             source = _origin_of(headers[b"referer"].decode("latin-1")) or "null"
+        if not source:
+            return True
         host = headers.get(b"host", b"").decode("latin-1")
-        if not source or origin_allowed(source, host, self.allowed):
-            await self.app(scope, receive, send)
-            return
-        count_error("bad_origin")
-        body = json.dumps(
-            {
-                "error": {
-                    "code": "bad_origin",
-                    "message": "requests that change something must come from this site's pages",
-                }
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 403,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        return origin_allowed(source, scope.get("scheme", "http"), host, self.allowed)
 
 
 class SecurityHeadersMiddleware:

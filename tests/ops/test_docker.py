@@ -71,8 +71,29 @@ def test_compose_stack_is_production_shaped() -> None:
     for app in apps:
         assert f"{app}:8000" in caddyfile
     assert "health_uri /readyz" in caddyfile
+    _metrics_stay_inside(services, apps, caddyfile)
     text = (ROOT / "docker-compose.yml").read_text()
     assert "change-me" not in text and "POSTGRES_PASSWORD: seadragons" not in text
+
+
+def _metrics_stay_inside(services: dict, apps: list[str], caddyfile: str) -> None:  # type: ignore[type-arg]
+    """Metrics on a port of their own that nothing publishes and the proxy never forwards to,
+    and /metrics on the public name answered by the proxy itself."""
+    ports = set()
+    for name in apps:
+        env = services[name]["environment"]
+        ports.add(env["SEADRAGONS_METRICS_PORT"])
+        assert "SEADRAGONS_METRICS_TOKEN" not in env  # no token: not on the app's port either
+        assert env["SEADRAGONS_METRICS_PORT"] != "8000"
+    [port] = ports
+    for name, svc in services.items():
+        assert not any(port in str(p) for p in svc.get("ports", [])), name
+    assert f":{port}" not in caddyfile
+    lines = [ln.strip() for ln in caddyfile.splitlines() if not ln.strip().startswith("#")]
+    assert "@metrics path /metrics /metrics/*" in lines and "respond @metrics 404" in lines
+    assert lines.index("respond @metrics 404") < next(
+        i for i, ln in enumerate(lines) if ln.startswith("reverse_proxy")
+    )
 
 
 def _compose_cli() -> list[str] | None:
@@ -103,6 +124,9 @@ def test_docker_compose_config_is_valid(tmp_path: Path) -> None:
     assert set(rendered["services"]) == {"db", "redis", "web1", "web2", "proxy"}
     url = rendered["services"]["web1"]["environment"]["SEADRAGONS_DATABASE_URL"]
     assert url == "postgresql://seadragons:pw@db/seadragons"
+    for name in ("web1", "web2"):
+        assert rendered["services"][name]["environment"]["SEADRAGONS_METRICS_PORT"] == "9100"
+        assert not rendered["services"][name].get("ports")
     # Without the secrets the stack refuses to start rather than run with a default.
     (tmp_path / ".env").write_text("SEADRAGONS_DOMAIN=x.example\n")
     refused = subprocess.run([*cli, "config"], cwd=tmp_path, capture_output=True, text=True)

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -16,19 +17,23 @@ from sqlalchemy import text
 
 from app.main import create_app
 from app.settings import Settings
-from tests.ops.private_services import private_redis, wait_until
+from tests.ops.private_services import free_port, private_redis, wait_until
+from tests.ops.servers import serve, server_env
+
+TOKEN = "metrics-test-token"
+BEARER = {"authorization": f"Bearer {TOKEN}"}
 
 
 @pytest.fixture
 def app(sqlite_url: str, make_settings: Callable[..., Settings]) -> Iterator[FastAPI]:
-    application = create_app(make_settings(sqlite_url, bot_delay_seconds=0))
+    application = create_app(make_settings(sqlite_url, bot_delay_seconds=0, metrics_token=TOKEN))
     yield application
     application.state.engine.dispose()
 
 
 def _metric(client: TestClient, name: str, **labels: str) -> float:
     """One sample's value from /metrics (0 when absent)."""
-    body = client.get("/metrics").text
+    body = client.get("/metrics", headers=BEARER).text
     want = ",".join(f'{k}="{v}"' for k, v in labels.items())
     pattern = re.escape(name) + (r"\{" + re.escape(want) + r"\}" if want else "") + r" (\S+)"
     found = re.search(r"^" + pattern + r"$", body, re.MULTILINE)
@@ -92,7 +97,7 @@ def test_metrics_count_moves_errors_and_bot_decisions(app: FastAPI) -> None:
         wait_until(bot_decided, 60, "a bot decision")
         wait_until(lambda: _metric(client, "seadragons_moves_applied_total") > moves, 30, "moves")
         assert _metric(client, "seadragons_move_seconds_count") > latency
-        body = client.get("/metrics").text
+        body = client.get("/metrics", headers=BEARER).text
         for gauge in ("seadragons_open_sockets", "seadragons_live_rooms"):
             assert f"# TYPE {gauge} gauge" in body
 
@@ -106,6 +111,45 @@ def test_metrics_token(sqlite_url: str, make_settings: Callable[..., Settings]) 
     ok = client.get("/metrics", headers={"authorization": "Bearer s3cret"})
     assert ok.status_code == 200 and "seadragons_moves_applied_total" in ok.text
     app.state.engine.dispose()
+
+
+def test_metrics_are_not_on_the_public_port_by_default(
+    sqlite_url: str, make_settings: Callable[..., Settings]
+) -> None:
+    """No token: /metrics answers as an unknown path does, whatever the caller sends."""
+    app = create_app(make_settings(sqlite_url))
+    client = TestClient(app)
+    for headers in ({}, {"authorization": "Bearer "}, {"authorization": "Bearer None"}):
+        r = client.get("/metrics", headers=headers)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", headers
+        assert "seadragons_" not in r.text
+    app.state.engine.dispose()
+
+
+def test_the_metrics_port_serves_them_beside_a_public_port_that_does_not(
+    tmp_path: Path,
+) -> None:
+    """`seadragons serve` with SEADRAGONS_METRICS_PORT: a listener of its own (the compose
+    stack's proxy routes only the app's port), while the public port answers 404."""
+    port = free_port()
+    env = server_env(
+        tmp_path,
+        DATABASE_URL=f"sqlite:///{tmp_path / 'm.db'}",
+        METRICS_PORT=str(port),
+        METRICS_HOST="127.0.0.1",
+    )
+    with serve(env, tmp_path / "server.log") as server:
+        assert httpx.get(f"{server.url}/metrics").status_code == 404
+        with server.client() as c:
+            c.post("/api/session/guest", json={"name": "Counter"})
+            assert c.get("/api/games/424242").status_code == 404
+        private = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10)
+        assert private.status_code == 200
+        assert re.search(
+            r'^seadragons_errors_total\{code="not_found",transport="http"\} [1-9]',
+            private.text,
+            re.MULTILINE,
+        ), private.text[-2000:]
 
 
 def test_multiprocess_mode_adds_up_every_process(tmp_path: Path) -> None:

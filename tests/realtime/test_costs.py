@@ -205,9 +205,13 @@ def _children(pid: int) -> list[str]:
     return out
 
 
+METRICS_TOKEN = "realtime-metrics-token"
+
+
 def _room_updates(server: Server) -> dict[str, float]:
     """The server's seadragons_room_updates_total counters by source, from /metrics."""
-    text = httpx.get(f"{server.http}/metrics", timeout=10).text
+    bearer = {"authorization": f"Bearer {METRICS_TOKEN}"}
+    text = httpx.get(f"{server.http}/metrics", headers=bearer, timeout=10).text
     out: dict[str, float] = {}
     for line in text.splitlines():
         if line.startswith("seadragons_room_updates_total{"):
@@ -222,8 +226,9 @@ async def test_another_instances_moves_are_replayed_not_read_back(
     """Issue 10.2: a notice carries the move; an instance one version behind replays it with
     the (deterministic) engine instead of reloading the game from the database."""
     url = make_postgres_db()
-    a = Server(tmp_path / "a", url, redis_url)
-    b = Server(tmp_path / "b", url, redis_url)
+    metrics = {"SEADRAGONS_METRICS_TOKEN": METRICS_TOKEN}  # /metrics is off the port otherwise
+    a = Server(tmp_path / "a", url, redis_url, env=metrics)
+    b = Server(tmp_path / "b", url, redis_url, env=metrics)
     for s in (a, b):
         s.log.parent.mkdir()
         s.start()

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import Game, Move, User
-from app.services import bot_runner, games, lobby, seats
+from app.services import bot_pool, games, lobby, seats
 from app.services.bot_runner import BotRunner
 from app.services.notify import Notifier
 
@@ -136,7 +136,7 @@ async def test_a_failing_bot_falls_back_to_a_random_legal_action(
     monkeypatch: pytest.MonkeyPatch,
     mode: str,
 ) -> None:
-    monkeypatch.setattr(bot_runner, "make_bot", lambda *a, **k: _Broken(mode))
+    monkeypatch.setattr(bot_pool, "make_bot", lambda *a, **k: _Broken(mode))
     notifier = Notifier()
     runner = BotRunner(sessions, notifier, delay_s=0, sweep_s=0)
     await runner.start()
@@ -186,7 +186,7 @@ async def test_a_reclaimed_seat_is_not_played_by_a_bot_still_thinking(
             release.wait(10)
             return legal[0]
 
-    monkeypatch.setattr(bot_runner, "make_bot", lambda *a, **k: Slow())
+    monkeypatch.setattr(bot_pool, "make_bot", lambda *a, **k: Slow())
     host, guest = make_user("Host"), make_user("Guest")
     game = lobby.create_game(db, host, 2)
     lobby.join_game(db, game.id, guest)

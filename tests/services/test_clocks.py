@@ -37,8 +37,14 @@ def _state(turn: int, seat: int, over: bool = False) -> Any:
     return SimpleNamespace(turn=SimpleNamespace(number=turn, seat=seat), over=over)
 
 
-def _game(clock: dict[str, Any] | None, bots: tuple[str | None, ...] = (None, None)) -> Any:
-    return SimpleNamespace(clock=clock, seats=[SimpleNamespace(bot_level=b) for b in bots])
+def _game(
+    clock: dict[str, Any] | None,
+    bots: tuple[str | None, ...] = (None, None),
+    owners: tuple[int | None, ...] | None = None,
+) -> Any:
+    owners = owners if owners is not None else tuple(range(1, len(bots) + 1))
+    seats_ = [SimpleNamespace(bot_level=b, user_id=u) for b, u in zip(bots, owners, strict=True)]
+    return SimpleNamespace(clock=clock, seats=seats_)
 
 
 def test_a_live_clock_adds_the_bonus_each_turn_and_keeps_what_is_left() -> None:
@@ -265,3 +271,64 @@ def test_a_timed_out_live_turn_empties_the_bank_and_counts_once() -> None:
     # A move by a person in that turn (they took the seat back) is not a timeout move.
     person = clocks.plan_move(_game(clock), _state(1, 0), _state(1, 0), 0, T0)
     assert not person.timeout
+
+
+# --- handing one's own seat to a bot does not stop the clock -----------------------------------
+
+
+def test_a_stand_in_bot_moving_after_the_deadline_times_the_turn_out() -> None:
+    """The rule (docs/api.md, "Turn clocks"): the owner's stand-in is held to the deadline."""
+    clock, _ = clocks.start(
+        clocks.new_clock({"mode": "daily", "per_turn": 60}, 3600), 2, _state(1, 0), T0
+    )
+    stand_in = _game(clock, ("greedy", None))  # the owner (user 1) handed seat 0 to a bot
+    early = clocks.plan_move(stand_in, _state(1, 0), _state(2, 1), 0, T0 + timedelta(seconds=59))
+    assert not early.timeout and early.values["clock"]["timeouts"] == [0, 0]
+    mid = clocks.plan_move(stand_in, _state(1, 0), _state(1, 0), 0, T0 + timedelta(seconds=60.4))
+    assert mid.timeout and mid.values == {}
+    late = clocks.plan_move(stand_in, _state(1, 0), _state(2, 1), 0, T0 + timedelta(seconds=61))
+    assert late.timeout and late.values["clock"]["timeouts"] == [1, 0]
+    assert late.release is None, "the owner chose the bot: it keeps the seat"
+    assert late.turn_seat == 1 and late.values["clock"]["seat"] == 1
+    # A bot's own seat has no owner to hold to a clock; a person's late move is the sweep's.
+    own = _game(clock, ("greedy", None), owners=(None, 2))
+    assert not clocks.plan_move(
+        own, _state(1, 0), _state(2, 1), 0, T0 + timedelta(seconds=61)
+    ).timeout
+    person = clocks.plan_move(
+        _game(clock), _state(1, 0), _state(1, 0), 0, T0 + timedelta(seconds=61)
+    )
+    assert not person.timeout
+
+
+async def test_handing_the_seat_to_a_bot_just_before_the_deadline_sidesteps_nothing(
+    db: Session, sessions: sessionmaker[Session], make_user: MakeUser
+) -> None:
+    """The report: a hand-over 0.4 s before the deadline left `timeouts` at [0, 0] and marked
+    no timed-out move."""
+    game, players = _clock_game(db, make_user, per_turn=1)
+    seats.hand_seat_to_bot(db, game.id, players[0], "random")
+    deadline = datetime.fromisoformat(lobby.get_game(db, game.id).clock["deadline"])
+    limit = time.monotonic() + 30
+    while datetime.now(UTC) <= deadline:  # the turn's time passes while the bot holds it
+        assert time.monotonic() < limit
+        await anyio.sleep(0.05)
+    await _bots_finish_turn(sessions, game.id, 1)
+    game = lobby.get_game(db, game.id)
+    assert game.clock["timeouts"] == [1, 0]
+    assert game.seats[0].bot_level == "random", "the owner's chosen bot keeps the seat"
+    turn1 = list(db.scalars(select(Move).where(Move.game_id == game.id, Move.seat == 0)))
+    assert turn1 and all(m.timeout for m in turn1)
+    log = games.game_log(db, game.id, players[1].id)
+    assert all(e.get("timeout") for e in log["moves"] if e["seat"] == 0)
+
+
+async def test_a_stand_in_bot_in_time_is_no_timeout(
+    db: Session, sessions: sessionmaker[Session], make_user: MakeUser
+) -> None:
+    game, players = _clock_game(db, make_user, per_turn=3600)
+    seats.hand_seat_to_bot(db, game.id, players[0], "random")
+    await _bots_finish_turn(sessions, game.id, 1)
+    game = lobby.get_game(db, game.id)
+    assert game.clock["timeouts"] == [0, 0] and game.to_act == 1
+    assert not any(m.timeout for m in db.scalars(select(Move).where(Move.game_id == game.id)))

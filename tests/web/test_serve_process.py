@@ -32,7 +32,7 @@ def server(env: dict[str, str], port: int) -> Iterator[subprocess.Popen[bytes]]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a busy machine starts slowly
         while True:
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
@@ -40,6 +40,9 @@ def server(env: dict[str, str], port: int) -> Iterator[subprocess.Popen[bytes]]:
             except httpx.TransportError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
+                if proc.poll() is None:
+                    proc.kill()  # reading its stderr would wait for ever while it runs
+                    proc.wait()
                 err = proc.stderr.read().decode() if proc.stderr else ""
                 raise AssertionError(f"server did not come up: {err[-2000:]}")
             time.sleep(0.1)

@@ -1,0 +1,159 @@
+"""Where bots think: worker processes at a lower CPU priority, a bounded number at once.
+
+A bot's choice is pure CPU in Python (the expert searches for up to its budget). In a thread of
+the server process it would hold the interpreter lock against the event loop and every request,
+so one guest's bot games could slow everybody's moves. Here decisions run in worker processes
+(`SEADRAGONS_BOT_PROCESSES`, niced by `SEADRAGONS_BOT_NICE`), so the operating system gives
+people's requests the CPU first, and a runner sends at most one decision per worker at a time:
+more bot games make each bot slower, never the people's moves. The pool of a process is shared
+by every runner in it and replaced if a worker dies.
+
+`decide` is what a worker runs: the bot's choice, or a random legal action if the bot fails or
+answers something outside the legal list (with the reason, for the runner's log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+import threading
+import time
+import traceback
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from app.bots import make_bot
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's action, how long it thought, and why it fell back to a random action (if so)."""
+
+    action: Json
+    think_s: float
+    error: str | None = None
+
+
+def decide(
+    level: str, view: Json, legal: list[Json], budget_s: float | None, seed: int
+) -> Decision:
+    """Let a bot of `level` choose among `legal` from `view` (runs in a worker)."""
+    rng = random.Random(seed)
+    began = time.perf_counter()
+    error = None
+    try:
+        action = make_bot(level, rng, budget_s=budget_s).choose(view, legal)
+        if action not in legal:
+            error = f"bot {level} chose an action that is not legal: {str(action)[:200]}"
+    except Exception:
+        error = traceback.format_exc(limit=8)
+    if error is not None:
+        action = rng.choice(legal)
+    return Decision(action, time.perf_counter() - began, error)
+
+
+PARENT_CHECK_S = 1.0
+
+
+def _start_worker(nice: int) -> None:
+    """Worker initializer: people's requests get the CPU before bots, and the worker ends with
+    the server process (even a killed one, which cannot tell its workers to stop)."""
+    if nice > 0:
+        os.nice(nice)
+    parent = os.getppid()
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="parent-watch", daemon=True).start()
+
+
+def default_processes() -> int:
+    """Half the machine's cores, at least one: the other half stays for people."""
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+_pools: dict[tuple[int, int], ProcessPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def _process_pool(size: int, nice: int) -> ProcessPoolExecutor:
+    with _pools_lock:
+        pool = _pools.get((size, nice))
+        if pool is None:
+            # Spawned, not forked: the server process has threads (and connections) a fork
+            # would copy in whatever state they were.
+            pool = ProcessPoolExecutor(
+                size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker,
+                initargs=(nice,),
+            )
+            _pools[(size, nice)] = pool
+        return pool
+
+
+def _replace_broken(size: int, nice: int, broken: Executor) -> None:
+    with _pools_lock:
+        if _pools.get((size, nice)) is broken:
+            del _pools[(size, nice)]
+    broken.shutdown(wait=False, cancel_futures=True)
+
+
+class DecisionPool:
+    """Runs `decide` for one runner: in `processes` worker processes at `nice`, or, with 0
+    processes, in two threads of this process (tests that substitute bots; tiny deployments)."""
+
+    def __init__(self, processes: int, nice: int = 10) -> None:
+        self.processes = processes
+        self.nice = nice
+        self.slots = max(1, processes) if processes else 2
+        self._threads: ThreadPoolExecutor | None = None
+        self._slots: asyncio.Semaphore | None = None
+
+    def start(self) -> None:
+        """Get ready on the running loop (workers start on first use, in the background)."""
+        self._slots = asyncio.Semaphore(self.slots)
+        if not self.processes:
+            self._threads = ThreadPoolExecutor(self.slots, thread_name_prefix="bot")
+        else:
+            pool = _process_pool(self.processes, self.nice)
+            for _ in range(self.processes):
+                pool.submit(os.getpid)  # starts the workers now, not at the first bot turn
+
+    def stop(self) -> None:
+        """Let go of this runner's threads (a shared process pool lives as long as the process)."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._threads = None
+
+    def slot(self) -> asyncio.Semaphore:
+        """Held while a decision is prepared and made: waiting runs first come, first served."""
+        assert self._slots is not None, "start() first"
+        return self._slots
+
+    async def decide(
+        self, level: str, view: Json, legal: list[Json], budget_s: float | None, seed: int
+    ) -> Decision:
+        """`decide` in a worker; a worker that died is replaced and the error raised."""
+        loop = asyncio.get_running_loop()
+        if self._threads is not None:
+            return await loop.run_in_executor(
+                self._threads, decide, level, view, legal, budget_s, seed
+            )
+        pool = _process_pool(self.processes, self.nice)
+        try:
+            return await asyncio.wrap_future(
+                pool.submit(decide, level, view, legal, budget_s, seed)
+            )
+        except BrokenProcessPool:
+            _replace_broken(self.processes, self.nice, pool)
+            raise
