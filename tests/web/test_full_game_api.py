@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -43,11 +42,9 @@ def play_to_the_end(gid: int, clients: list[TestClient], limit: int = 2000) -> i
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_play_a_whole_game(start_game: Start, client_factory: Factory, players: int) -> None:
-    began = time.perf_counter()
     gid, clients = start_game(players)
     moves = play_to_the_end(gid, clients)
     assert moves > 0
-    assert time.perf_counter() - began < 20
 
     game = clients[0].get(f"/api/games/{gid}").json()
     assert game["status"] == "finished" and game["finished_at"] and game["to_act"] is None
