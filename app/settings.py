@@ -143,6 +143,14 @@ class Settings(BaseSettings):
     email_verify_per_hour: int = 3
     email_verify_per_recipient_per_day: int = 5
 
+    # Background jobs (app/services/jobs.py): workers per server process (0: none here; another
+    # instance or `seadragons jobs run` does them), how often an idle worker looks, how long a
+    # claim lasts before another worker may take the job over, and the first retry's back-off.
+    jobs_workers: int = 1
+    jobs_poll_seconds: float = 1.0
+    jobs_lease_seconds: float = 120.0
+    jobs_retry_seconds: float = 10.0
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

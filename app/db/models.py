@@ -257,3 +257,35 @@ class OutboxEmail(Base):
         Index("ix_outbox_emails_status_next_try_at", "status", "next_try_at"),
         Index("ix_outbox_emails_recipient_created_at", "recipient", "created_at"),
     )
+
+
+class Job(Base):
+    """A durable background job (app/services/jobs.py): at most one per (kind, key), so enqueuing
+    the same work twice is harmless; claimed with a lease that a crashed worker lets run out.
+    """
+
+    __tablename__ = "jobs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    key: Mapped[str] = mapped_column(String(128))
+    payload: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    # pending -> running -> done | failed (retries spent); running with an expired lease is
+    # pending again for any worker.
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    max_attempts: Mapped[int] = mapped_column(Integer, default=5)
+    run_after: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # A random token per claim: a worker whose lease ran out cannot finish someone else's run.
+    claimed_by: Mapped[str | None] = mapped_column(String(32))
+    progress: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    error: Mapped[str | None] = mapped_column(String(1000))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+    __table_args__ = (
+        UniqueConstraint("kind", "key", name="uq_jobs_kind_key"),
+        Index("ix_jobs_status_run_after", "status", "run_after"),
+    )
