@@ -151,6 +151,15 @@ class Settings(BaseSettings):
     jobs_lease_seconds: float = 120.0
     jobs_retry_seconds: float = 10.0
 
+    # Ratings (app/services/ratings.py): a rating stays provisional (marked, and off the
+    # leaderboard) while its sigma is above this; rows per leaderboard page and per page of
+    # finished games; recent games and rating history points on a profile.
+    rating_provisional_sigma: float = 5.0
+    leaderboard_page_size: int = 50
+    history_page_size: int = 20
+    profile_recent_games: int = 10
+    profile_history_points: int = 200
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
