@@ -29,6 +29,8 @@ from .labels import LABELS, Thresholds, accuracy, label
 Json = dict[str, Any]
 FORMAT = 1  # bumped when the JSON's meaning changes, so stored analyses can be told apart
 
+PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
 # Called after each move with (moves done, moves in the game).
 Progress = Callable[[int, int], None]
 
@@ -156,7 +158,7 @@ def _player_summary(seat: int, entries: list[Json]) -> Json:
         "accuracy": None if acc is None else round(acc, 1),
     }
     for name in LABELS:
-        out[name + "s"] = sum(1 for e in judged if e["label"] == name)
+        out[PLURAL[name]] = sum(1 for e in judged if e["label"] == name)
     return out
 
 

@@ -11,7 +11,7 @@ from app.bots.determinise import determinise
 from app.engine import apply, legal_actions, replay, to_act, view_for
 from app.review import GameRecord, NotFinished, ReviewSettings, analyse_game, decision_seed
 from app.review.decision import analyse_decision, index_of
-from app.review.game import analyse_move, analyse_moves, assemble
+from app.review.game import PLURAL, analyse_move, analyse_moves, assemble
 from app.review.labels import Thresholds, label
 
 from .conftest import greedy_game
@@ -49,7 +49,7 @@ def test_summary_counts_the_labels_of_each_player(analysis: dict) -> None:
         mine = [m for m in analysis["moves"] if m["seat"] == summary["seat"] and not m["forced"]]
         assert summary["decisions"] == len(mine) > 0
         for name in ("inaccuracy", "mistake", "blunder"):
-            assert summary[name + "s"] == sum(1 for m in mine if m["label"] == name)
+            assert summary[PLURAL[name]] == sum(1 for m in mine if m["label"] == name)
         assert 0.0 <= summary["accuracy"] <= 100.0
 
 
