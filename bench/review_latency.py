@@ -33,11 +33,15 @@ import load  # noqa: E402
 from bot_cpu import cpu_split, guest, summary  # noqa: E402
 
 
-def start_server(dbs: load.Databases, label: str, concurrency: int) -> load.Proc:
+def start_server(
+    dbs: load.Databases, label: str, concurrency: int, nice: int | None = None
+) -> load.Proc:
     """`seadragons serve` on a new database with `concurrency` analyses at once (0: none)."""
     workdir = Path(tempfile.mkdtemp(prefix=f"review-latency-{label}-"))
     env = load.server_env(dbs.create(label), workdir)
     env["SEADRAGONS_REVIEW_CONCURRENCY"] = str(concurrency)
+    if nice is not None:
+        env["SEADRAGONS_REVIEW_NICE"] = str(nice)
     port = load.free_port()
     args = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     proc = load.Proc(args, env, port, workdir / f"server-{port}.log", cwd=ROOT)
@@ -99,10 +103,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--nice", type=int, default=None, help="override SEADRAGONS_REVIEW_NICE")
     args = parser.parse_args()
     dbs = load.Databases()
     rng = random.Random(1)
-    result: dict = {"analyses": args.games, "concurrency": args.concurrency}
+    result: dict = {"analyses": args.games, "concurrency": args.concurrency, "nice": args.nice}
     try:
         # Quiet: the same server with no analysis worker (finished games only queue theirs).
         quiet_server = start_server(dbs, "quiet", 0)
@@ -112,7 +117,7 @@ def main() -> None:
             result["quiet_ms"] = summary(play(base, args.moves, rng))
         finally:
             quiet_server.stop()
-        server = start_server(dbs, "busy", args.concurrency)
+        server = start_server(dbs, "busy", args.concurrency, args.nice)
         try:
             base = f"http://127.0.0.1:{server.port}"
             probe = guest(base, "Probe")
