@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
 from app.metrics import MOVE_LATENCY, MOVES_APPLIED
-from app.services import clocks, notices
+from app.services import clocks, notices, ratings
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, seat_of, visible_game
@@ -361,6 +361,9 @@ def _commit(
     if not moved:
         db.rollback()
         return None
+    if status == "finished":
+        # Its results and ratings: a job committed with the finish, or not at all (ratings.py).
+        ratings.enqueue_results(db, game_id)
     if plan is not None:
         assert game is not None
         clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; the turn notice
