@@ -102,7 +102,9 @@ function keyed(id, inputs, draw) {
 }
 
 function boardLabel(view) {
-  const ghost = state.selected ? `; placing ${state.selected} at row ${state.anchor?.[0]}, column ${state.anchor?.[1]}, ${st.currentAction(state) ? "legal" : "not legal"}` : "";
+  // Rows and columns counted from 1, as people count (the engine's are from 0).
+  const at = state.anchor ? `row ${state.anchor[0] + 1}, column ${state.anchor[1] + 1}` : "nowhere yet";
+  const ghost = state.selected ? `; placing ${state.selected} at ${at}, ${st.currentAction(state) ? "legal" : "not legal"}` : "";
   return `Sea Dragons board, ${view.board.dragons.length} Dragons placed${ghost}`;
 }
 
@@ -398,7 +400,7 @@ async function main() {
       game = await loadGame();
     }
     if (game.status === "cancelled") {
-      fill($("waiting"), h("h2", {}, `Table ${gameId}`), h("p", {}, "This table was cancelled: everyone left before the start."), h("a", { href: "/" }, "Back to the lobby"));
+      fill($("waiting"), h("h2", {}, `Table ${gameId}`), h("p", {}, "This table was cancelled before the start."), h("a", { href: "/" }, "Back to the lobby"));
       return;
     }
     await startLive(game);

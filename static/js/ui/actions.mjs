@@ -93,7 +93,9 @@ function waitingLine(s) {
   }
   const who = v.turn.seat === s.seat ? "Your turn" : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} to play`;
   const pend = v.pending?.[0];
-  const what = pend ? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase);
+  const legal = st.legalOf(s);
+  const canMission = legal.length ? legal.some((a) => a.type === "mission") : v.turn.can_complete_mission;
+  const what = pend ? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase, canMission);
   return h("p.turn-line", {}, h("b", {}, who), ` · ${what} · turn ${v.turn.number}`);
 }
 
@@ -161,7 +163,7 @@ export function renderActions(el, s, ctl) {
   const mine = s.seat !== null ? s.seats[s.seat] : null;
   const touch = !!ctl.touch?.();
   const busy = s.pending;
-  keyedSlot(el, "turn", [v.over, v.turn, v.pending?.[0]?.kind ?? null, s.seat, s.names, s.gameId], () => waitingLine(s));
+  keyedSlot(el, "turn", [v.over, v.turn, v.pending?.[0]?.kind ?? null, s.seat, s.names, s.gameId, legal.some((a) => a.type === "mission")], () => waitingLine(s));
   // A bot plays my seat (I let it, or the host did while I was away): offer it back.
   keyedSlot(el, "stand-in", [mine?.bot ?? null, v.over], () =>
     mine?.bot && !v.over

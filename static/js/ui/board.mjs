@@ -7,6 +7,11 @@ import * as st from "../lib/state.mjs";
 import * as paint from "./paint.mjs";
 import { drawRealmOverlay } from "./realms.mjs";
 
+const HIGHLIGHT_MS = 2500; // how long the newest Dragon stays outlined
+const motionQuery = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+/** Whether the person asked for less motion (no pulsing outline then). */
+const reducedMotion = () => !!motionQuery?.matches;
+
 const REALM_CORNERS = [
   ["starfish", 0, 0],
   ["conch", 0, 1],
@@ -198,8 +203,10 @@ export class Board {
 
   drawHighlight(ctx, now) {
     const s = this.state;
-    if (!st.highlightActive(s, Date.now())) return;
-    const pulse = 0.5 + 0.5 * Math.sin(now / 160);
+    if (!st.highlightActive(s, Date.now(), HIGHLIGHT_MS)) return;
+    // With prefers-reduced-motion the outline stays still and one redraw at the end removes it.
+    const still = s.lastPlaced.still || reducedMotion();
+    const pulse = still ? 1 : 0.5 + 0.5 * Math.sin(now / 160);
     ctx.save();
     ctx.strokeStyle = `rgba(255,255,255,${0.5 + 0.5 * pulse})`;
     ctx.lineWidth = 3;
@@ -210,7 +217,10 @@ export class Board {
       ctx.strokeRect(x + 1.5, y + 1.5, w - 3, w - 3);
     }
     ctx.restore();
-    if (!s.lastPlaced.still) this.hooks.redraw(); // keep pulsing until the highlight expires
+    if (!still) this.hooks.redraw(); // keep pulsing until the highlight expires
+    else if (!s.lastPlaced.still && !s.lastPlaced.endTimer) {
+      s.lastPlaced.endTimer = setTimeout(() => this.hooks.redraw(), Math.max(0, s.lastPlaced.at + HIGHLIGHT_MS - Date.now()) + 20);
+    }
   }
 
   drawGhost(ctx) {

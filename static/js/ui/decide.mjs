@@ -89,14 +89,18 @@ export function drawChoices(s, ctl) {
   const draws = legal.filter((a) => a.type === "draw").sort((a, b) => tableOrder(a) - tableOrder(b));
   const end = legal.find((a) => a.type === "end_turn");
   if (!draws.length && !end) return null;
-  const played = st.viewOf(s)?.turn?.played_deck;
+  const turn = st.viewOf(s)?.turn;
+  const played = turn?.played_deck;
+  // Which decks are open is read off the listed draws, never guessed: with the same-deck
+  // treasure the deck just played is among them.
+  const sameDeckOpen = !!played && draws.some((a) => (a.card ? deckOf(a.card) : a.deck) === played);
   const cards = draws.map((a) =>
     sourceCard(s, a, { disabled: s.pending, onclick: () => ctl.act(a), class: "can act-draw", dataset: { key: `draw-${dec.drawKey(a.card ? { card: a.card } : a)}`, action: JSON.stringify(a) } }),
   );
   return h(
     "div.group.draw-group",
     {},
-    h("h4", {}, "Draw a Pattern card", played ? h("small.muted", {}, ` · not from the ${DECK_NAMES[played]} deck you played`) : null),
+    h("h4", {}, "Draw a Pattern card", played ? h("small.muted.deck-note", {}, sameDeckOpen ? ` · the ${DECK_NAMES[played]} deck you played is open too${turn.effects?.includes("same_deck") ? " (your treasure)" : ""}` : ` · not from the ${DECK_NAMES[played]} deck you played`) : null),
     cards.length ? h("div.mini-cards", {}, cards) : null,
     end ? h("button.act-end_turn", { type: "button", disabled: s.pending, onclick: () => ctl.act(end), dataset: { key: "end-turn" } }, "End turn (nothing to draw)") : null,
   );
@@ -173,24 +177,34 @@ export function pickChoices(s, ctl, names) {
       )),
     );
   }
-  if (tails.length) {
+  if (tails.length === 1) {
+    // Only one track can move: nothing to choose, one button to go on.
+    const reason = TAIL_REASONS[view?.pending?.[0]?.reason] ?? "";
+    const a = legal.find((x) => x.type === "choose_tail");
+    parts.push(
+      h("h4", {}, `Your ${a.track} tail advances `, h("small.muted", {}, `${reason} · the only track that can move`)),
+      h("div.buttons", {}, h("button.primary.act-choose_tail", { type: "button", disabled: s.pending, onclick: () => ctl.act(a), dataset: { key: `tail-${a.track}`, action: JSON.stringify(a) } }, `Advance the ${a.track} tail`)),
+    );
+  } else if (tails.length) {
     const reason = TAIL_REASONS[view?.pending?.[0]?.reason] ?? "";
     const choose = Object.fromEntries(legal.filter((a) => a.type === "choose_tail").map((a) => [a.track, () => ctl.act(a)]));
     parts.push(
-      h("h4", {}, `Advance which tail? `, h("small.muted", {}, `${reason} · click its track`)),
+      h("h4", {}, `Advance which tail? `, h("small.muted", {}, `${reason} · ${ctl.touch?.() ? "tap" : "click"} its track`)),
       h("div.reward.in-decision", {}, rewardBoard(view, names, s.content, { choose, disabled: s.pending, seat: s.seat })),
     );
   }
   if (decline) {
     // A treasure may answer this choice (draw four Reef cards, or advance any tail): use or not.
+    // Going on is the first choice; a treasure that may answer is offered second, and only
+    // when one is held (the neutral step of R-58 is then just "Continue").
     const uses = legal.filter((a) => a.type === "use_treasure");
     parts.push(
-      h("h4", {}, uses.length ? "Use a Hidden Treasure now?" : "Go on"),
+      uses.length ? h("h4", {}, "Go on, or use a Hidden Treasure now?") : null,
       h(
         "div.buttons",
         {},
+        h("button.primary.act-decline", { type: "button", disabled: s.pending, onclick: () => ctl.act(decline), dataset: { key: "decline" } }, uses.length ? "Continue (use no treasure)" : "Continue"),
         uses.map((a) => h("button.act-use_treasure", { type: "button", disabled: s.pending, onclick: () => ctl.act(a), dataset: { key: `use-now-${a.card}`, card: a.card } }, `Use ${a.card}: ${treasureText(s.content, a.card)}`)),
-        h("button.act-decline", { type: "button", disabled: s.pending, onclick: () => ctl.act(decline), dataset: { key: "decline" } }, "Decline (use no treasure)"),
       ),
     );
   }
