@@ -5,9 +5,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from . import expansion
 from .board import REALMS
-from .content import DECKS
+from .content import DECKS, content
 from .majorities import public_presence, realm_standings
+from .missions import payment_covers
+from .rules import draw_decks
 from .scoring import final_scores
 from .state import State
 
@@ -55,8 +58,27 @@ def _pending_view(state: State, viewer: int | None) -> list[dict[str, Any]]:
         for key in ("reason", "count", "ships"):  # ships just gained are public
             if key in d:
                 item[key] = d[key]
+        if d["kind"] == "tail":
+            item["tracks"] = expansion.open_tracks(state)  # tails are public
         out.append(item)
     return out
+
+
+def _missions_open(state: State, viewer: int | None) -> list[str] | None:
+    """The Missions of the market the acting seat can pay for now, for that seat only: it
+    depends on the Reef cards held (R-60), so every other viewer gets None."""
+    turn = state.turn
+    if viewer is None or viewer != turn.seat or state.over:
+        return None
+    if turn.phase != "mission" or state.pending or turn.missions_done >= turn.mission_limit:
+        return []
+    player = state.players[viewer]
+    missions = content().missions
+    return [
+        mid
+        for mid in state.market["missions"]
+        if payment_covers(missions[mid], player.ships, player.reefs)
+    ]
 
 
 def shared_view(state: State) -> dict[str, Any]:
@@ -86,6 +108,9 @@ def shared_view(state: State) -> dict[str, Any]:
             "treasure_used": state.turn.treasure_used,
             "effects": list(state.turn.effects),
             "ancestral": state.turn.ancestral,
+            # The decks this turn's draw may come from (the same-deck treasure adds the
+            # played card's deck), so a client never works it out.
+            "draw_decks": draw_decks(state),
         },
         "public_presence": public_presence(state),
     }
@@ -118,6 +143,7 @@ def view_for(
         "over": state.over,
         # Live majorities per realm (R-42, R-43): Hidden Dragons only the viewer's own (R-60).
         "realms": realm_standings(state, viewer, shared["public_presence"]),
+        "missions_open": _missions_open(state, viewer),
     }
     if "reward" in shared:
         view["reward"] = shared["reward"]
