@@ -156,7 +156,7 @@ function pick(card) {
 
 /** Send the open decision's action (the chosen payment, or the pass): always a listed one. */
 function sendDecision() {
-  const a = dec.missionToSend(state) ?? dec.passToSend(state);
+  const a = dec.missionToSend(state) ?? dec.passToSend(state) ?? dec.convertToSend(state);
   if (!a) return;
   act(a).then(() => {
     if (!state.error) dec.closeDecision(state);
@@ -192,6 +192,8 @@ const controls = {
   passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
   passDraw: (key) => (dec.passDraw(state, key), schedule()),
   closeDecision: () => (dec.closeDecision(state), schedule()),
+  openConvert: (card) => (dec.openConvert(state, card) && st.clearSelection(state), schedule()),
+  convertPick: (side, colour) => (dec.convertPick(state, side, colour), schedule()),
   sendDecision,
   rotate: () => (st.rotateGhost(state), schedule()),
   mirror: () => (st.mirrorGhost(state), schedule()),

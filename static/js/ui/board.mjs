@@ -223,6 +223,28 @@ export class Board {
     }
   }
 
+  /** Over the ghost, what is switched on for it (Ancestral head, a treasure): seen where one looks. */
+  drawActiveCaption(ctx, cells) {
+    const on = st.activeNow(this.state);
+    if (!on.length) return;
+    const text = on.map((x) => x.short).join(" · ");
+    const top = cells.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
+    const { x, y, w } = this.rect(top[0], top[1]);
+    ctx.save();
+    ctx.font = `700 ${Math.max(10, Math.round(w * 0.42))}px system-ui, sans-serif`;
+    const tw = ctx.measureText(text).width + 10;
+    const bh = Math.max(14, w * 0.6);
+    const bx = Math.min(Math.max(2, x), this.canvas.clientWidth - tw - 2);
+    const by = Math.max(2, y - bh - 3);
+    ctx.fillStyle = "rgba(242, 179, 61, 0.95)";
+    paint.roundRect(ctx, bx, by, tw, bh, 4);
+    ctx.fill();
+    ctx.fillStyle = "#2b1800";
+    ctx.textBaseline = "middle";
+    ctx.fillText(text, bx + 5, by + bh / 2 + 0.5);
+    ctx.restore();
+  }
+
   drawGhost(ctx) {
     const s = this.state;
     if (!s.selected) return;
@@ -263,6 +285,7 @@ export class Board {
         ctx.stroke();
       }
     }
+    this.drawActiveCaption(ctx, cells);
     const head = st.headCell(s);
     if (legal && head && s.locked) {
       const fill = paint.PLAYER_HEX[seat];

@@ -91,9 +91,10 @@ export function drawChoices(s, ctl) {
   if (!draws.length && !end) return null;
   const turn = st.viewOf(s)?.turn;
   const played = turn?.played_deck;
-  // Which decks are open is read off the listed draws, never guessed: with the same-deck
-  // treasure the deck just played is among them.
-  const sameDeckOpen = !!played && draws.some((a) => (a.card ? deckOf(a.card) : a.deck) === played);
+  // Which decks are open is the engine's (the view's draw_decks, else the listed draws), never
+  // guessed: with the same-deck treasure the deck just played is among them.
+  const openDecks = turn?.draw_decks ?? draws.map((a) => (a.card ? deckOf(a.card) : a.deck));
+  const sameDeckOpen = !!played && openDecks.includes(played);
   const cards = draws.map((a) =>
     sourceCard(s, a, { disabled: s.pending, onclick: () => ctl.act(a), class: "can act-draw", dataset: { key: `draw-${dec.drawKey(a.card ? { card: a.card } : a)}`, action: JSON.stringify(a) } }),
   );
@@ -209,4 +210,55 @@ export function pickChoices(s, ctl, names) {
     );
   }
   return parts.length ? h("div.group.pick-group", {}, parts) : null;
+}
+
+const SHIP_WORD = (c) => (c === "blue" ? "dark blue" : c);
+
+/** A row of ship tokens to choose one colour from (each a toggle button). */
+function shipRow(s, side, colours, chosen, ctl, counts) {
+  return h(
+    "div.ship-choices",
+    { role: "group", "aria-label": side === "from" ? "The ship to convert" : "The colour it becomes" },
+    colours.map((c) =>
+      h(
+        `button.ship-choice${chosen === c ? ".chosen" : ""}`,
+        { type: "button", "aria-pressed": String(chosen === c), disabled: s.pending, onclick: () => ctl.convertPick(side, c), dataset: { key: `convert-${side}-${c}`, colour: c }, title: `${side === "from" ? "Give up" : "Becomes"} a ${SHIP_WORD(c)} ship` },
+        shipChip(c, side === "from" ? counts?.[c] : undefined),
+        h("small", {}, SHIP_WORD(c)),
+      ),
+    ),
+  );
+}
+
+/** The Convert treasure as a choice on the ship tokens: the ship given up, then its new colour. */
+export function convertChoices(s, ctl) {
+  const legal = st.legalOf(s);
+  const cards = dec.convertCards(legal);
+  if (!cards.length) return null;
+  const open = s.decision?.kind === "convert" ? s.decision : null;
+  if (!open) {
+    return h(
+      "div.group.convert-group",
+      {},
+      cards.map((card) => h("button.convert-open", { type: "button", disabled: s.pending, onclick: () => ctl.openConvert(card), dataset: { key: `convert-open-${card}`, card } }, `Convert a ship with ${card}…`)),
+      h("small.muted", {}, " one of your ships becomes another colour, for a mission"),
+    );
+  }
+  const mine = st.viewOf(s)?.players?.[s.seat]?.ships ?? {};
+  const a = dec.convertToSend(s);
+  return h(
+    "div.group.convert-group.chooser",
+    { role: "group", "aria-label": `Convert a ship with ${open.card}` },
+    h("p.chooser-title", {}, h("b", {}, `Convert a ship`), ` · ${open.card}`),
+    h("small.muted", {}, "1. The ship you give up"),
+    shipRow(s, "from", dec.convertColours(s, "from"), open.from, ctl, mine),
+    h("small.muted", {}, "2. The colour it becomes"),
+    open.from ? shipRow(s, "to", dec.convertColours(s, "to"), open.to, ctl) : h("p.muted.small", {}, "Choose the ship first."),
+    h(
+      "div.buttons",
+      {},
+      h("button.primary.act-use_treasure", { type: "button", disabled: s.pending || !a, onclick: ctl.sendDecision, dataset: { key: "convert-confirm", action: a ? JSON.stringify(a) : "" } }, a ? `Convert ${SHIP_WORD(a.convert[0])} to ${SHIP_WORD(a.convert[1])}` : "Convert"),
+      h("button.ghost-btn", { type: "button", onclick: ctl.closeDecision, dataset: { key: "convert-cancel" } }, "Cancel"),
+    ),
+  );
 }
