@@ -200,11 +200,11 @@ export function renderActions(el, s, ctl) {
   const picks = ofTypes(legal, ["keep_reef", "keep_treasure", "choose_tail", "decline"]);
   if (picks.some((a) => a.type === "decline")) picks.push(...ofTypes(legal, ["use_treasure"]));
   const tailView = picks.some((a) => a.type === "choose_tail") ? [v.reward, v.players.map((p) => p.tails), s.names, v.pending?.[0]?.reason] : null;
-  keyedSlot(el, "pick", [picks, tailView, busy], () => pickChoices(s, ctl, s.names));
-  keyedSlot(el, "missions", [ofTypes(legal, ["mission"]), s.decision?.kind === "mission" ? s.decision : null, busy], () => missionChoices(s, ctl));
+  keyedSlot(el, "pick", [picks, tailView, busy, touch], () => pickChoices(s, ctl, s.names));
+  keyedSlot(el, "missions", [ofTypes(legal, ["mission"]), s.decision?.kind === "mission" ? s.decision : null, busy, touch], () => missionChoices(s, ctl));
   keyedSlot(el, "convert", [legal.filter(isConvert), s.decision?.kind === "convert" ? s.decision : null, v.players[s.seat ?? 0]?.ships, busy], () => convertChoices(s, ctl));
   keyedSlot(el, "draws", [ofTypes(legal, ["draw", "end_turn"]), v.deck_sizes, v.turn.played_deck, busy], () => drawChoices(s, ctl));
-  keyedSlot(el, "pass", [ofTypes(legal, ["pass"]), s.decision?.kind === "pass" ? s.decision : null, v.deck_sizes, busy], () => passChoices(s, ctl));
+  keyedSlot(el, "pass", [ofTypes(legal, ["pass"]), s.decision?.kind === "pass" ? s.decision : null, v.deck_sizes, busy, touch], () => passChoices(s, ctl));
   keyedSlot(el, "other", [otherActions(s), busy], () => otherButtons(s, ctl));
   keyedSlot(el, "spectator", [s.seat === null], () => (s.seat === null ? h("p.muted", {}, "Spectator mode: read-only.") : null));
   // The reverse: step away and let a bot play for me until I take the seat back.

@@ -10,6 +10,9 @@ import { h, shipChip } from "./dom.mjs";
 import { missionNeeds, patternCard } from "./cards.mjs";
 import { rewardBoard } from "./reward.mjs";
 
+/** "tap" on a touch screen (the last input was a finger), else "click". */
+const clickWord = (ctl) => (ctl.touch?.() ? "tap" : "click");
+
 /** A Reef card spent in a payment, drawn with the ships it stands for. */
 function reefToken(content, id) {
   const r = content?.reefs?.[id];
@@ -36,7 +39,7 @@ export function missionChoices(s, ctl) {
   if (!ids.length) return null;
   const open = s.decision?.kind === "mission" ? s.decision : null;
   const cards = h("div.mini-cards", {}, ids.map((id) => missionButton(s, id, { disabled: s.pending, onclick: () => ctl.openMission(id) })));
-  const head = h("h4", {}, "Complete a mission ", h("small.muted", {}, open ? "" : "· click one (or draw below to skip)"));
+  const head = h("h4", {}, "Complete a mission ", h("small.muted", {}, open ? "" : `· ${clickWord(ctl)} one (or draw below to skip)`));
   if (!open) return h("div.group.missions-group", {}, head, cards);
   const m = s.content?.missions?.[open.mission];
   const pays = dec.missionPayments(legal, open.mission, s.content);
@@ -52,7 +55,7 @@ export function missionChoices(s, ctl) {
     "div.chooser",
     { role: "group", "aria-label": `Pay for ${open.mission}` },
     h("p.chooser-title", {}, h("b", {}, `Complete ${open.mission}`), m ? ` · ${m.vp} VP${m.reef ? " + a Reef draw" : ""}` : ""),
-    h("small.muted", {}, pays.length > 1 ? `Pay with (${pays.length} ways; click one to swap):` : "Pay with:"),
+    h("small.muted", {}, pays.length > 1 ? `Pay with (${pays.length} ways; ${clickWord(ctl)} one to swap):` : "Pay with:"),
     h("div.payments", {}, rows),
     h(
       "div.buttons",
@@ -138,7 +141,7 @@ export function passChoices(s, ctl) {
     "div.group.pass-group.chooser",
     { role: "group", "aria-label": "Pass" },
     h("p.chooser-title", {}, h("b", {}, "Pass"), " · return a head and take 2 Gold"),
-    h("small.muted", {}, "1. Discard (or click a card in your hand)"),
+    h("small.muted", {}, `1. Discard (or ${clickWord(ctl)} a card in your hand)`),
     h("div.mini-cards", {}, discardCards),
     h("small.muted", {}, "2. Draw"),
     draws.length ? h("div.mini-cards", {}, drawCards) : h("p.muted.small", {}, "Choose the card to discard first."),
@@ -190,7 +193,7 @@ export function pickChoices(s, ctl, names) {
     const reason = TAIL_REASONS[view?.pending?.[0]?.reason] ?? "";
     const choose = Object.fromEntries(legal.filter((a) => a.type === "choose_tail").map((a) => [a.track, () => ctl.act(a)]));
     parts.push(
-      h("h4", {}, `Advance which tail? `, h("small.muted", {}, `${reason} · ${ctl.touch?.() ? "tap" : "click"} its track`)),
+      h("h4", {}, `Advance which tail? `, h("small.muted", {}, `${reason} · ${clickWord(ctl)} its track`)),
       h("div.reward.in-decision", {}, rewardBoard(view, names, s.content, { choose, disabled: s.pending, seat: s.seat })),
     );
   }

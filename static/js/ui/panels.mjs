@@ -31,7 +31,7 @@ function playerPanel(s, p) {
     h("div.stat", { title: "Pattern cards in hand" }, h("b", {}, p.hand_count), p.hand_count === 1 ? " card" : " cards"),
     h("div.stat", { title: "Reef cards" }, h("b", {}, p.reef_count), p.reef_count === 1 ? " reef" : " reefs"),
   ];
-  if (view.expansion) rows.push(h("div.stat", { title: "Hidden Treasures held" }, h("b", {}, p.treasure_count ?? 0), p.treasure_count === 1 ? " treasure" : " treasures"));
+  if (view.expansion) rows.push(h("div.stat.wide", { title: "Hidden Treasures held" }, h("b", {}, p.treasure_count ?? 0), p.treasure_count === 1 ? " treasure" : " treasures"));
   const missions = p.missions.map((m) => h("span.tag.mission", { title: missionText(s.content, m) }, m));
   const played = p.played.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: `played ${c}` }, c));
   const reefs = (p.reefs ?? []).map((c) => h("span.tag.reef", { title: reefText(s.content, c) }, c));
