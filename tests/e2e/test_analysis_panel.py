@@ -18,9 +18,11 @@ COLOURS = ["#ff0000", "#00c000", "#0000ff"]
 
 
 def _analysis() -> dict[str, Any]:
-    """The real analysis, with a mistake and a blunder marked (so the button has work)."""
+    """The real analysis with exactly a mistake and a blunder marked (known button stops)."""
     doc = copy.deepcopy(json.loads(FIXTURE.read_text()))
     judged = [m for m in doc["moves"] if not m["forced"]]
+    for m in judged:
+        m["label"] = None
     judged[10]["label"], judged[30]["label"] = "mistake", "blunder"
     return doc
 
