@@ -68,7 +68,7 @@ def test_the_panel_draws_lists_and_selects(browser: Any, stub_url: str) -> None:
     rows = page.locator("table.analysis-players tr")
     assert rows.count() == 1 + len(analysis["players"])
     first = analysis["players"][0]
-    assert rows.nth(1).inner_text().split("\t")[:2] == ["Ann", f"{first['accuracy']}%"]
+    assert rows.nth(1).inner_text().split("\t")[:2] == ["Ann", f"{first['accuracy']:g}%"]
 
     page.click("button.analysis-next")
     page.click("button.analysis-next")
