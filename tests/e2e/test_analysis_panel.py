@@ -75,7 +75,7 @@ def test_the_panel_draws_lists_and_selects(browser: Any, stub_url: str) -> None:
     assert page.evaluate("window.selected") == [judged[10]["move"], judged[30]["move"]]
     assert page.locator("button.analysis-next").is_disabled()  # no mistake after the last
     detail = page.locator("p.analysis-move").inner_text()
-    assert "blunder" in detail and f"{judged[30]['win']['played']}%" in detail
+    assert "blunder" in detail and f"{judged[30]['win']['played']:g}%" in detail
 
     box = page.locator("canvas.analysis-graph").bounding_box()
     assert box is not None
