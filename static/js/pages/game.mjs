@@ -28,6 +28,7 @@ let conn = null; // the live Connection once the game has started
 let frame = 0; // pending requestAnimationFrame id (0 = none)
 let panelsDirty = true; // whether the DOM panels need rebuilding on the next frame
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
+let revealPlacing = false; // on one column, scroll the sheet to the placing buttons after the next render
 let revealChooser = false; // scroll the decision's chooser into view after the next render
 // Issue 14; deadlines are the server's, so the countdown uses the server's time as the socket
 // measured it (the browser's own clock until then).
@@ -83,6 +84,10 @@ function render(now) {
   if (view.over && !sheetFoldedAtEnd) {
     sheetFoldedAtEnd = true;
     if (oneColumn()) sheet.setFolded(true);
+  }
+  if (revealPlacing) {
+    revealPlacing = false;
+    $("actions").querySelector(".placing-buttons")?.scrollIntoView({ block: "nearest" });
   }
   if (revealChooser) {
     revealChooser = false;
@@ -150,7 +155,10 @@ async function act(action) {
 function pick(card) {
   if (state.decision?.kind === "pass") dec.passDiscard(state, card);
   else if (state.selected === card) st.clearSelection(state);
-  else if (st.selectCard(state, card)) dec.closeDecision(state);
+  else if (st.selectCard(state, card)) {
+    dec.closeDecision(state);
+    revealPlacing = oneColumn(); // the sheet is small: bring the placing buttons into it
+  }
   schedule();
 }
 
