@@ -59,6 +59,11 @@ class Settings(BaseSettings):
     max_open_tables_per_user: int = 5
     max_live_games_per_user: int = 20
     max_live_games_per_address: int = 40
+    # Placement previews (GET /api/games/{id}/outcomes): a card with more legal placements
+    # than this is refused with 413 too_many_outcomes rather than applied that many times.
+    outcomes_max: int = 2000
+    # Replays of finished games (GET /api/games/{id}/replay) kept built, per process.
+    replay_cache_games: int = 32
     # Retry-After (seconds) sent with 503 `unavailable` while the database does not answer.
     unavailable_retry_after_seconds: int = 5
     # Logs: "text" (readable, the default) or "json" (one object per line, with the request

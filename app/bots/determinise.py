@@ -8,6 +8,7 @@ deck sizes. Searching over several such states never reads the real hidden infor
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from typing import Any
 
@@ -17,6 +18,10 @@ from app.engine.state import COLOURS, Dragon, GameOptions, Player, State, Turn
 
 from .greedy import unknown_pattern_cards
 from .position import position_from_view
+
+# The view's turn also carries answers derived for clients (the decks a draw may use, what a
+# take-back would undo): only the state's own fields are rebuilt from it.
+_TURN_FIELDS = frozenset(f.name for f in dataclasses.fields(Turn))
 
 Json = dict[str, Any]
 
@@ -133,7 +138,7 @@ def determinise(view: Json, rng: random.Random) -> State:
         players=players,
         decks=decks,
         market={k: list(v) for k, v in view["market"].items()},
-        turn=Turn(**{**view["turn"], "effects": list(view["turn"]["effects"])}),
+        turn=_turn(view["turn"]),
         pending=[_pending(d) for d in view["pending"]],
         reward=copy.deepcopy(view.get("reward") or {}),
     )
@@ -150,3 +155,8 @@ def _pending(d: Json) -> Json:
     if out.get("cards") is None:
         out.pop("cards", None)
     return out
+
+
+def _turn(turn: dict[str, Any]) -> Turn:
+    fields = {k: v for k, v in turn.items() if k in _TURN_FIELDS}
+    return Turn(**{**fields, "effects": list(turn["effects"])})

@@ -83,10 +83,11 @@ def on_ships_gained(s: State, seat: int, ships: list[str], events: Events) -> No
     if open_tracks(s) and might_hold(s, "any_tail"):
         s.pending.append({"kind": "advance", "ships": list(ships)})
         return
-    _advance_for_ships(s, seat, ships, events)
+    advance_for_ships(s, seat, ships, events)
 
 
-def _advance_for_ships(s: State, seat: int, ships: list[str], events: Events) -> None:
+def advance_for_ships(s: State, seat: int, ships: list[str], events: Events) -> None:
+    """Advance the tails for ships gained, in order; a dark blue ship asks which (R-50)."""
     for colour in ships:
         if colour == "blue":
             s.pending.append({"kind": "tail", "reason": "blue_ship"})
@@ -239,7 +240,7 @@ def _decline(s: State, a: Any, events: Events) -> None:
         s.pending[0] = {**front, "declined": True}
     else:
         s.pending.pop(0)
-        _advance_for_ships(s, s.turn.seat, front["ships"], events)
+        advance_for_ships(s, s.turn.seat, front["ships"], events)
 
 
 # --- Using cards: Hidden Treasures, Coral Reefs, the Ancestral head -----------------------------

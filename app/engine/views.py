@@ -8,7 +8,7 @@ from typing import Any
 from . import expansion
 from .board import REALMS
 from .content import DECKS, content
-from .majorities import public_presence, realm_standings
+from .majorities import public_presence, realm_standings, standings
 from .missions import payment_covers
 from .rules import draw_decks
 from .scoring import final_scores
@@ -17,9 +17,11 @@ from .state import State
 DECK_NAMES = (*DECKS, "missions", "reefs", "treasures")
 
 
-def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+def _player_view(
+    state: State, seat: int, viewer: int | None, open_all: bool = False
+) -> dict[str, Any]:
     p = state.players[seat]
-    reveal = viewer == seat or state.over  # hands are shown once the game has ended
+    reveal = viewer == seat or state.over or open_all  # hands are shown once the game has ended
     view: dict[str, Any] = {
         "seat": seat,
         "colour": p.colour,
@@ -47,13 +49,14 @@ def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     return view
 
 
-def _pending_view(state: State, viewer: int | None) -> list[dict[str, Any]]:
+def _pending_view(state: State, viewer: int | None, open_all: bool = False) -> list[dict[str, Any]]:
     out = []
     for d in state.pending:
         item = {"kind": d["kind"], "seat": state.turn.seat}
         if "cards" in d:
             # The cards drawn to choose from are the chooser's secret (R-60).
-            item["cards"] = list(d["cards"]) if viewer == state.turn.seat else None
+            shown = viewer == state.turn.seat or open_all
+            item["cards"] = list(d["cards"]) if shown else None
             item["card_count"] = len(d["cards"])
         for key in ("reason", "count", "ships"):  # ships just gained are public
             if key in d:
@@ -149,6 +152,20 @@ def view_for(
         view["reward"] = shared["reward"]
     if "scores" in shared:
         view["scores"] = shared["scores"]
+    return view
+
+
+def replay_view(state: State, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A spectator's view of a position of a finished game: every hand, Reef and treasure,
+    every card drawn for a choice, and every Hidden Dragon counted, as R-60 allows once the
+    game has ended. Only replays of finished games may use it."""
+    if shared is None:
+        shared = shared_view(state)
+    view = view_for(state, None, shared)
+    n = len(state.players)
+    view["players"] = [_player_view(state, s, None, open_all=True) for s in range(n)]
+    view["pending"] = _pending_view(state, None, open_all=True)
+    view["realms"] = standings(state, lambda _seat: True, shared["public_presence"])
     return view
 
 
