@@ -201,6 +201,22 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     return get_game(db, game_id)
 
 
+def cancel_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
+    """The host calls off a table before the start: it is `cancelled`, gone from the lobby and
+    from everyone's games; its players are told through the usual change notice."""
+    game = visible_game(db, game_id, user.id)
+    if game.host_id != user.id:
+        raise ServiceError("not_host", "only the host can cancel the table")
+    game = lock_open_game(db, game_id)  # a started (or already cancelled) game: not_open
+    if game.host_id != user.id:
+        db.rollback()
+        raise ServiceError("not_host", "only the host can cancel the table")
+    game.status = "cancelled"
+    db.commit()
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
+
+
 def start_game(
     db: Session,
     game_id: int,

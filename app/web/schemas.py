@@ -209,6 +209,8 @@ class GameOut(BaseModel):
     finished_at: datetime | None
     # The turn clock as everyone sees it (app/services/clocks.py `public`); {"mode": "none"}.
     clock: dict[str, Any]
+    # Every seat is held (by a person or a bot): an open table then waits for its host.
+    full: bool = False
     # Names of the winners once finished (ties share the win); and the rematch table, if any.
     winners: list[str] | None = None
     rematch_of: int | None = None
@@ -237,6 +239,7 @@ class GameOut(BaseModel):
             started_at=game.started_at,
             finished_at=game.finished_at,
             clock=clocks.public(game.clock),
+            full=not any(s.is_empty for s in game.seats),
             winners=_winners(game),
             rematch_of=game.rematch_of,
         )
