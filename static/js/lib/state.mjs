@@ -298,7 +298,15 @@ export function activeNow(s) {
   });
 }
 
-/** The listed `take_back` action (undo the head or treasure switched on), or null. */
+/**
+ * The `take_back` action (undo the head or treasure just switched on) when the engine offers it
+ * to me, or null. It is an undo, not a move, so the engine says so in the view's
+ * `turn.take_back` (what it would undo) rather than in legal_actions; only the seat to act,
+ * while it has a decision, may send it.
+ */
 export function takeBackAction(s) {
-  return legalOf(s).find((a) => a.type === "take_back") ?? null;
+  const listed = legalOf(s).find((a) => a.type === "take_back");
+  if (listed) return listed;
+  const t = viewOf(s)?.turn;
+  return t?.take_back && t.seat === s.seat && isMyTurn(s) ? { type: "take_back" } : null;
 }

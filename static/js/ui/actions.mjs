@@ -165,7 +165,7 @@ function activeLine(s, ctl) {
     "div.active-now",
     { role: "status" },
     h("b", {}, mine ? "Switched on: " : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} switched on: `),
-    on.map((x, i) => [i ? " · " : "", h("span.active-tag", { dataset: { active: x.key }, title: x.text }, x.short), x.text ? h("small.muted", {}, ` (${x.text})`) : null]),
+    on.flatMap((x, i) => [i ? " · " : "", h("span.active-tag", { dataset: { active: x.key }, title: x.text }, x.short), x.text ? h("small.muted", {}, ` (${x.text})`) : null]),
     back ? h("button.ghost-btn.act-take_back", { type: "button", disabled: s.pending, onclick: () => ctl.act(back), dataset: { key: "take-back" }, title: "Take it back: it returns to your hand" }, "Undo") : null,
   );
 }
