@@ -23,6 +23,7 @@ from app.engine import (
     event_for,
     legal_actions,
     new_game,
+    preview,
     to_act,
     view_for,
 )
@@ -44,6 +45,7 @@ class Table:
         # Bot seats: seat -> {"level", "stand_in" (the owner is still named), "left"}.
         self.bots: dict[int, dict[str, Any]] = {}
         self.actions: list[tuple[int, dict[str, Any]]] = []  # (seat, action) as received
+        self.outcome_requests: list[tuple[int, str]] = []  # (version, card) previews asked for
 
     @classmethod
     def find(cls, players: int, want: Any, expansion: bool = False, seeds: int = 400) -> Table:
@@ -179,6 +181,19 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
         except EngineError as e:
             return JSONResponse({"error": {"code": e.code, "message": e.message}}, 400)
         return JSONResponse({"version": t.version, "events": events})
+
+    @app.get("/api/games/{game_id}/outcomes")
+    def outcomes(game_id: int, card: str, version: int) -> JSONResponse:
+        """As the real server answers the seat to act (app/services/previews.py)."""
+        t = table(game_id)
+        if version != t.version:
+            return JSONResponse({"error": {"code": "stale_version", "message": "stale"}}, 409)
+        t.outcome_requests.append((version, card))
+        try:
+            found = preview.outcomes(t.state, to_act(t.state), card)
+        except EngineError as e:
+            return JSONResponse({"error": {"code": e.code, "message": e.message}}, 422)
+        return JSONResponse({"version": t.version, "card": card, "outcomes": found})
 
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
     def reclaim(game_id: int, seat: int) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from app.engine import final_scores, legal_actions, to_act, view_for
+from app.engine import final_scores, legal_actions, preview, to_act, view_for
 from app.engine.content import expansion_content
 from tests.e2e.helpers import ARTIFACTS, shot, watch_console
-from tests.e2e.play import PLACEABLE_CARDS
+from tests.e2e.play import CELL_CENTRE, PLACEABLE_CARDS
 from tests.e2e.stub_server import Table
 
 pytestmark = pytest.mark.e2e
@@ -354,3 +354,140 @@ def test_the_create_table_form_fits_its_panel(browser: Any, stub_url: str) -> No
             path=str(ARTIFACTS / f"truth-create-{viewport['width']}.png")
         )
         page.close()
+
+
+def _after_treasure(effect: str, players: int = 4) -> tuple[Table, int]:
+    """A table right after the seat to act used a before-placing treasure with `effect`."""
+
+    def usable(s: Any, acts: list[dict[str, Any]]) -> bool:
+        return any(a["type"] == "use_treasure" and _effect(a["card"]) == effect for a in acts)
+
+    t = Table.find(players, usable, expansion=True)
+    seat = to_act(t.state)
+    use = next(
+        a
+        for a in legal_actions(t.state, seat)
+        if a["type"] == "use_treasure" and _effect(a["card"]) == effect
+    )
+    t.act(seat, use)
+    return t, seat
+
+
+PREVIEW_NOW = """() => ({
+  cells: window.seadragons.st.currentAction(window.seadragons.state)?.cells ?? null,
+  text: document.querySelector('#actions .preview').textContent,
+})"""
+
+
+def _outcome_for(t: Table, seat: int, card: str, cells: list[list[int]]) -> dict[str, Any]:
+    """The engine's outcome of placing `card` on exactly `cells`."""
+    want = sorted(map(tuple, cells))
+    return next(
+        o
+        for o in preview.outcomes(t.state, seat, card)
+        if sorted(map(tuple, o["action"]["cells"])) == want
+    )
+
+
+@pytest.mark.parametrize("effect", ["triple_gold", "contact_gold"])
+def test_the_preview_is_the_engines_outcome_and_placing_gives_it(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any], effect: str
+) -> None:
+    """Point 2: with the triple-Gold or the 2-Gold-per-touching-Dragon treasure on, the preview
+    of each spot says the engine's cost and Gold (squares, treasure, Reward Board) and placing
+    the spot gives exactly the previewed Gold."""
+    t, seat = _after_treasure(effect)
+    stub_tables[1] = t
+    page, errors = _open(browser, stub_url, DESKTOP)
+    card = page.evaluate(PLACEABLE_CARDS)[0]
+    page.click(f"#hand button[data-card='{card}']")
+    best = None
+    for _ in range(25):
+        page.click("#actions button[data-key=next]")
+        page.wait_for_selector("#actions .preview .cost")
+        now = page.evaluate(PREVIEW_NOW)
+        o = _outcome_for(t, seat, card, now["cells"])
+        assert (f"Cost {o['cost']} Gold" if o["cost"] else "No cost") in now["text"]
+        if o["gold"]["total"]:
+            assert f"+{o['gold']['total']} Gold" in now["text"], (now, o["gold"])
+        if o["gold"]["treasures"]:
+            assert f"{o['gold']['treasures']} from the treasure" in now["text"]
+            best = best or (now["cells"], o)
+    assert t.outcome_requests == [(t.version, card)]  # one request per version and card
+    if best is None:
+        pytest.fail(f"no spot in 25 where {effect} adds Gold: choose another position")
+    while page.evaluate(PREVIEW_NOW)["cells"] != best[0]:
+        page.click("#actions button[data-key=next]")
+    shot(page, f"truth-preview-{effect}-1280", full_page=False)
+    page.click("#actions button[data-key=lock]")
+    page.click("#actions button[data-key=confirm]")
+    action = _wait_action(t, 2, page)
+    assert sorted(map(tuple, action["cells"])) == sorted(map(tuple, best[0]))
+    assert t.state.players[seat].gold == best[1]["gold_after"]
+    assert errors == []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_extra_body_treasure_places_a_dragon_of_five_squares(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
+) -> None:
+    """Point 3: after the extra-body treasure a square is added to the ghost by hand (Edit
+    squares, then a click or tap on a square), the spot is legal and the Dragon placed has it."""
+    t, seat = _after_treasure("extra_body")
+    stub_tables[1] = t
+    page, errors = _open(browser, stub_url, viewport)
+    card = page.evaluate(PLACEABLE_CARDS)[0]
+    acts = [a for a in legal_actions(t.state, seat) if a["type"] == "place" and a["card"] == card]
+    five = next(a for a in acts if len(a["cells"]) == len(acts[0]["cells"]) + 1)
+    four = next(
+        a
+        for a in acts
+        if len(a["cells"]) == len(five["cells"]) - 1 and all(c in five["cells"] for c in a["cells"])
+    )
+    extra = next(c for c in five["cells"] if c not in four["cells"])
+    page.click(f"#hand button[data-card='{card}']")
+    # "Next spot" up to the card-shaped spot, then one square more by hand.
+    target = sorted(map(tuple, four["cells"]))
+    for _ in range(len(acts) + 1):
+        if sorted(map(tuple, page.evaluate(PREVIEW_NOW)["cells"] or [])) == target:
+            break
+        page.click("#actions button[data-key=next]")
+    page.click("#actions button[data-key=edit-squares]")
+    page.locator("#board").scroll_into_view_if_needed()
+    xy = page.evaluate(CELL_CENTRE, extra)
+    if viewport == PHONE:
+        page.touchscreen.tap(*xy)
+    else:
+        page.mouse.click(*xy)
+    page.wait_for_function(
+        "n => window.seadragons.st.ghostCells(window.seadragons.state).length === n",
+        arg=len(five["cells"]),
+    )
+    assert page.inner_text("#actions .placing .status").startswith(f"{len(five['cells'])} squares")
+    page.wait_for_selector("#actions .preview .cost")
+    shot(page, f"truth-extra-body-{viewport['width']}", full_page=False)
+    page.click("#actions button[data-key=lock]")
+    page.click("#actions button[data-key=confirm]")
+    action = _wait_action(t, 2, page)
+    assert sorted(map(tuple, action["cells"])) == sorted(map(tuple, five["cells"]))
+    assert f"({len(five['cells'])} squares)" in t.log[-1]["text"][0]
+    assert errors == []
+
+
+def test_next_spot_reaches_the_free_shapes(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any]
+) -> None:
+    """Point 3: with the free-shape treasure, "Next spot" lands on listed placements whose
+    squares are not the card's shape (never on "not legal")."""
+    t, _ = _after_treasure("free_shape")
+    stub_tables[1] = t
+    page, errors = _open(browser, stub_url, DESKTOP)
+    card = page.evaluate(PLACEABLE_CARDS)[0]
+    page.click(f"#hand button[data-card='{card}']")
+    free = 0
+    for _ in range(30):
+        page.click("#actions button[data-key=next]")
+        page.wait_for_selector("#actions .placing .status.ok")
+        free += page.evaluate("() => !!window.seadragons.state.freeCells")
+    assert free > 0
+    assert errors == []

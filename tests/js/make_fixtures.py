@@ -21,10 +21,12 @@ from app.engine import (  # noqa: E402
     apply,
     legal_actions,
     new_game,
+    preview,
     replay_view,
     to_act,
     view_for,
 )
+from app.engine.content import expansion_content  # noqa: E402
 from app.realtime.legal_wire import pack_legal  # noqa: E402
 from app.services import replays  # noqa: E402
 from app.web.pages import client_content  # noqa: E402
@@ -93,6 +95,32 @@ def ancestral(players: int, seed: int, moves: int) -> dict[str, Any]:
     seat = to_act(state)
     state, _ = apply(state, {"type": "use_ancestral"}, seat)
     return doc(state, seat)
+
+
+def card_outcomes(state: Any) -> dict[str, Any]:
+    """The engine's outcomes of the first placeable card (GET .../outcomes's answer)."""
+    seat = to_act(state)
+    card = next(a["card"] for a in legal_actions(state, seat) if a["type"] == "place")
+    return {"version": 10, "card": card, "outcomes": preview.outcomes(state, seat, card)}
+
+
+def with_treasure(players: int, effect: str) -> dict[str, Any]:
+    """An expansion game right after a before-placing treasure with `effect` was used: the
+    document and the outcomes of the first placeable card (squares other than its shape)."""
+    treasures = expansion_content().treasures
+
+    def usable(s: Any, acts: list[dict[str, Any]]) -> bool:
+        return any(a["type"] == "use_treasure" and treasures[a["card"]] == effect for a in acts)
+
+    state = find(players, True, usable)
+    seat = to_act(state)
+    use = next(
+        a
+        for a in legal_actions(state, seat)
+        if a["type"] == "use_treasure" and treasures[a["card"]] == effect
+    )
+    state, _ = apply(state, use, seat)
+    return {**doc(state, seat), "outcomes": card_outcomes(state)}
 
 
 def server_replay(players: int, seed: int, expansion: bool = False) -> dict[str, Any]:
@@ -165,6 +193,9 @@ def main(out: Path = OUT) -> None:
         4, True, lambda s, acts: any(a["type"] == "use_treasure" and "convert" in a for a in acts)
     )
     samples["convert.json"] = doc(convert, to_act(convert))
+    samples["outcomes_mid.json"] = card_outcomes(mid)
+    samples["extra_body.json"] = with_treasure(4, "extra_body")
+    samples["free_shape.json"] = with_treasure(4, "free_shape")
     samples["replay.json"] = server_replay(3, 5)
     # The expansion: Ancestral heads (counted twice in their head's realm) and tails.
     samples["replay_expansion.json"] = server_replay(4, 8, expansion=True)

@@ -3,6 +3,7 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { Connection } from "../lib/connection.mjs";
+import { outcomeKey } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
 import { Board } from "../ui/board.mjs";
@@ -48,6 +49,7 @@ function schedule(panels = true) {
 
 function render(now) {
   frame = 0;
+  ensureOutcomes();
   board.draw(now);
   // The placement bar (and the board's label) describe the ghost under the pointer on every
   // frame (issue 13.1): moving the pointer changes nothing else.
@@ -134,6 +136,37 @@ function showStatus(over) {
   el.textContent = text;
 }
 
+const outcomeCache = new Map(); // outcomeKey -> {key, list, error}: this version's outcomes per card
+
+/**
+ * Fetch the engine's outcomes of the selected card's placements once per version and card (the
+ * preview's numbers): only the seat to act, while it places.
+ */
+function ensureOutcomes() {
+  const s = state;
+  if (!s.selected || !conn || s.seat === null || !st.placeActions(s).length) return;
+  const key = outcomeKey(s.version, s.selected);
+  if (s.outcomes?.key === key) return;
+  for (const k of outcomeCache.keys()) if (!k.startsWith(`${s.version}|`)) outcomeCache.delete(k);
+  const cached = outcomeCache.get(key);
+  if (cached) {
+    s.outcomes = cached;
+    return;
+  }
+  const entry = { key, list: null, error: null };
+  outcomeCache.set(key, entry);
+  s.outcomes = entry;
+  const q = new URLSearchParams({ card: s.selected, version: String(s.version) });
+  api(`/api/games/${gameId}/outcomes?${q}`)
+    .then((r) => (entry.list = r.outcomes))
+    .catch((e) => {
+      // A newer version makes this answer useless (stale_version): the next render asks again.
+      if (e?.code === "stale_version") outcomeCache.delete(key);
+      else entry.error = errorText(e);
+    })
+    .finally(() => schedule(false));
+}
+
 /** Send an action; input pauses until the server answers, errors are shown, not thrown. */
 async function act(action) {
   if (state.pending || !conn) return;
@@ -206,6 +239,7 @@ const controls = {
   rotate: () => (st.rotateGhost(state), schedule()),
   mirror: () => (st.mirrorGhost(state), schedule()),
   nextLegal: () => (st.cycleLegal(state), schedule()),
+  editSquares: () => (st.shapeAgain(state) || st.editSquares(state), schedule()),
   lock: () => (st.lockGhost(state), schedule()),
   cycleHead: () => (st.chooseHead(state), schedule()),
   cancel: () => (st.clearSelection(state), schedule()),
@@ -235,6 +269,7 @@ function onKey(e) {
   else if (k === "f" || k === "F") controls.mirror();
   else if (k === "n" || k === "N") st.cycleLegal(state, e.shiftKey ? -1 : 1);
   else if (k === "h" || k === "H") st.chooseHead(state);
+  else if ((k === "e" || k === "E") && st.shapeIsFree(state)) controls.editSquares();
   else if (k === "Escape") state.locked ? st.unlockGhost(state) : st.clearSelection(state);
   else if (k === "Enter" && e.target.tagName !== "BUTTON") state.locked ? controls.confirm() : st.lockGhost(state);
   else return;
