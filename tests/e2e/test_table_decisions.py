@@ -64,7 +64,7 @@ def test_the_placement_panel_describes_the_ghost_under_the_pointer(
     page.wait_for_selector(f"{STATUS}.ok", timeout=5000)
     assert page.inner_text(STATUS).startswith("Legal here")
     # Legal again: the engine's outcome of exactly these squares (GET .../outcomes).
-    page.wait_for_selector("#actions .preview .cost")
+    page.wait_for_selector("#actions .preview[data-ready=true]")
     cells = page.evaluate("() => window.seadragons.st.currentAction(window.seadragons.state).cells")
     (want,) = [
         o

@@ -373,6 +373,12 @@ def _after_treasure(effect: str, players: int = 4) -> tuple[Table, int]:
     return t, seat
 
 
+# The preview describes the ghost as it is now, with the engine's numbers in.
+PREVIEW_READY = """() => {
+  const p = document.querySelector('#actions .preview');
+  return !!p && p.dataset.ready === 'true' && p.dataset.ghost === window.seadragons.ghostKey();
+}"""
+
 PREVIEW_NOW = """() => ({
   cells: window.seadragons.st.currentAction(window.seadragons.state)?.cells ?? null,
   text: document.querySelector('#actions .preview').textContent,
@@ -404,7 +410,7 @@ def test_the_preview_is_the_engines_outcome_and_placing_gives_it(
     best = None
     for _ in range(25):
         page.click("#actions button[data-key=next]")
-        page.wait_for_selector("#actions .preview .cost")
+        page.wait_for_function(PREVIEW_READY)
         now = page.evaluate(PREVIEW_NOW)
         o = _outcome_for(t, seat, card, now["cells"])
         assert (f"Cost {o['cost']} Gold" if o["cost"] else "No cost") in now["text"]
@@ -418,6 +424,7 @@ def test_the_preview_is_the_engines_outcome_and_placing_gives_it(
         pytest.fail(f"no spot in 25 where {effect} adds Gold: choose another position")
     while page.evaluate(PREVIEW_NOW)["cells"] != best[0]:
         page.click("#actions button[data-key=next]")
+    page.wait_for_function(PREVIEW_READY)
     shot(page, f"truth-preview-{effect}-1280", full_page=False)
     page.click("#actions button[data-key=lock]")
     page.click("#actions button[data-key=confirm]")
@@ -463,8 +470,8 @@ def test_the_extra_body_treasure_places_a_dragon_of_five_squares(
         "n => window.seadragons.st.ghostCells(window.seadragons.state).length === n",
         arg=len(five["cells"]),
     )
+    page.wait_for_function(PREVIEW_READY)
     assert page.inner_text("#actions .placing .status").startswith(f"{len(five['cells'])} squares")
-    page.wait_for_selector("#actions .preview .cost")
     shot(page, f"truth-extra-body-{viewport['width']}", full_page=False)
     page.click("#actions button[data-key=lock]")
     page.click("#actions button[data-key=confirm]")

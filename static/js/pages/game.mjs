@@ -3,6 +3,7 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { Connection } from "../lib/connection.mjs";
+import { cellsKey } from "../lib/geometry.mjs";
 import { outcomeKey } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
@@ -39,7 +40,7 @@ let rematchPanel = null; // issue 14: shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
-window.seadragons = { state, board, st };
+window.seadragons = { state, board, st, ghostKey: () => cellsKey(st.ghostCells(state)) };
 
 /** Ask for a redraw on the next animation frame; `panels` also rebuilds the DOM panels. */
 function schedule(panels = true) {

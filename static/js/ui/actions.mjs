@@ -4,6 +4,7 @@
 // track. Action types the client does not know still get a button labelled from their JSON.
 
 import { actionGroup, actionLabel, phaseText } from "../lib/cards.mjs";
+import { cellsKey } from "../lib/geometry.mjs";
 import { outcomeBits } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
@@ -19,7 +20,7 @@ function previewBits(s, legal) {
   const o = st.currentOutcome(s);
   if (!o) return [h("span.muted.outcome-wait", {}, s.outcomes?.error ? `No preview: ${s.outcomes.error}` : "Working out the outcome…")];
   return outcomeBits(o, s.names).map((b) =>
-    h(`span.${b.kind === "cost" ? "cost" : `out-${b.kind}`}`, {}, b.text, b.colours?.length ? [" ", b.colours.map((c) => shipChip(c))] : null),
+    h(`span.${b.kind === "cost" ? "cost" : `out-${b.kind}`}`, {}, b.text, ...(b.colours?.length ? [" ", ...b.colours.map((c) => shipChip(c))] : [])),
   );
 }
 
@@ -84,7 +85,11 @@ export function updatePlacement(el, s, touch = false) {
   const status = bar.querySelector(".status");
   status.textContent = statusText(s, legal, touch);
   status.className = `status ${legal ? "ok" : "bad"}`;
-  fill(bar.querySelector(".preview"), previewBits(s, legal));
+  const preview = bar.querySelector(".preview");
+  fill(preview, previewBits(s, legal));
+  // Which squares the preview describes, and whether the engine's numbers are in (tests wait on it).
+  preview.dataset.ghost = cellsKey(st.ghostCells(s));
+  preview.dataset.ready = String(!!st.currentOutcome(s));
   const edit = bar.querySelector("[data-key=edit-squares]");
   if (edit) {
     edit.setAttribute("aria-pressed", String(!!s.freeCells));

@@ -244,6 +244,7 @@ export class Board {
     paint.roundRect(ctx, bx, by, tw, bh, 4);
     ctx.fill();
     ctx.fillStyle = "#2b1800";
+    ctx.textAlign = "left"; // other painters leave it centred
     ctx.textBaseline = "middle";
     ctx.fillText(text, bx + 5, by + bh / 2 + 0.5);
     ctx.restore();
