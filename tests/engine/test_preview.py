@@ -224,3 +224,19 @@ def test_no_outcomes_after_the_placement():
     s, _ = apply(s, legal_actions(s, 0)[0], 0)
     with pytest.raises(EngineError):
         outcomes(s, 0, s.players[0].hand[0])
+
+
+def test_outcome_lines_name_no_card_drawn_R60():
+    """A Reef card kept because the deck held only one is not named before the move is made."""
+    s = game(players=3)
+    s.decks["reefs"] = s.decks["reefs"][:1]
+    secret = s.decks["reefs"][0]
+    seat = s.turn.seat
+    found = []
+    for card in dict.fromkeys(s.players[seat].hand):
+        found += [o for o in outcomes(s, seat, card) if o["reef_draws"] == 1]
+    assert found, "no placement of this position covers a Reef space"
+    for o in found:
+        assert any("kept a Reef card" in line for line in o["events"])
+        assert not any(secret in line for line in o["events"])
+        assert secret not in json.dumps(o)
