@@ -298,7 +298,13 @@ export function activeNow(s) {
   });
 }
 
-/** The listed `take_back` action (undo the head or treasure switched on), or null. */
+/**
+ * The `take_back` action (undo the head or treasure switched on), or null. The engine does not
+ * list it among the legal actions (an undo, not a move); the view's `turn.take_back` says when
+ * it is open, for the seat that acts (one with legal actions).
+ */
 export function takeBackAction(s) {
-  return legalOf(s).find((a) => a.type === "take_back") ?? null;
+  const listed = legalOf(s).find((a) => a.type === "take_back");
+  if (listed) return listed;
+  return s.doc?.view?.turn?.take_back && legalOf(s).length > 0 ? { type: "take_back" } : null;
 }
