@@ -134,3 +134,14 @@ def test_take_back_over_the_api_R56(start_game: Start) -> None:
         json={"version": state["version"] + 1, "action": {"type": "take_back"}},
     )
     assert r.status_code == 422 and r.json()["error"]["code"] == "not_allowed"
+
+
+def test_no_outcomes_while_a_bot_plays_the_seat(start_game: Start) -> None:
+    gid, clients = start_game(2)
+    host = clients[0]
+    r = host.post(f"/api/games/{gid}/seats/0/bot", json={"level": "random"})
+    assert r.status_code == 200, r.text
+    state = _state(host, gid)
+    card = state["view"]["players"][0]["hand"][0]
+    r = host.get(f"/api/games/{gid}/outcomes", params={"card": card, "version": state["version"]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "seat_has_bot"
