@@ -19,10 +19,6 @@ from app.engine.state import COLOURS, Dragon, GameOptions, Player, State, Turn
 from .greedy import unknown_pattern_cards
 from .position import position_from_view
 
-# The view's turn also carries answers derived for clients (the decks a draw may use, what a
-# take-back would undo): only the state's own fields are rebuilt from it.
-_TURN_FIELDS = frozenset(f.name for f in dataclasses.fields(Turn))
-
 Json = dict[str, Any]
 
 
@@ -76,6 +72,15 @@ def _treasures_hidden(
     sizes = [view["players"][s]["treasure_count"] for s in others]
     *hands, deck = _deal(rng, unseen, [*sizes, view["deck_sizes"]["treasures"]])
     return dict(zip(others, hands, strict=True)), deck
+
+
+# The view's turn also carries facts derived from the state (the decks a draw may use): not fields.
+_TURN_FIELDS = frozenset(f.name for f in dataclasses.fields(Turn))
+
+
+def _turn(shown: Json) -> Turn:
+    kept = {k: v for k, v in shown.items() if k in _TURN_FIELDS}
+    return Turn(**{**kept, "effects": list(shown["effects"])})
 
 
 def determinise(view: Json, rng: random.Random) -> State:
@@ -155,8 +160,3 @@ def _pending(d: Json) -> Json:
     if out.get("cards") is None:
         out.pop("cards", None)
     return out
-
-
-def _turn(turn: dict[str, Any]) -> Turn:
-    fields = {k: v for k, v in turn.items() if k in _TURN_FIELDS}
-    return Turn(**{**fields, "effects": list(turn["effects"])})

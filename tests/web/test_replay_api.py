@@ -55,6 +55,14 @@ def _play(app, gid: int, clients: list[TestClient], seed: int):
         views.append(rules.replay_view(state))
 
 
+def _keys(value) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in _keys(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in _keys(v)}
+    return set()
+
+
 def _walk(replay: dict) -> list[dict]:
     docs = [replay["start"]]
     for frame in replay["frames"]:
@@ -72,6 +80,7 @@ def test_every_frame_is_the_engines_view_with_every_hand_R60(
     assert r.status_code == 200, r.text
     replay = r.json()
     assert replay["game_id"] == gid and len(replay["seats"]) == players
+    assert "seed" not in _keys(replay)  # everything but the seed
     docs = _walk(replay)
     assert len(docs) == len(views)
     for step, (doc, view) in enumerate(zip(docs, views, strict=True)):
