@@ -452,14 +452,15 @@ def test_the_extra_body_treasure_places_a_dragon_of_five_squares(
         if len(a["cells"]) == len(five["cells"]) - 1 and all(c in five["cells"] for c in a["cells"])
     )
     extra = next(c for c in five["cells"] if c not in four["cells"])
-    page.click(f"#hand button[data-card='{card}']")
+    press = page.tap if viewport == PHONE else page.click  # a phone is used by touch throughout
+    press(f"#hand button[data-card='{card}']")
     # "Next spot" up to the card-shaped spot, then one square more by hand.
     target = sorted(map(tuple, four["cells"]))
     for _ in range(len(acts) + 1):
         if sorted(map(tuple, page.evaluate(PREVIEW_NOW)["cells"] or [])) == target:
             break
-        page.click("#actions button[data-key=next]")
-    page.click("#actions button[data-key=edit-squares]")
+        press("#actions button[data-key=next]")
+    press("#actions button[data-key=edit-squares]")
     page.locator("#board").scroll_into_view_if_needed()
     xy = page.evaluate(CELL_CENTRE, extra)
     if viewport == PHONE:
@@ -473,8 +474,8 @@ def test_the_extra_body_treasure_places_a_dragon_of_five_squares(
     page.wait_for_function(PREVIEW_READY)
     assert page.inner_text("#actions .placing .status").startswith(f"{len(five['cells'])} squares")
     shot(page, f"truth-extra-body-{viewport['width']}", full_page=False)
-    page.click("#actions button[data-key=lock]")
-    page.click("#actions button[data-key=confirm]")
+    press("#actions button[data-key=lock]")
+    press("#actions button[data-key=confirm]")
     action = _wait_action(t, 2, page)
     assert sorted(map(tuple, action["cells"])) == sorted(map(tuple, five["cells"]))
     assert f"({len(five['cells'])} squares)" in t.log[-1]["text"][0]

@@ -216,7 +216,9 @@ export function renderActions(el, s, ctl) {
   // (not on every document: a bot's move must not replace them); the ghost's description
   // follows the pointer on every frame (updatePlacement).
   keyedSlot(el, "active", [st.activeNow(s), v.turn.seat, st.takeBackAction(s), busy, s.names], () => activeLine(s, ctl));
-  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, busy, touch, st.shapeIsFree(s)], () => placementBar(s, ctl, touch));
+  // While placing, only the status line speaks of taps (updated in place): a switch between
+  // finger and mouse must not rebuild the buttons between a press and its release.
+  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, busy, s.selected ? null : touch, st.shapeIsFree(s)], () => placementBar(s, ctl, touch));
   updatePlacement(el, s, touch);
   const picks = ofTypes(legal, ["keep_reef", "keep_treasure", "choose_tail", "decline"]);
   if (picks.some((a) => a.type === "decline")) picks.push(...ofTypes(legal, ["use_treasure"]));
