@@ -8,13 +8,14 @@ Public API:
     view_for(state, viewer), event_for(event, viewer), describe(event)
     state_to_json(state), state_from_json(data), replay(options, seed, moves)
     canonical_action(action): what to store in a move log
+    parse_action(data) -> Action: an action parsed once (apply takes it as it is)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import parse_action
+from .actions import Action, parse_action
 from .actions import to_json as _action_json
 from .errors import CODES, EngineError
 from .events import describe
@@ -31,9 +32,9 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-def canonical_action(action: dict[str, Any]) -> dict[str, Any]:
+def canonical_action(action: dict[str, Any] | Action) -> dict[str, Any]:
     """The action in its canonical JSON form, without unknown fields (raises bad_action)."""
-    return _action_json(parse_action(action))
+    return _action_json(action if isinstance(action, Action) else parse_action(action))
 
 
 def replay(options: GameOptions, seed: int, moves: list[tuple[int, dict[str, Any]]]) -> State:
@@ -46,6 +47,7 @@ def replay(options: GameOptions, seed: int, moves: list[tuple[int, dict[str, Any
 
 __all__ = [
     "CODES",
+    "Action",
     "EngineError",
     "GameOptions",
     "State",
@@ -57,6 +59,7 @@ __all__ = [
     "is_over",
     "legal_actions",
     "new_game",
+    "parse_action",
     "replay",
     "shared_view",
     "state_from_json",
