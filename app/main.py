@@ -49,8 +49,8 @@ log = logging.getLogger(__name__)
 
 
 def _redis_client(url: str | None) -> object | None:
-    """A Redis client for the readiness check (None without Redis)."""
-    if not url or not url.startswith(("redis://", "rediss://")):
+    """A Redis client for the readiness check (None without Redis: `shared_redis_url`)."""
+    if url is None:
         return None
     import redis
 
@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.schema_heads = health.head_revisions(engine)
-    app.state.redis = _redis_client(settings.redis_url)
+    app.state.redis = _redis_client(settings.shared_redis_url)
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.notifier = Notifier()
     app.state.throttles = Throttles.from_settings(settings)
@@ -187,7 +187,7 @@ def serve(host: str, port: int, workers: int = 1) -> int:
     if workers <= 1:
         uvicorn.run(create_app(settings), **options)
         return 0
-    if not settings.redis_url or settings.redis_url.startswith("memory"):
+    if settings.shared_redis_url is None:
         print(
             f"seadragons serve --workers {workers}: several processes need the Redis bus to "
             "hear each other's moves; set SEADRAGONS_REDIS_URL=redis://HOST:6379/0 "

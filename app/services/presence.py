@@ -95,6 +95,17 @@ def mark_many_seen(
         )
 
 
+def back_in(db: Session, game_id: int, seat: int) -> None:
+    """The seat's owner made a move: seen now, and no longer "left" unless a bot holds the seat
+    (then only reclaiming gives it back). In the move's transaction: the caller commits."""
+    db.execute(
+        update(Seat)
+        .where(Seat.game_id == game_id, Seat.seat == seat, Seat.bot_level.is_(None))
+        .values(last_seen_at=utcnow(), left_at=None)
+        .execution_options(synchronize_session=False)
+    )
+
+
 def socket_closed(db: Session, game_id: int, user_id: int) -> None:
     """The user's last socket on this game (on this instance) closed: seen now, no open socket
     (another instance's heartbeat marks it again if one is open there). The caller commits."""

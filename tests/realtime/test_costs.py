@@ -101,7 +101,7 @@ def test_refused_actions_leave_no_memory_behind(
                 )
             codes = _replies(ws, 16)
         assert codes == ["not_seated"] * 16
-    assert len(hub.recent) == 0 and hub.recent.bytes == 0
+    assert len(hub.authority.recent) == 0 and hub.authority.recent.bytes == 0
     # A seated player may be remembered, but only digests and replies, within the budget.
     with host.websocket_connect(f"/ws/games/{game['id']}") as ws:
         for j in range(300):
@@ -117,9 +117,9 @@ def test_refused_actions_leave_no_memory_behind(
             )
         codes = _replies(ws, 300)
     assert len(codes) == 300 and "internal" not in codes  # each refused by the engine
-    assert 0 < len(hub.recent) <= 64  # per player and game
-    assert hub.recent.bytes <= 64 * 1024
-    assert hub.recent.bytes < 64 * 2_000, "the actions themselves are not kept"
+    assert 0 < len(hub.authority.recent) <= 64  # per player and game
+    assert hub.authority.recent.bytes <= 64 * 1024
+    assert hub.authority.recent.bytes < 64 * 2_000, "the actions themselves are not kept"
 
 
 def _replies(ws: object, n: int) -> list[str]:

@@ -307,18 +307,21 @@ function renderLog() {
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
 
+/** The lines of one log entry (GET /log's, or a socket's log frame: the same fields). */
+function logLines(m) {
+  const lines = [];
+  if (m.note) lines.push({ seq: m.seq, text: m.note }); // a move a bot made: the clock ran out
+  for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
+  logSince = Math.max(logSince, m.seq + 1);
+  return lines;
+}
+
 async function fetchLog() {
   try {
     const q = new URLSearchParams({ since: String(logSince) });
     if (inviteCode) q.set("invite_code", inviteCode);
     const data = await api(`/api/games/${gameId}/log?${q}`);
-    const lines = [];
-    for (const m of data.moves ?? []) {
-      if (m.note) lines.push({ seq: m.seq, text: m.note }); // issue 14: a timeout move
-      for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
-      logSince = Math.max(logSince, m.seq + 1);
-    }
-    st.addLog(state, lines);
+    st.addLog(state, (data.moves ?? []).flatMap(logLines));
     schedule();
   } catch {
     // the log is a nicety: the board is the truth, so a failed fetch is retried next move
@@ -332,8 +335,7 @@ function onMessage(msg) {
     }
     renderChat();
   } else if (msg.type === "log") {
-    const texts = msg.entries ?? (Array.isArray(msg.text) ? msg.text.map((t) => ({ seq: msg.seq, text: t })) : [{ seq: msg.seq, text: msg.text }]);
-    st.addLog(state, texts.filter((t) => t.text));
+    st.addLog(state, logLines(msg).filter((t) => t.text));
     schedule();
   } else if (msg.type === "presence") {
     // Presence also changes when a bot takes or gives back a seat: re-read who sits where.
@@ -358,7 +360,7 @@ function renderChat() {
 $("chat-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const input = $("chat-input");
-  const text = input.value.trim().slice(0, 300);
+  const text = input.value.trim(); // at most the server's limit: the input's maxlength
   if (!text) return;
   if (conn?.chat(text)) input.value = "";
   else $("chat-note").textContent = "Chat needs the live connection; it will come back shortly.";
@@ -405,7 +407,9 @@ async function startLive(game) {
       const before = state.version;
       st.setDocument(state, doc, version);
       dec.reconcileDecision(state);
-      if (version !== before) fetchLog();
+      // A whole document (the first, a resync, polling) may follow moves this page has no log
+      // lines for: read them once. Patches come with their moves' log frames.
+      if (version !== before && meta && "seat" in meta) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
       clockPanel.update(doc.clock, state.names, state.seat); // issue 14
       if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // issue 14: once a turn
