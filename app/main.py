@@ -31,12 +31,14 @@ from app.web import (
     api_bots,
     api_games,
     api_me,
+    api_ratings,
     api_rematch,
     api_users,
     errors,
     health,
     pages,
     pages_account,
+    pages_ratings,
 )
 from app.web.inputs import ControlCharacterMiddleware
 from app.web.limits import BodyLimitMiddleware
@@ -136,6 +138,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_me.router)  # issue 14: your games
     app.include_router(api_rematch.router)  # issue 14: rematch
     app.include_router(pages_account.router)  # issue 14: account page, email links
+    app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
+    app.include_router(pages_ratings.router)
     app.include_router(health.router)
     install_realtime(app)
     app.include_router(pages.router)
