@@ -294,6 +294,31 @@ def test_recompute_rebuilds_the_same_numbers(
     ] == history
 
 
+def test_the_recompute_command_gives_the_same_numbers(
+    db: Session,
+    sessions: sessionmaker[Session],
+    make_account: MakeAccount,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from app.cli import main
+
+    ann, bob = make_account("Ann"), make_account("Bob")
+    for _ in range(2):
+        _play(db, _rated_game(db, [ann, bob], ("random",)).id)
+    monkeypatch.setenv("SEADRAGONS_DATABASE_URL", database_url)
+    assert main(["jobs", "run"]) == 0  # the jobs the finishes enqueued
+    assert '"ran": 2' in capsys.readouterr().out
+    before = _ratings(db)
+    assert {v[3] for v in before.values()} == {2}
+    db.query(Rating).delete()
+    db.commit()
+    assert main(["ratings", "recompute"]) == 0
+    assert '"games": 2' in capsys.readouterr().out
+    assert _ratings(db) == before
+
+
 def test_the_waiting_room_prediction_favours_the_stronger_seat(
     db: Session, make_account: MakeAccount
 ) -> None:
