@@ -62,7 +62,7 @@ function ratingsSection(p) {
         { dataset: { variant: r.variant } },
         h("h3", {}, VARIANT[r.variant]),
         h("p.rating-number", { title: r.provisional ? "provisional: fewer games than needed for a settled rating" : "" }, ratingText(r)),
-        h("p.muted", {}, `${r.games} rated games${r.rank ? ` · rank ${r.rank}` : r.rating !== null ? " · provisional (not on the leaderboard yet)" : ""}`),
+        h("p.muted", {}, `${r.games} rated game${r.games === 1 ? "" : "s"}${r.rank ? ` · rank ${r.rank}` : r.rating !== null ? " · provisional (not on the leaderboard yet)" : ""}`),
         r.history.length ? ratingChart(r.history, { label: `${VARIANT[r.variant]} rating` }) : null,
       ),
     ),
