@@ -17,9 +17,10 @@ from sqlalchemy.orm import Session, aliased
 from app.db.models import Game, GameResult, Rating, Seat, User
 from app.services import rating_model as rm
 from app.services.errors import ServiceError
-from app.services.names import names_key, seat_name
+from app.services.names import display_seat_name
 
 CATEGORIES = ("gold", "ships", "missions", "most_missions", "realms", "tails")
+RESULT_COLUMNS = tuple(GameResult.__table__.c)  # rows, not ORM objects: reads stay cheap
 
 
 def account(db: Session, username: str) -> User:
@@ -128,40 +129,56 @@ def _averages(db: Session, user_id: int) -> dict[str, Any]:
 
 
 def _names(db: Session, game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """Per game: every seat's name, profile username (accounts) and result, by seat."""
+    """Per game: every seat's name, profile username (accounts) and result, by seat (one
+    query; a game whose results are not recorded yet has its seats without places)."""
     if not game_ids:
         return {}
-    games = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(game_ids)))}
-    seat_rows = db.scalars(select(Seat).where(Seat.game_id.in_(game_ids)))
-    results = {
-        (r.game_id, r.seat): r
-        for r in db.scalars(select(GameResult).where(GameResult.game_id.in_(game_ids)))
-    }
+    rows = db.execute(
+        select(
+            Seat.game_id,
+            Seat.seat,
+            Seat.user_id,
+            Seat.bot_level,
+            User.display_name,
+            User.username,
+            Game.bot_names_of,
+            GameResult.place,
+            GameResult.total,
+            GameResult.quit,
+        )
+        .select_from(Seat)
+        .join(Game, Game.id == Seat.game_id)
+        .outerjoin(User, User.id == Seat.user_id)
+        .outerjoin(
+            GameResult, and_(GameResult.game_id == Seat.game_id, GameResult.seat == Seat.seat)
+        )
+        .where(Seat.game_id.in_(game_ids))
+        .order_by(Seat.game_id, Seat.seat)
+    ).all()
     out: dict[int, list[dict[str, Any]]] = {gid: [] for gid in game_ids}
-    for s in sorted(seat_rows, key=lambda s: (s.game_id, s.seat)):
-        game = games[s.game_id]
-        r = results.get((s.game_id, s.seat))
-        out[s.game_id].append(
+    for r in rows:
+        key = r.bot_names_of or r.game_id
+        out[r.game_id].append(
             {
-                "seat": s.seat,
-                "name": seat_name(names_key(game), s),
-                "username": s.user.username if s.user is not None else None,
-                "bot_level": s.bot_level if s.user_id is None else None,
-                "place": r.place if r else None,
-                "total": r.total if r else None,
-                "quit": r.quit if r else False,
+                "seat": r.seat,
+                "name": display_seat_name(key, r.seat, r.display_name, r.bot_level),
+                "username": r.username,
+                "bot_level": r.bot_level if r.user_id is None else None,
+                "place": r.place,
+                "total": r.total,
+                "quit": bool(r.quit),
             }
         )
     return out
 
 
-def _change(r: GameResult) -> int | None:
+def _change(r: Any) -> int | None:
     if r.mu_before is None or r.sigma_before is None or r.display_after is None:
         return None
     return r.display_after - rm.display(r.mu_before, r.sigma_before)
 
 
-def _game_line(r: GameResult, seats: list[dict[str, Any]]) -> dict[str, Any]:
+def _game_line(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "game_id": r.game_id,
         "finished_at": r.finished_at.isoformat(),
@@ -180,15 +197,13 @@ def _game_line(r: GameResult, seats: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _recent(db: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
-    rows = list(
-        db.scalars(
-            select(GameResult)
-            .join(Game, _public())
-            .where(GameResult.user_id == user_id)
-            .order_by(GameResult.id.desc())
-            .limit(limit)
-        )
-    )
+    rows = db.execute(
+        select(*RESULT_COLUMNS)
+        .join(Game, _public())
+        .where(GameResult.user_id == user_id)
+        .order_by(GameResult.id.desc())
+        .limit(limit)
+    ).all()
     names = _names(db, [r.game_id for r in rows])
     return [_game_line(r, names[r.game_id]) for r in rows]
 
@@ -197,15 +212,15 @@ def head_to_head(db: Session, user: User, other: User, limit: int) -> dict[str, 
     """Public finished games both played: who placed ahead how often, and the latest games."""
     theirs = aliased(GameResult)
     pairs = db.execute(
-        select(GameResult, theirs.place)
+        select(*RESULT_COLUMNS, theirs.place.label("their_place"))
         .join(Game, _public())
         .join(theirs, and_(theirs.game_id == GameResult.game_id, theirs.user_id == other.id))
         .where(GameResult.user_id == user.id)
         .order_by(GameResult.id.desc())
     ).all()
-    ahead = sum(1 for r, place in pairs if r.place < place)
-    behind = sum(1 for r, place in pairs if r.place > place)
-    latest = [r for r, _ in pairs[:limit]]
+    ahead = sum(1 for r in pairs if r.place < r.their_place)
+    behind = sum(1 for r in pairs if r.place > r.their_place)
+    latest = pairs[:limit]
     names = _names(db, [r.game_id for r in latest])
     return {
         "opponent": {"username": other.username, "display_name": other.display_name},
@@ -301,13 +316,16 @@ def history(db: Session, user: User, page: int, settings: Any) -> dict[str, Any]
             .limit(size)
         )
     )
-    games = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(ids)))} if ids else {}
     mine = {
         r.game_id: r
-        for r in db.scalars(
-            select(GameResult).where(GameResult.game_id.in_(ids), GameResult.user_id == user.id)
+        for r in db.execute(
+            select(*RESULT_COLUMNS).where(
+                GameResult.game_id.in_(ids), GameResult.user_id == user.id
+            )
         )
     }
+    missing = [gid for gid in ids if gid not in mine]  # finished a moment ago: not recorded yet
+    games = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(missing)))}
     names = _names(db, ids)
     entries = []
     for gid in ids:
