@@ -1,4 +1,4 @@
-"""The `seadragons` command: simulate games, run the server, apply migrations."""
+"""The `seadragons` command: simulate games, run the server, apply migrations, analyse games."""
 
 from __future__ import annotations
 
@@ -36,6 +36,9 @@ def _parser() -> argparse.ArgumentParser:
     job = sub.add_parser("jobs", help="background jobs")
     job_sub = job.add_subparsers(dest="jobs_command", required=True)
     job_sub.add_parser("run", help="run every due background job once, then exit")
+    from app.review.cli import add_parser as add_analyse
+
+    add_analyse(sub)
     return parser
 
 
@@ -50,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.main import serve
 
         return serve(args.host, args.port, args.workers)
+    if args.command == "analyse":
+        from app.review.cli import run_from_args as analyse
+
+        return analyse(args)
     if args.command == "migrate":
         from app.db.migrate import upgrade_to_head
 

@@ -31,8 +31,10 @@ from app.web import (
     api_bots,
     api_games,
     api_me,
+    api_previews,
     api_ratings,
     api_rematch,
+    api_replays,
     api_users,
     errors,
     health,
@@ -133,6 +135,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_users.router)
     app.include_router(api_games.router)
     app.include_router(api_games.invites_router)
+    app.include_router(api_previews.router)  # placement outcomes from the engine
+    app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
     app.include_router(api_account.router)  # issue 14: email notices
     app.include_router(api_me.router)  # issue 14: your games

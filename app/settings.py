@@ -59,6 +59,11 @@ class Settings(BaseSettings):
     max_open_tables_per_user: int = 5
     max_live_games_per_user: int = 20
     max_live_games_per_address: int = 40
+    # Placement previews (GET /api/games/{id}/outcomes): a card with more legal placements
+    # than this is refused with 413 too_many_outcomes rather than applied that many times.
+    outcomes_max: int = 2000
+    # Replays of finished games (GET /api/games/{id}/replay) kept built, per process.
+    replay_cache_games: int = 32
     # Retry-After (seconds) sent with 503 `unavailable` while the database does not answer.
     unavailable_retry_after_seconds: int = 5
     # Logs: "text" (readable, the default) or "json" (one object per line, with the request
@@ -116,6 +121,13 @@ class Settings(BaseSettings):
     clock_bot_level: str = "greedy"
     clock_timeouts_to_bot: int = 2
     clock_max_seconds: int = 30 * 86400
+    # Game review (app/review): rounds of the expert's rollouts per decision (the search budget;
+    # a count, not seconds, so the same game always gets the same analysis) and the drops in
+    # winning chance, in percentage points, that label a move.
+    review_rounds: int = 2
+    review_inaccuracy_points: float = 5.0
+    review_mistake_points: float = 10.0
+    review_blunder_points: float = 15.0
     # The address players reach the server at, for links in emails (e.g. https://example.org).
     public_url: str | None = None
     # "Your turn" emails (app/services/mailer.py, notices.py). None: no emails at all.

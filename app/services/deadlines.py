@@ -15,7 +15,9 @@ turn ran out (`autoplay`), and a bot (`SEADRAGONS_CLOCK_BOT_LEVEL`) takes the se
 commit, the bot runner plays the rest of the turn like any bot turn; those moves are marked
 `timeout`. When the turn ends the bot gives the seat back (clocks.plan_move), unless this was the
 `SEADRAGONS_CLOCK_TIMEOUTS_TO_BOT`-th timed-out turn in a row: then it keeps it until the owner
-reclaims it. A move the owner was committing at the very deadline may still land first.
+reclaims it. A claim and a move of the owner lock the game row, so exactly one of them wins:
+a move waiting for a claim is refused (`seat_has_bot`); a claim finding the row being moved skips
+the game until the next pass, when the move has moved the clock on.
 """
 
 from __future__ import annotations

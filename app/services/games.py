@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, exists, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
@@ -209,6 +209,33 @@ def _check_playable(game: Game, version: int) -> None:
         raise ServiceError("stale_version", f"the game is at version {game.version}, not {version}")
 
 
+def _locked_game(db: Session, game_id: int) -> Game:
+    """The game and its seats read afresh, its row locked until the move's transaction ends
+    (Postgres `FOR UPDATE`; SQLite serialises writers, so it needs no lock)."""
+    game = db.scalar(
+        select(Game)
+        .where(Game.id == game_id)
+        .options(selectinload(Game.seats))
+        .with_for_update(of=Game)
+        .execution_options(populate_existing=True)
+    )
+    if game is None:
+        db.rollback()
+        raise ServiceError("not_found", f"there is no game {game_id}")
+    return game
+
+
+def _check_still_theirs(db: Session, game: Game, seat: int, owner: int) -> None:
+    """Refuse, releasing the lock, if the seat changed hands since the caller looked."""
+    row = next((s for s in game.seats if s.seat == seat), None)
+    if row is None or row.user_id != owner:
+        db.rollback()
+        raise ServiceError("not_seated", f"you have no seat in game {game.id}")
+    if row.bot_level is not None:
+        db.rollback()
+        raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
+
+
 _GAMES = Game.__table__
 _SEATS = Seat.__table__
 _INSERT_MOVE = insert(Move.__table__)
@@ -293,8 +320,17 @@ def _commit(
         )
     # The turn clock (issue 14): a turn that ends or starts moves it, in this same transaction.
     plan = None
-    if game is None and clocked:
-        game = get_game(db, game_id)
+    if (game is None and clocked) or (game is not None and game.clock is not None):
+        # The clock is planned from the row as it is under our lock, never from an earlier
+        # read: a timeout claim (deadlines.py) holding the row changes the seat and the clock,
+        # and the UPDATE below would not see that after waiting for the row.
+        game = _locked_game(db, game_id)
+        if game.version != version or game.status != "live":
+            db.rollback()
+            return None
+        if owner is not None:
+            _check_still_theirs(db, game, seat, owner)
+        bots = _bots(game)
     if game is not None and game.clock is not None:
         plan = clocks.plan_move(game, state, new_state, seat, utcnow())
         values.update(plan.values)
