@@ -278,11 +278,17 @@ def leaderboard(db: Session, variant: str, page: int, settings: Any) -> dict[str
         .offset((page - 1) * size)
         .limit(size)
     ).all()
+    # Equal ratings share a rank, the one the profile shows (1 + how many are above).
     entries = []
+    rank = 0
     for i, (r, uname, dname) in enumerate(rows):
+        if i == 0:
+            rank = rank_of(db, r, sigma) or 1
+        elif r.display != rows[i - 1][0].display:
+            rank = (page - 1) * size + i + 1
         entries.append(
             {
-                "rank": (page - 1) * size + i + 1,
+                "rank": rank,
                 "username": uname,
                 "display_name": dname,
                 "rating": r.display,

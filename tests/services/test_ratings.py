@@ -330,3 +330,25 @@ def test_the_waiting_room_prediction_favours_the_stronger_seat(
     assert set(guess) == {0, 1, 2}
     assert guess[1]["win"] > guess[2]["win"]
     assert guess[1]["place"] < guess[2]["place"]
+
+
+def test_equal_ratings_share_a_rank_on_the_leaderboard_and_the_profile(
+    db: Session, make_account: MakeAccount
+) -> None:
+    from app.services import profiles
+    from app.settings import Settings
+
+    settings = Settings(rating_provisional_sigma=100.0, leaderboard_page_size=2)
+    people = [make_account(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    for user, display in zip(people, (1500, 1400, 1400, 1300), strict=True):
+        db.add(
+            Rating(user_id=user.id, variant="base", mu=25.0, sigma=3.0, display=display, games=9)
+        )
+    db.commit()
+    first = profiles.leaderboard(db, "base", 1, settings)
+    second = profiles.leaderboard(db, "base", 2, settings)
+    ranks = [e["rank"] for e in first["entries"] + second["entries"]]
+    assert ranks == [1, 2, 2, 4]
+    assert (first["total"], first["pages"]) == (4, 2)
+    shown = profiles.profile(db, "cat", settings)["ratings"][0]
+    assert (shown["rank"], shown["rating"]) == (2, 1400)
