@@ -352,3 +352,32 @@ def test_equal_ratings_share_a_rank_on_the_leaderboard_and_the_profile(
     assert (first["total"], first["pages"]) == (4, 2)
     shown = profiles.profile(db, "cat", settings)["ratings"][0]
     assert (shown["rank"], shown["rating"]) == (2, 1400)
+
+
+def test_a_seat_a_bot_kept_after_two_timeouts_ranks_last(
+    db: Session, sessions: sessionmaker[Session], make_account: MakeAccount
+) -> None:
+    from app.services import deadlines
+
+    ann, bob = make_account("Ann"), make_account("Bob")
+    game = _rated_game(db, [ann, bob], clock={"mode": "daily", "per_turn": 3600})
+    later = utcnow() + timedelta(days=2)
+    timeouts = 0
+    while True:  # Ann's first two turns run out (the sweep hands them to a bot); Bob plays
+        game = lobby.get_game(db, game.id)
+        if game.status != "live":
+            break
+        ann_seat = game.seats[0]
+        if timeouts < 2 and game.to_act == 0 and ann_seat.bot_level is None:
+            claimed = deadlines.claim_timeout(db, later, "random", 2, set())
+            assert isinstance(claimed, deadlines.Timeout) and claimed.seat == 0
+            timeouts += 1
+            continue
+        seat, action, _ = _move(db, game)
+        games.submit_seat_action(db, game.id, seat, game.version, action)
+    assert timeouts == 2
+    assert game.seats[0].bot_level == "random"  # kept after the second timeout in a row
+    _runner(sessions).run_due()
+    rows = _results(db, game.id)
+    assert [r.quit for r in rows] == [True, False]
+    assert [r.place for r in rows] == [2, 1]
