@@ -174,7 +174,9 @@ def my_history(db: DbDep, user: UserDep, settings: SettingsDep, page: Page = 1) 
 
 
 @router.get(
-    "/games/{game_id}/prediction", response_model=PredictionOut, responses=errors(404, 409, 503)
+    "/games/{game_id}/prediction",
+    response_model=PredictionOut,
+    responses=errors(404, 409, 422, 503),
 )
 def prediction(
     game_id: GameId,
