@@ -32,6 +32,7 @@ from app.web import (
     api_games,
     api_me,
     api_previews,
+    api_ratings,
     api_rematch,
     api_replays,
     api_users,
@@ -39,6 +40,7 @@ from app.web import (
     health,
     pages,
     pages_account,
+    pages_ratings,
 )
 from app.web.inputs import ControlCharacterMiddleware
 from app.web.limits import BodyLimitMiddleware
@@ -140,6 +142,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_me.router)  # issue 14: your games
     app.include_router(api_rematch.router)  # issue 14: rematch
     app.include_router(pages_account.router)  # issue 14: account page, email links
+    app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
+    app.include_router(pages_ratings.router)
     app.include_router(health.router)
     install_realtime(app)
     app.include_router(pages.router)

@@ -76,6 +76,7 @@ STATUS: dict[str, int] = {
     # notices and rematches (issue 14)
     "invalid_email": 422,
     "account_required": 403,
+    "not_rated": 409,
     "email_disabled": 409,
     "too_many_emails": 429,
     "bad_token": 400,

@@ -14,6 +14,7 @@ import { renderHand, renderMarkets, renderPlayers } from "../ui/panels.mjs";
 import { renderRealms } from "../ui/realms.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
+import { renderProfileLinks } from "../ui/ratinglinks.mjs";
 import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
 import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
@@ -81,6 +82,8 @@ function render(now) {
     renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed" } : {}),
   );
   keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
+  // Once over: each player's profile, where the game's result now shows.
+  keyed("profiles", [view.over], () => view.over && loadGame().then((g) => renderProfileLinks($("profile-links"), g)).catch(() => {}));
   keyed("log", [s.log.length, s.log.at(-1), s.names], renderLog);
   keyed("conn", [s.status, view.over], () => showStatus(view.over));
   updateTurnAlert();

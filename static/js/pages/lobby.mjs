@@ -131,7 +131,7 @@ function gameItem(g, kind) {
       {},
       h("b", {}, `Table ${g.id}`),
       g.your_turn ? h("span.badge", {}, "your turn") : null,
-      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${status}`),
+      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${g.rated ? "rated · " : ""}${status}`),
       clockLabel(g.clock) ? h("div.meta.clock-meta", {}, clockLabel(g.clock)) : null, // issue 14
       h("div.meta.who-list", {}, who),
       kind === "finished" && g.final_scores ? h("div.result", {}, resultText(g.final_scores, seats.map((x) => x.name))) : null,
@@ -155,6 +155,7 @@ async function refresh() {
   me = (await api("/api/session").catch(() => null))?.user ?? null;
   renderIdentity();
   $("create").hidden = !me;
+  $("rated-option").hidden = !me || me.guest;
   await Promise.all([
     renderYourGames($("my-games"), me, baseTitle).catch((e) => fill($("my-games"), h("li.muted", {}, errorText(e)))), // issue 14
     loadList("open-games", "/api/games?status=open", "open"),
@@ -169,6 +170,7 @@ $("create-form").addEventListener("submit", async (e) => {
   const players = Number(f.get("players"));
   const bots = Math.min(Number(f.get("bots")), players - 1);
   const body = { players, expansion: f.get("expansion") === "on", visibility: f.get("visibility") };
+  if (f.get("rated") === "on") body.rated = true; // accounts only (the option is hidden for guests)
   body.clock = clockSpec(f.get("clock")); // issue 14
   const err = $("create-error");
   const submit = e.target.querySelector("button[type=submit]");
