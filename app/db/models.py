@@ -350,3 +350,18 @@ class GameResult(Base):
         UniqueConstraint("game_id", "seat", name="uq_game_results_game_seat"),
         Index("ix_game_results_user_id_variant_id", "user_id", "variant", "id"),
     )
+
+
+class GameAnalysis(Base):
+    """A finished game's analysis (app/review, computed by the `game_analysis` job): the JSON
+    that GET /api/games/{id}/analysis serves, and the settings it was computed with."""
+
+    __tablename__ = "game_analyses"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    format: Mapped[int] = mapped_column(Integer)
+    analysis: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    cpu_seconds: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

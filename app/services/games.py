@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
 from app.metrics import MOVE_LATENCY, MOVES_APPLIED
-from app.services import clocks, notices, presence, ratings
+from app.services import analysis, clocks, notices, presence, ratings
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, seat_of, visible_game
@@ -384,11 +384,12 @@ def _commit(
     if status == "finished":
         # Its results and ratings: a job committed with the finish, or not at all (ratings.py).
         ratings.enqueue_results(db, game_id)
+        analysis.enqueue(db, game_id)  # the game review, committed with the finish likewise
     if plan is not None:
         assert game is not None
         clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; the turn notice
     elif to_act is not None and new_state.turn.number != state.turn.number:
-        # A turn starts: its "your turn" notice (issue 14), without reading the game.
+        # A turn starts: its "your turn" notice, without reading the game.
         notices.enqueue_turn_by_seat(db, game_id, to_act, new_state.turn.number)
     try:
         db.commit()
