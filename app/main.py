@@ -73,8 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(the_app: FastAPI) -> AsyncIterator[None]:
         await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
-        await the_app.state.deadlines.start()  # turns that ran out (issue 14)
-        await the_app.state.mailer.start()  # "your turn" emails (issue 14)
+        await the_app.state.deadlines.start()  # turns that ran out
+        await the_app.state.mailer.start()  # "your turn" emails
         await the_app.state.jobs.start()  # background jobs (app/services/jobs.py)
         await the_app.state.analysis_jobs.start()  # game analyses (app/services/analysis.py)
         # Everything loaded so far (modules, content, compiled statements) lives as long as the
@@ -146,11 +146,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_previews.router)  # placement outcomes from the engine
     app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
-    app.include_router(api_account.router)  # issue 14: email notices
-    app.include_router(api_me.router)  # issue 14: your games
-    app.include_router(api_rematch.router)  # issue 14: rematch
+    app.include_router(api_account.router)  # email notices
+    app.include_router(api_me.router)  # your games
+    app.include_router(api_rematch.router)  # rematch
     app.include_router(api_analysis.router)  # game review
-    app.include_router(pages_account.router)  # issue 14: account page, email links
+    app.include_router(pages_account.router)  # account page, email links
     app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
     app.include_router(pages_ratings.router)
     app.include_router(health.router)

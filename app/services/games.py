@@ -77,7 +77,7 @@ class Committed:
     status: str
     to_act: int | None
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it now, if any
-    clock: dict[str, Any]  # the public turn clock at `version` (issue 14; mode "none" if none)
+    clock: dict[str, Any]  # the public turn clock at `version` (mode "none" if none)
     timeout: bool = False  # a bot played it because the seat's clock ran out
     action: dict[str, Any] | None = None  # canonical, as stored: replaying it gives `state`
     at: str | None = None  # when it was committed (ISO 8601), as the log says
@@ -108,7 +108,7 @@ class Known:
     state: Any
     seat: int
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it, if any
-    # Whether the game may have a turn clock (issue 14): then the move reads the game row in
+    # Whether the game may have a turn clock: then the move reads the game row in
     # its transaction to move the clock. A table created without one never gets one.
     clocked: bool = True
 
@@ -336,7 +336,7 @@ def _commit(
         values.update(
             status=status, finished_at=utcnow(), final_scores=rules.final_scores(new_state)
         )
-    # The turn clock (issue 14): a turn that ends or starts moves it, in this same transaction.
+    # The turn clock: a turn that ends or starts moves it, in this same transaction.
     plan = None
     if (game is None and clocked) or (game is not None and game.clock is not None):
         # The clock is planned from the row as it is under our lock, never from an earlier
@@ -450,7 +450,7 @@ def game_log(
             "events": events,
             "text": [rules.describe(ev) for ev in events],
         }
-        if move.timeout:  # a bot played this move: the seat's clock had run out (issue 14)
+        if move.timeout:  # a bot played this move: the seat's clock had run out
             entry["timeout"] = True
             entry["note"] = timeout_note(names[move.seat])
         if over:

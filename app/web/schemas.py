@@ -119,7 +119,7 @@ class CreateGameIn(Body):
         json_schema_extra=LAYOUTS_RULE,
     )
     first_player: int | None = Field(default=None, ge=0, le=4)
-    # The turn clock (issue 14); the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
+    # The turn clock; the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
     clock: ClockIn | None = None
     # Its result moves the players' ratings (accounts only: a guest gets 403 account_required).
     rated: bool = False

@@ -19,8 +19,8 @@ import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
 import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
-import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // issue 14: clocks, notifications
-import { RematchPanel } from "../ui/rematch.mjs"; // issue 14: rematch
+import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notifications
+import { RematchPanel } from "../ui/rematch.mjs"; // rematch
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -33,11 +33,11 @@ let panelsDirty = true; // whether the DOM panels need rebuilding on the next fr
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
 let revealPlacing = false; // on one column, scroll the sheet to the placing buttons after the next render
 let revealChooser = false; // scroll the decision's chooser into view after the next render
-// Issue 14; deadlines are the server's, so the countdown uses the server's time as the socket
+// deadlines are the server's, so the countdown uses the server's time as the socket
 // measured it (the browser's own clock until then).
 const clockPanel = new ClockPanel($("clock"), () => (conn ? conn.serverNow() : Date.now()));
-let turnNotifier = null; // issue 14: set for seated players once the game is live
-let rematchPanel = null; // issue 14: shown once the game is over
+let turnNotifier = null; // set for seated players once the game is live
+let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
@@ -54,7 +54,7 @@ function render(now) {
   ensureOutcomes();
   board.draw(now);
   // The placement bar (and the board's label) describe the ghost under the pointer on every
-  // frame (issue 13.1): moving the pointer changes nothing else.
+  // frame: moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
   const view = st.viewOf(state);
   if (view) {
@@ -414,14 +414,14 @@ async function startLive(game) {
       // lines for: read them once. Patches come with their moves' log frames.
       if (version !== before && meta && "seat" in meta) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
-      clockPanel.update(doc.clock, state.names, state.seat); // issue 14
-      if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // issue 14: once a turn
-      if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show(); // issue 14
+      clockPanel.update(doc.clock, state.names, state.seat);
+      if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // once a turn
+      if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show();
       schedule();
     },
   });
   state.seat = game.your_seat ?? null;
-  if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId); // issue 14
+  if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId);
   await conn.start();
 }
 
