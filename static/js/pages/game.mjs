@@ -125,6 +125,9 @@ function updateTurnAlert() {
 }
 
 function setStatus(status) {
+  // Back on the socket: its log frames carry every move from now on; the moves made while it
+  // was away come from GET .../log once.
+  if (status === "live" && state.status !== "live") fetchLog();
   state.status = status;
   showStatus(!!st.viewOf(state)?.over);
 }
@@ -332,8 +335,11 @@ function onMessage(msg) {
     }
     renderChat();
   } else if (msg.type === "log") {
+    // The same fields as GET .../log's moves: a timeout's note first, then the lines.
     const texts = msg.entries ?? (Array.isArray(msg.text) ? msg.text.map((t) => ({ seq: msg.seq, text: t })) : [{ seq: msg.seq, text: msg.text }]);
+    if (msg.note) texts.unshift({ seq: msg.seq, text: msg.note });
     st.addLog(state, texts.filter((t) => t.text));
+    if (typeof msg.seq === "number") logSince = Math.max(logSince, msg.seq + 1);
     schedule();
   } else if (msg.type === "presence") {
     // Presence also changes when a bot takes or gives back a seat: re-read who sits where.
@@ -405,7 +411,9 @@ async function startLive(game) {
       const before = state.version;
       st.setDocument(state, doc, version);
       dec.reconcileDecision(state);
-      if (version !== before) fetchLog();
+      // The socket's log frames carry each move's lines (notes included): GET .../log only
+      // while there is no socket (polling) and for the moves before it connected.
+      if (version !== before && (state.status !== "live" || before < 0)) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
       clockPanel.update(doc.clock, state.names, state.seat); // issue 14
       if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // issue 14: once a turn
