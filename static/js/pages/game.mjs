@@ -237,7 +237,11 @@ const controls = {
   passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
   passDraw: (key) => (dec.passDraw(state, key), schedule()),
   closeDecision: () => (dec.closeDecision(state), schedule()),
-  openConvert: (card) => (dec.openConvert(state, card) && st.clearSelection(state), schedule()),
+  openConvert: (card) => {
+    if (dec.openConvert(state, card)) st.clearSelection(state);
+    revealChooser = true; // on a phone the chooser opens below the fold of the sheet
+    schedule();
+  },
   convertPick: (side, colour) => (dec.convertPick(state, side, colour), schedule()),
   sendDecision,
   rotate: () => (st.rotateGhost(state), schedule()),
