@@ -176,7 +176,7 @@ def join_game(
     if seat_of(game, user.id) is not None:
         db.rollback()
         return game
-    # A rematch keeps seats for its players (issue 14): one's own first, never someone else's.
+    # A rematch keeps seats for its players: one's own first, never someone else's.
     kept = [s for s in game.seats if s.is_empty and s.reserved_for == user.id]
     free = next(iter(kept), None) or next((s for s in game.seats if s.is_free_for(None)), None)
     if free is None:
@@ -266,7 +266,7 @@ def start_game(
     game.status = "live"
     game.started_at = utcnow()
     game.clock, game.due_at = clocks.start(game.clock, game.players, state, game.started_at)
-    notices.enqueue_turn(db, game, game.to_act, state.turn.number)  # issue 14
+    notices.enqueue_turn(db, game, game.to_act, state.turn.number)
     db.commit()
     cache_for(db.get_bind()).put(game.id, 0, state)  # type: ignore[arg-type]
     notify(notifier, game_id, game.version)

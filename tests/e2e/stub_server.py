@@ -106,7 +106,7 @@ class Table:
 
 
 def make_app(tables: dict[int, Table]) -> FastAPI:
-    """The stub app: pages + static + the game endpoints of issue 4 for `tables`."""
+    """The stub app: pages + static + the game endpoints for `tables`."""
     app = FastAPI()
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
@@ -202,7 +202,7 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
 
     @app.get("/api/games/{game_id}/rematch")
     def rematch(game_id: int) -> dict[str, Any]:
-        """As the real server answers while nobody offered a rematch (issue 14)."""
+        """As the real server answers while nobody offered a rematch."""
         table(game_id)
         return {"game_id": game_id, "rematch_id": None, "status": None, "seats": []}
 

@@ -1,4 +1,4 @@
-"""Issue 14 in the browser, against the real server: clocks, Your games, notifications, rematch.
+"""Clocks in the browser, against the real server: clocks, Your games, notifications, rematch.
 
 1. A guest creates a table with a live clock from the lobby form: the lobby lists the clock, the
    table shows a clock that ticks, "Your games" leads with the game waiting for her and the tab

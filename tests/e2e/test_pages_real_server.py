@@ -1,4 +1,4 @@
-"""Every page, signed out, on the real server at the three viewports (issue 13, points 5 to 8):
+"""Every page, signed out, on the real server at the three viewports:
 no console error (GET /api/session answers 200 where GET /api/me said 401), no sideways
 scroll, the finished list with winner and score, the name field's limit, a finished table that
 no longer says "Live", and the final table and the replay with each realm's majority."""

@@ -1,4 +1,4 @@
-"""Issue 13, points 1 and 4: a placement panel that describes the ghost under the pointer, and
+"""a placement panel that describes the ghost under the pointer, and
 decisions made on the pieces (mission cards and payments, the pass as two choices, a tail by
 its track, kept cards as faces), each reachable by keyboard. Against the engine-backed stub."""
 

@@ -1,4 +1,4 @@
-"""Issue 13, points 5 to 8 against the engine-backed stub (which sends the coming CSP header):
+"""The table layout against the engine-backed stub (which sends the coming CSP header):
 live realm majorities (panel, board overlay, final table), the phone layout, the desktop
 layout, and the smaller things (the "Live" badge, card codes in the log, legends, Keys)."""
 

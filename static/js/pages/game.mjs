@@ -14,12 +14,13 @@ import { renderHand, renderMarkets, renderPlayers } from "../ui/panels.mjs";
 import { renderRealms } from "../ui/realms.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
+import { renderProfileLinks } from "../ui/ratinglinks.mjs";
 import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
 import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
-import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // issue 14: clocks, notifications
-import { RematchPanel } from "../ui/rematch.mjs"; // issue 14: rematch
+import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notifications
+import { RematchPanel } from "../ui/rematch.mjs"; // rematch
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -32,11 +33,11 @@ let panelsDirty = true; // whether the DOM panels need rebuilding on the next fr
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
 let revealPlacing = false; // on one column, scroll the sheet to the placing buttons after the next render
 let revealChooser = false; // scroll the decision's chooser into view after the next render
-// Issue 14; deadlines are the server's, so the countdown uses the server's time as the socket
+// deadlines are the server's, so the countdown uses the server's time as the socket
 // measured it (the browser's own clock until then).
 const clockPanel = new ClockPanel($("clock"), () => (conn ? conn.serverNow() : Date.now()));
-let turnNotifier = null; // issue 14: set for seated players once the game is live
-let rematchPanel = null; // issue 14: shown once the game is over
+let turnNotifier = null; // set for seated players once the game is live
+let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
@@ -53,7 +54,7 @@ function render(now) {
   ensureOutcomes();
   board.draw(now);
   // The placement bar (and the board's label) describe the ghost under the pointer on every
-  // frame (issue 13.1): moving the pointer changes nothing else.
+  // frame: moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
   const view = st.viewOf(state);
   if (view) {
@@ -81,6 +82,8 @@ function render(now) {
     renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed" } : {}),
   );
   keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
+  // Once over: each player's profile, where the game's result now shows.
+  keyed("profiles", [view.over], () => view.over && loadGame().then((g) => renderProfileLinks($("profile-links"), g)).catch(() => {}));
   keyed("log", [s.log.length, s.log.at(-1), s.names], renderLog);
   keyed("conn", [s.status, view.over], () => showStatus(view.over));
   updateTurnAlert();
@@ -125,9 +128,6 @@ function updateTurnAlert() {
 }
 
 function setStatus(status) {
-  // Back on the socket: its log frames carry every move from now on; the moves made while it
-  // was away come from GET .../log once.
-  if (status === "live" && state.status !== "live") fetchLog();
   state.status = status;
   showStatus(!!st.viewOf(state)?.over);
 }
@@ -314,18 +314,21 @@ function renderLog() {
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
 
+/** The lines of one log entry (GET /log's, or a socket's log frame: the same fields). */
+function logLines(m) {
+  const lines = [];
+  if (m.note) lines.push({ seq: m.seq, text: m.note }); // a move a bot made: the clock ran out
+  for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
+  logSince = Math.max(logSince, m.seq + 1);
+  return lines;
+}
+
 async function fetchLog() {
   try {
     const q = new URLSearchParams({ since: String(logSince) });
     if (inviteCode) q.set("invite_code", inviteCode);
     const data = await api(`/api/games/${gameId}/log?${q}`);
-    const lines = [];
-    for (const m of data.moves ?? []) {
-      if (m.note) lines.push({ seq: m.seq, text: m.note }); // issue 14: a timeout move
-      for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
-      logSince = Math.max(logSince, m.seq + 1);
-    }
-    st.addLog(state, lines);
+    st.addLog(state, (data.moves ?? []).flatMap(logLines));
     schedule();
   } catch {
     // the log is a nicety: the board is the truth, so a failed fetch is retried next move
@@ -339,11 +342,7 @@ function onMessage(msg) {
     }
     renderChat();
   } else if (msg.type === "log") {
-    // The same fields as GET .../log's moves: a timeout's note first, then the lines.
-    const texts = msg.entries ?? (Array.isArray(msg.text) ? msg.text.map((t) => ({ seq: msg.seq, text: t })) : [{ seq: msg.seq, text: msg.text }]);
-    if (msg.note) texts.unshift({ seq: msg.seq, text: msg.note });
-    st.addLog(state, texts.filter((t) => t.text));
-    if (typeof msg.seq === "number") logSince = Math.max(logSince, msg.seq + 1);
+    st.addLog(state, logLines(msg).filter((t) => t.text));
     schedule();
   } else if (msg.type === "presence") {
     // Presence also changes when a bot takes or gives back a seat: re-read who sits where.
@@ -368,7 +367,7 @@ function renderChat() {
 $("chat-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const input = $("chat-input");
-  const text = input.value.trim().slice(0, 300);
+  const text = input.value.trim(); // at most the server's limit: the input's maxlength
   if (!text) return;
   if (conn?.chat(text)) input.value = "";
   else $("chat-note").textContent = "Chat needs the live connection; it will come back shortly.";
@@ -415,18 +414,18 @@ async function startLive(game) {
       const before = state.version;
       st.setDocument(state, doc, version);
       dec.reconcileDecision(state);
-      // The socket's log frames carry each move's lines (notes included): GET .../log only
-      // while there is no socket (polling) and for the moves before it connected.
-      if (version !== before && (state.status !== "live" || before < 0)) fetchLog();
+      // A whole document (the first, a resync, polling) may follow moves this page has no log
+      // lines for: read them once. Patches come with their moves' log frames.
+      if (version !== before && meta && "seat" in meta) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
-      clockPanel.update(doc.clock, state.names, state.seat); // issue 14
-      if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // issue 14: once a turn
-      if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show(); // issue 14
+      clockPanel.update(doc.clock, state.names, state.seat);
+      if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // once a turn
+      if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show();
       schedule();
     },
   });
   state.seat = game.your_seat ?? null;
-  if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId); // issue 14
+  if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId);
   await conn.start();
 }
 

@@ -73,7 +73,7 @@ const liveKey = new WeakMap(); // placing bar -> the JSON of the ghost it last d
  * Describe the ghost as it is now: legal or not, cost and rewards, and whether it can be fixed
  * or placed. Runs on every frame (the pointer moves the ghost without any other change) but
  * only touches the text and the buttons' disabled flags: no button is ever replaced, so a click
- * is never lost to it (issue 13, points 1 and 2).
+ * is never lost to it.
  */
 export function updatePlacement(el, s, touch = false) {
   const bar = el.querySelector(":scope > [data-slot=placing] > .placing");
@@ -202,7 +202,7 @@ function activeLine(s, ctl) {
 /**
  * Render the decision panel. Each part lives in its own slot and is redrawn only when what it
  * shows changed: a bot's move changes the turn line, never the "Take my seat back" button, so a
- * click on that button cannot be lost to a rebuild (issue 13, point 2). `ctl` holds the
+ * click on that button cannot be lost to a rebuild. `ctl` holds the
  * controller's callbacks (and `touch()`: whether the last input was a finger).
  */
 export function renderActions(el, s, ctl) {

@@ -111,7 +111,7 @@ export function renderMarkets(el, s, ctl) {
 function missionCard(s, id, ctl) {
   const m = s.content?.missions?.[id];
   const can = dec.completableMissions(st.legalOf(s)).includes(id);
-  // A completable mission is a button: clicking it opens the payment chooser (issue 13.4).
+  // A completable mission is a button: clicking it opens the payment chooser.
   if (can) return missionButton(s, id, { class: `card mission can${s.decision?.mission === id ? " picked" : ""}`, disabled: s.pending, onclick: () => ctl.openMission(id) });
   return h(
     "div.card.mission",

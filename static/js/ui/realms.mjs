@@ -1,4 +1,4 @@
-// Realm majorities, live (issue 13.5): a compact table beside the board and an overlay drawn on
+// Realm majorities, live: a compact table beside the board and an overlay drawn on
 // the board itself (toggled with the "Majorities" button or M). The figures come from the
 // engine's view, live and in replays.
 

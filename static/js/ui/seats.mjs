@@ -5,6 +5,7 @@ import { inviteBase, inviteUrl, logPieces, seatBadges, seatInfo, seatName } from
 import { withCodes } from "./cards.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
+import { predictionBox } from "./ratinglinks.mjs";
 import { PLAYER_COLOURS } from "../lib/cards.mjs";
 
 export { seatName };
@@ -106,8 +107,9 @@ export function renderWaiting(el, game, me, reload) {
   fill(
     el,
     h("h2", {}, `Table ${game.id}`),
-    h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"} · ${game.visibility === "private" ? "private (invite only)" : "public"}`),
+    h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"} · ${game.visibility === "private" ? "private (invite only)" : "public"}${game.rated ? " · rated" : ""}`),
     h("ul.seats", {}, seats),
+    game.rated ? predictionBox(game, (seat) => seatInfo(game.seats[seat]).name ?? `seat ${seat + 1}`) : null,
     invite,
     h("div.buttons", {}, buttons),
     h("p.muted.wait-status", { role: "status" }, status),
