@@ -1,7 +1,7 @@
-"""The lobby and the waiting room tell the truth, against the real server (issue: the table
-tells the whole truth): the 10 s refresh keeps what a person types (point 4); a full waiting
-table is listed as full with nothing to join, the host can cancel, a player can leave (point 9);
-turn notices can be switched off in the page (point 14)."""
+"""The lobby and the waiting room tell the truth, against the real server: the 10 s refresh
+keeps what a person types; a full waiting table is listed as full with nothing to join, the host
+can cancel, a player can leave; turn notices can be switched off in the page; the log comes
+from the socket."""
 
 from __future__ import annotations
 
