@@ -271,7 +271,7 @@ IDLE_ANIMATIONS = """() => document.getAnimations()
 def test_an_idle_table_runs_no_endless_animation(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], motion: str
 ) -> None:
-    """Point 13: "Your turn" pulses a few times (never with reduced motion), "to play" not at all;
+    """ "Your turn" pulses a few times (never with reduced motion), "to play" not at all;
     then nothing is animated. The CPU it saves is measured in bench/idle_page_cpu.py."""
     t = Table(3, 7)
     t.advance(12, random.Random(7))
