@@ -79,7 +79,7 @@ function render(now) {
   const tailChoice = legal.some((a) => a.type === "choose_tail");
   keyed("reward", [view.reward, view.players.map((p) => p.tails), s.names, tailChoice], () => renderReward($("reward"), view, s.names, s.content, { hidden: tailChoice, seat: s.seat }));
   keyed("realms", [view.realms, s.names, view.over], () =>
-    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed" } : {}),
+    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed", hiddenNote: "Every Hidden Dragon card counts now." } : {}),
   );
   keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
   // Once over: each player's profile, where the game's result now shows.
@@ -237,7 +237,11 @@ const controls = {
   passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
   passDraw: (key) => (dec.passDraw(state, key), schedule()),
   closeDecision: () => (dec.closeDecision(state), schedule()),
-  openConvert: (card) => (dec.openConvert(state, card) && st.clearSelection(state), schedule()),
+  openConvert: (card) => {
+    if (dec.openConvert(state, card)) st.clearSelection(state);
+    revealChooser = true; // on a phone the chooser opens below the fold of the sheet
+    schedule();
+  },
   convertPick: (side, colour) => (dec.convertPick(state, side, colour), schedule()),
   sendDecision,
   rotate: () => (st.rotateGhost(state), schedule()),
