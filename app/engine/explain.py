@@ -96,19 +96,22 @@ def explain(state: State, seat: int, action: Any) -> Reason | None:
             {"to_act": state.turn.seat},
             "not_your_turn",
         )
-    off = _off_board(action)
-    if off is not None:
-        return off
     try:
         act = action if isinstance(action, Action) else parse_action(action)
     except EngineError as exc:
-        return _plain(exc)
+        return explain_unparsed(action, exc)
     try:
         apply(state, act, seat)
     except EngineError as exc:
         reason = _finer(state, seat, act, exc) or _plain(exc)
         return Reason(reason.code, reason.text, reason.facts, exc.code)
     return None
+
+
+def explain_unparsed(action: Any, exc: EngineError) -> Reason:
+    """Why an action that does not parse is refused: squares off the board, or malformed.
+    Needs no position, so the socket answers it before reading the game."""
+    return _off_board(action) or _plain(exc)
 
 
 def _plain(exc: EngineError) -> Reason:
