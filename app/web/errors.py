@@ -85,6 +85,8 @@ STATUS: dict[str, int] = {
     "too_many_outcomes": 422,
     # why not here, and hints
     "too_many_explains": 429,
+    "too_many_hints": 429,
+    "rated_table": 409,
     "no_rematch": 404,
     "not_invited": 403,
     "internal_error": 500,

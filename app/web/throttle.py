@@ -165,6 +165,7 @@ class Throttles:
     accounts: Limit
     chat: ChatLimiter
     explain: Limit
+    hints: Limit
 
     def admit_guest(self, address: str) -> None:
         """Count a new guest from `address`; `too_many_guests` past the limit."""
@@ -188,4 +189,5 @@ class Throttles:
             accounts=Limit(store, "accounts", settings.account_limits_per_address, ns),
             chat=ChatLimiter(Limit(store, "chat", settings.chat_limits_per_user, ns, moving=True)),
             explain=Limit(store, "explain", settings.explain_limits_per_user, ns),
+            hints=Limit(store, "hints", settings.hint_limits_per_user, ns),
         )
