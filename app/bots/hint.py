@@ -49,15 +49,19 @@ def reasons(state: State, seat: int, action: Json, outcome: Json | None) -> list
     if outcome["cost"]:
         words.append(f"pays {outcome['cost']} Gold")
     if outcome["reef_draws"]:
-        words.append(f"draws Reef cards {outcome['reef_draws']} time(s)")
+        words.append(f"draws Reef cards {_times(outcome['reef_draws'])}")
     if outcome["treasure_draws"]:
-        words.append(f"draws {outcome['treasure_draws']} Hidden Treasure(s)")
+        words.append(f"draws a Hidden Treasure {_times(outcome['treasure_draws'])}")
     given = sum(n["gold"] for n in outcome["neighbours_gold"])
     if given:
         words.append(f"gives neighbours {given} Gold")
     lines = [("It " + ", ".join(words) + ".") if words else "It takes no reward."]
     after, _ = apply(state, action, seat)
     return lines + _realm_lines(state, after, seat)
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def _realm_lines(before: State, after: State, seat: int) -> list[str]:
@@ -70,7 +74,12 @@ def _realm_lines(before: State, after: State, seat: int) -> list[str]:
         a, b = old[realm]["seats"][seat], new[realm]["seats"][seat]
         if (a["dragons"], a["vp"]) == (b["dragons"], b["vp"]):
             continue
-        lead = "you lead" if seat in new[realm]["leaders"] else "others lead"
+        leaders = new[realm]["leaders"]
+        lead = (
+            "others lead"
+            if seat not in leaders
+            else ("you lead" if len(leaders) == 1 else "tied for the lead")
+        )
         lines.append(
             f"{realm.capitalize()}: your Dragons {a['dragons']} → {b['dragons']}, {lead}, "
             f"{a['vp']} → {b['vp']} VP if the game ended now."

@@ -1,5 +1,6 @@
-"""Why not here, in the browser against the real server: the ghost on an illegal spot shows the
-engine's reason under it (R-21), and moving to another illegal spot shows that spot's reason."""
+"""Why not here and hints, in the browser against the real server: the ghost on an illegal spot
+shows the engine's reason under it (R-21), another illegal spot shows its own reason; the Hint
+button (an unrated table) puts the ghost on the expert's placement, fixed, with its reasons."""
 
 from __future__ import annotations
 
@@ -52,5 +53,26 @@ def test_hovering_an_illegal_spot_reads_the_reason(browser: Any, real_server: st
     # A legal spot: no reason shows.
     page.click("button[data-key=next]")
     page.wait_for_selector(".board-wrap .reason-tip[hidden]", state="attached", timeout=10000)
+
+    # The hint: the expert's move, drawn as the ghost on its squares and fixed there.
+    page.click("#hint-button")
+    box = page.wait_for_selector("#hint-box:not([hidden])", timeout=60000)
+    text = box.inner_text()
+    assert text.startswith("The expert would"), text
+    hint = page.evaluate(
+        """async () => {
+      const s = window.seadragons.state;
+      const r = await fetch(`/api/games/${s.gameId}/hint`, {method: "POST",
+        headers: {"content-type": "application/json"}, body: JSON.stringify({version: s.version})});
+      return r.json();
+    }"""
+    )  # the same position gets the same hint: read it to compare with the ghost
+    if hint["action"]["type"] == "place":
+        ghost = page.evaluate("() => window.seadragons.ghostKey()")
+        key = " ".join(f"{r},{c}" for r, c in sorted(hint["action"]["cells"]))
+        assert page.evaluate("() => window.seadragons.state.locked") is True
+        assert ghost == key
+    assert hint["reasons"][0] in text
+    shot(page, "hint-ghost", full_page=False)
     assert errors == []
     ctx.close()

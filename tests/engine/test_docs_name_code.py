@@ -22,6 +22,7 @@ NAMED = [
     ("rules-engine.md", "explain.REASONS", "app.engine.explain", "REASONS"),
     ("rules-engine.md", "explain_unparsed(data, error)", "app.engine", "explain_unparsed"),
     ("client.md", "GET /api/games/{id}/explain", "app.web.api_previews", "explain_action"),
+    ("client.md", "POST /api/games/{id}/hint", "app.web.api_hints", "game_hint"),
     ("rules-engine.md", "expansion._take_back", "app.engine.expansion", "_take_back"),
     ("rules-engine.md", "turn.undo", "app.engine.state", "Turn"),
     ("architecture.md", "app/services/previews.py", "app.services.previews", "outcomes"),

@@ -22,6 +22,7 @@ import { installCardPeek } from "../ui/cards.mjs";
 import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notifications
 import { RematchPanel } from "../ui/rematch.mjs"; // rematch
 import { ReasonTip } from "../ui/reason.mjs"; // why not here, under an illegal ghost
+import { HintPanel } from "../ui/hint.mjs"; // the expert's move, at unrated tables
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -42,6 +43,7 @@ let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 const reasonTip = new ReasonTip($("board"), { gameId, redraw: () => schedule(false) });
+const hintPanel = new HintPanel(document.querySelector(".board-bar"), { gameId, state, redraw: () => schedule(true) });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, ghostKey: () => cellsKey(st.ghostCells(state)) };
 
@@ -56,6 +58,7 @@ function render(now) {
   ensureOutcomes();
   board.draw(now);
   reasonTip.update(state, board);
+  hintPanel.update();
   // The placement bar (and the board's label) describe the ghost under the pointer on every
   // frame: moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
