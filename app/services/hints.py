@@ -56,4 +56,9 @@ def hint_for(state: Any, seat: int, game_id: int, version: int, settings: Settin
     except FutureTimeout:
         raise ServiceError("unavailable", "no hint in time; try again shortly", 5) from None
     outcome = preview.outcome(state, seat, action) if action["type"] == "place" else None
-    return {"version": version, "action": action, "reasons": reasons(state, seat, action, outcome)}
+    return {
+        "version": version,
+        "action": action,
+        "summary": rules.parse_action(action).describe(),
+        "reasons": reasons(state, seat, action, outcome),
+    }

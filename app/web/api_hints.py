@@ -22,6 +22,7 @@ class HintIn(BaseModel):
 class HintOut(BaseModel):
     version: int
     action: dict[str, Any]  # one of the seat's legal actions, to send as it is
+    summary: str  # the action in words ("complete MS07", "draw from the M deck")
     reasons: list[str]  # what it gives, in words: rewards and realm majorities
 
 

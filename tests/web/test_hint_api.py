@@ -45,6 +45,7 @@ def test_a_hint_is_one_legal_action_with_its_reasons(start_game: Start) -> None:
     body = r.json()
     assert body["version"] == state["version"]
     assert body["action"] in state["legal_actions"]
+    assert body["summary"].startswith(body["action"]["type"])
     assert body["reasons"] and all(isinstance(line, str) and line for line in body["reasons"])
     # The same position, the same hint: asking again tells nothing new.
     again = me.post(f"/api/games/{gid}/hint", json={"version": state["version"]}).json()

@@ -62,7 +62,7 @@ export class HintPanel {
   show(hint) {
     const a = hint.action;
     if (a.type === "place") ghostOn(this.state, a);
-    const head = a.type === "place" ? `The expert would place ${a.card} where the ghost shows.` : `The expert would ${a.type.replace("_", " ")}.`;
+    const head = a.type === "place" ? `The expert would place ${a.card} where the ghost shows.` : `The expert would ${hint.summary}.`;
     this.say([head, ...hint.reasons]);
   }
 
