@@ -29,6 +29,8 @@ NAMED = [
     ("architecture.md", "app/services/replays.py", "app.services.replays", "replay"),
     ("architecture.md", "api_previews, api_replays", "app.web.api_previews", "router"),
     ("architecture.md", "api_previews, api_replays", "app.web.api_replays", "router"),
+    ("architecture.md", "api_bots, api_hints", "app.web.api_hints", "router"),
+    ("architecture.md", "app/services/hints.py", "app.services.hints", "hint"),
 ]
 
 

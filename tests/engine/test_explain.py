@@ -257,15 +257,18 @@ def _hide_others(state, seat, rng):
         if p.seat != seat:
             p.hand = [pool.pop() for _ in p.hand]
             p.reefs = list(reversed(p.reefs))
+            p.treasures = list(reversed(p.treasures))
     s.decks["M"] = pool
-    for key in ("S", "L", "reefs"):
-        rng.shuffle(s.decks[key])
+    for key in s.decks:
+        if key != "M":
+            rng.shuffle(s.decks[key])
     return s
 
 
-def test_reasons_never_depend_on_secrets_the_seat_cannot_see_R60():
+@pytest.mark.parametrize("expansion", [False, True])
+def test_reasons_never_depend_on_secrets_the_seat_cannot_see_R60(expansion):
     rng = random.Random(11)
-    s = game(players=3, first=0)
+    s = game(players=3, first=0, expansion=expansion)
     for _ in range(9):
         seat = s.turn.seat
         for asker in range(3):
