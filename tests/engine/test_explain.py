@@ -282,3 +282,28 @@ def test_reasons_never_depend_on_secrets_the_seat_cannot_see_R60(expansion):
                 assert explain(s, asker, a) == explain(other, asker, a)
         actions = legal_actions(s, seat)
         s, _ = apply(s, rng.choice(actions), seat)
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        [],
+        "place",
+        {"type": "place"},
+        {"type": "place", "card": I3, "cells": [[1, 2, 3]]},
+        {"type": "place", "card": I3, "cells": [[-1, 0], [0, 0], [1, 0]]},
+        {"type": "place", "card": I3, "cells": [["a", 0]]},
+        {"type": "draw", "source": "deck", "deck": "X"},
+        {"type": "mission", "mission": "MS99", "tokens": {"red": 1}},
+        {"type": "pass", "discard": "Z1", "draw": None},
+        {"type": "keep_reef", "card": "RF01"},
+    ],
+)
+def test_any_input_gets_a_reason_and_never_an_exception(action):
+    s = _placing()
+    with pytest.raises(EngineError) as err:
+        apply(s, action, 0)
+    reason = explain(s, 0, action)
+    assert reason is not None and reason.engine_code == err.value.code
+    assert reason.code in REASONS and reason.text
