@@ -21,6 +21,8 @@ import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs
 import { installCardPeek } from "../ui/cards.mjs";
 import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notifications
 import { RematchPanel } from "../ui/rematch.mjs"; // rematch
+import { ReasonTip } from "../ui/reason.mjs"; // why not here, under an illegal ghost
+import { HintPanel } from "../ui/hint.mjs"; // the expert's move, at unrated tables
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -40,6 +42,8 @@ let turnNotifier = null; // set for seated players once the game is live
 let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
+const reasonTip = new ReasonTip($("board"), { gameId, redraw: () => schedule(false) });
+const hintPanel = new HintPanel(document.querySelector(".board-bar"), { gameId, state, redraw: () => schedule(true) });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, ghostKey: () => cellsKey(st.ghostCells(state)) };
 
@@ -53,6 +57,8 @@ function render(now) {
   frame = 0;
   ensureOutcomes();
   board.draw(now);
+  reasonTip.update(state, board);
+  hintPanel.update();
   // The placement bar (and the board's label) describe the ghost under the pointer on every
   // frame: moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
