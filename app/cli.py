@@ -1,4 +1,4 @@
-"""The `seadragons` command: simulate games, run the server, apply migrations."""
+"""The `seadragons` command: simulate games, run the server, apply migrations, analyse games."""
 
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("migrate", help="apply pending database migrations")
+
+    from app.review.cli import add_parser as add_analyse
+
+    add_analyse(sub)
     return parser
 
 
@@ -40,6 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.main import serve
 
         return serve(args.host, args.port, args.workers)
+    if args.command == "analyse":
+        from app.review.cli import run_from_args as analyse
+
+        return analyse(args)
     if args.command == "migrate":
         from app.db.migrate import upgrade_to_head
 

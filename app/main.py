@@ -21,6 +21,8 @@ from app.metrics import serve_metrics
 from app.realtime import install as install_realtime
 from app.services.bot_runner import runner_for
 from app.services.deadlines import sweeper_for
+from app.services.job_handlers import job_handlers
+from app.services.jobs import runner_for as job_runner_for
 from app.services.mailer import sender_for
 from app.services.notify import Notifier
 from app.settings import Settings, get_settings
@@ -29,7 +31,9 @@ from app.web import (
     api_bots,
     api_games,
     api_me,
+    api_previews,
     api_rematch,
+    api_replays,
     api_users,
     errors,
     health,
@@ -67,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
         await the_app.state.deadlines.start()  # turns that ran out (issue 14)
         await the_app.state.mailer.start()  # "your turn" emails (issue 14)
+        await the_app.state.jobs.start()  # background jobs (app/services/jobs.py)
         # Everything loaded so far (modules, content, compiled statements) lives as long as the
         # process: keep it out of the garbage collector's full passes, which otherwise walk it
         # again and again and show up as multi-millisecond pauses in move latency.
@@ -74,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await the_app.state.jobs.stop()
             await the_app.state.mailer.stop()
             await the_app.state.deadlines.stop()
             await the_app.state.bot_runner.stop()
@@ -98,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bot_runner = runner_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.mailer = sender_for(app.state.sessionmaker, settings)
+    app.state.jobs = job_runner_for(app.state.sessionmaker, settings, job_handlers())
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)
@@ -126,6 +133,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_users.router)
     app.include_router(api_games.router)
     app.include_router(api_games.invites_router)
+    app.include_router(api_previews.router)  # placement outcomes from the engine
+    app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
     app.include_router(api_account.router)  # issue 14: email notices
     app.include_router(api_me.router)  # issue 14: your games

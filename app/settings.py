@@ -63,6 +63,11 @@ class Settings(BaseSettings):
     max_open_tables_per_user: int = 5
     max_live_games_per_user: int = 20
     max_live_games_per_address: int = 40
+    # Placement previews (GET /api/games/{id}/outcomes): a card with more legal placements
+    # than this is refused with 413 too_many_outcomes rather than applied that many times.
+    outcomes_max: int = 2000
+    # Replays of finished games (GET /api/games/{id}/replay) kept built, per process.
+    replay_cache_games: int = 32
     # Retry-After (seconds) sent with 503 `unavailable` while the database does not answer.
     unavailable_retry_after_seconds: int = 5
     # Logs: "text" (readable, the default) or "json" (one object per line, with the request
@@ -125,6 +130,13 @@ class Settings(BaseSettings):
     clock_bot_level: str = "greedy"
     clock_timeouts_to_bot: int = 2
     clock_max_seconds: int = 30 * 86400
+    # Game review (app/review): rounds of the expert's rollouts per decision (the search budget;
+    # a count, not seconds, so the same game always gets the same analysis) and the drops in
+    # winning chance, in percentage points, that label a move.
+    review_rounds: int = 2
+    review_inaccuracy_points: float = 5.0
+    review_mistake_points: float = 10.0
+    review_blunder_points: float = 15.0
     # The address players reach the server at, for links in emails (e.g. https://example.org).
     public_url: str | None = None
     # "Your turn" emails (app/services/mailer.py, notices.py). None: no emails at all.
@@ -151,6 +163,23 @@ class Settings(BaseSettings):
     email_verify_hours: float = 48.0
     email_verify_per_hour: int = 3
     email_verify_per_recipient_per_day: int = 5
+
+    # Background jobs (app/services/jobs.py): workers per server process (0: none here; another
+    # instance or `seadragons jobs run` does them), how often an idle worker looks, how long a
+    # claim lasts before another worker may take the job over, and the first retry's back-off.
+    jobs_workers: int = 1
+    jobs_poll_seconds: float = 1.0
+    jobs_lease_seconds: float = 120.0
+    jobs_retry_seconds: float = 10.0
+
+    # Ratings (app/services/ratings.py): a rating stays provisional (marked, and off the
+    # leaderboard) while its sigma is above this; rows per leaderboard page and per page of
+    # finished games; recent games and rating history points on a profile.
+    rating_provisional_sigma: float = 5.0
+    leaderboard_page_size: int = 50
+    history_page_size: int = 20
+    profile_recent_games: int = 10
+    profile_history_points: int = 200
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -8,6 +8,7 @@ deck sizes. Searching over several such states never reads the real hidden infor
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from typing import Any
 
@@ -73,6 +74,15 @@ def _treasures_hidden(
     return dict(zip(others, hands, strict=True)), deck
 
 
+# The view's turn also carries facts derived from the state (the decks a draw may use): not fields.
+_TURN_FIELDS = frozenset(f.name for f in dataclasses.fields(Turn))
+
+
+def _turn(shown: Json) -> Turn:
+    kept = {k: v for k, v in shown.items() if k in _TURN_FIELDS}
+    return Turn(**{**kept, "effects": list(shown["effects"])})
+
+
 def determinise(view: Json, rng: random.Random) -> State:
     """A State that `view_for(state, view['viewer'])` would show as `view` (base or expansion)."""
     me = view["viewer"]
@@ -133,7 +143,7 @@ def determinise(view: Json, rng: random.Random) -> State:
         players=players,
         decks=decks,
         market={k: list(v) for k, v in view["market"].items()},
-        turn=Turn(**{**view["turn"], "effects": list(view["turn"]["effects"])}),
+        turn=_turn(view["turn"]),
         pending=[_pending(d) for d in view["pending"]],
         reward=copy.deepcopy(view.get("reward") or {}),
     )

@@ -38,6 +38,61 @@ class OutOfTime(Exception):
     """The budget ran out inside a rollout; its round is dropped."""
 
 
+def candidates(view: Json, legal: list[Json], scores: list[float]) -> list[int]:
+    """Indices of the actions worth searching, best greedy score first."""
+    order = sorted(range(len(legal)), key=lambda i: -scores[i])
+    k = TOP_K_PLACE if view["turn"]["phase"] == "place" else TOP_K_OTHER
+    out: list[int] = []
+    passes = 0
+    for i in order:
+        if scores[i] <= -1e8:
+            break
+        if legal[i].get("type") == "pass":
+            passes += 1
+            if passes > MAX_PASSES:
+                continue
+        if out and scores[out[0]] - scores[i] > CLEAR_GAP:
+            break
+        out.append(i)
+        if len(out) >= k:
+            break
+    return out or [order[0]]
+
+
+def playout(
+    world: State,
+    action: Json,
+    me: int,
+    rng: random.Random,
+    weights: Weights = DEFAULT,
+    deadline: float = float("inf"),
+) -> State:
+    """Play `action`, then fast greedy for every seat until after `me`'s own next placement.
+
+    Raises OutOfTime once `deadline` (perf_counter seconds) has passed.
+    """
+    state, _ = apply(world, action, me)
+    policy = GreedyBot(rng, weights, fast=True)
+    left = state.turn.seat != me
+    for _ in range(MAX_STEPS):
+        if state.over:
+            break
+        if time.perf_counter() >= deadline:
+            # Some steps are slow (Mission payments with many ships): overshoot one step,
+            # never a whole rollout.
+            raise OutOfTime
+        seat = state.turn.seat
+        if seat != me:
+            left = True
+        mine_again = left and seat == me and state.turn.phase == "place" and not state.pending
+        view = view_for(state, seat)
+        choice = policy.choose(view, legal_actions(state, seat))
+        state, _ = apply(state, choice, seat)
+        if mine_again and choice.get("type") in ("place", "pass"):
+            break
+    return state
+
+
 class ExpertBot:
     """Searches within `budget_s` seconds per decision; `rounds` caps the search (determinism)."""
 
@@ -64,33 +119,13 @@ class ExpertBot:
             return legal[0]
         scores = Scorer(view, self.weights).score_all(legal)
         self.greedy._guard_unknown(view, legal, scores)
-        candidates = self._candidates(view, legal, scores)
-        if len(candidates) < 2:
-            return legal[candidates[0]]
+        shortlist = candidates(view, legal, scores)
+        if len(shortlist) < 2:
+            return legal[shortlist[0]]
         seeds = [self.rng.getrandbits(32) for _ in range(2)]
-        values = self._search(view, legal, candidates, scores, start, seeds)
-        best = max(range(len(candidates)), key=lambda j: values[j])
-        return legal[candidates[best]]
-
-    def _candidates(self, view: Json, legal: list[Json], scores: list[float]) -> list[int]:
-        """Indices of the actions worth searching, best greedy score first."""
-        order = sorted(range(len(legal)), key=lambda i: -scores[i])
-        k = TOP_K_PLACE if view["turn"]["phase"] == "place" else TOP_K_OTHER
-        out: list[int] = []
-        passes = 0
-        for i in order:
-            if scores[i] <= -1e8:
-                break
-            if legal[i].get("type") == "pass":
-                passes += 1
-                if passes > MAX_PASSES:
-                    continue
-            if out and scores[out[0]] - scores[i] > CLEAR_GAP:
-                break
-            out.append(i)
-            if len(out) >= k:
-                break
-        return out or [order[0]]
+        values = self._search(view, legal, shortlist, scores, start, seeds)
+        best = max(range(len(shortlist)), key=lambda j: values[j])
+        return legal[shortlist[best]]
 
     def _search(
         self,
@@ -137,24 +172,6 @@ class ExpertBot:
     def _rollout(
         self, world: State, action: Json, me: int, rng: random.Random, deadline: float
     ) -> float:
-        """Play `action`, then fast greedy until after the bot's own next placement; evaluate."""
-        state, _ = apply(world, action, me)
-        policy = GreedyBot(rng, self.weights, fast=True)
-        left = state.turn.seat != me
-        for _ in range(MAX_STEPS):
-            if state.over:
-                break
-            if time.perf_counter() >= deadline:
-                # Some steps are slow (Mission payments with many ships): overshoot one step,
-                # never a whole rollout.
-                raise OutOfTime
-            seat = state.turn.seat
-            if seat != me:
-                left = True
-            mine_again = left and seat == me and state.turn.phase == "place" and not state.pending
-            view = view_for(state, seat)
-            choice = policy.choose(view, legal_actions(state, seat))
-            state, _ = apply(state, choice, seat)
-            if mine_again and choice.get("type") in ("place", "pass"):
-                break
+        """Play `action` and the rollout after it (`playout`); evaluate from the bot's view."""
+        state = playout(world, action, me, rng, self.weights, deadline)
         return Evaluator(position_from_view(view_for(state, me)), self.weights).objective0

@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -140,6 +141,8 @@ class Game(Base):
     # Who started it, for the cap on live games per address (app/services/caps.py): a keyed
     # hash of the starting request's address, never the address itself.
     started_from: Mapped[str | None] = mapped_column(String(32), index=True)
+    # A rated table (app/services/ratings.py): accounts only; its result moves their ratings.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan"
@@ -256,4 +259,94 @@ class OutboxEmail(Base):
     __table_args__ = (
         Index("ix_outbox_emails_status_next_try_at", "status", "next_try_at"),
         Index("ix_outbox_emails_recipient_created_at", "recipient", "created_at"),
+    )
+
+
+class Job(Base):
+    """A durable background job (app/services/jobs.py): at most one per (kind, key), so enqueuing
+    the same work twice is harmless; claimed with a lease that a crashed worker lets run out.
+    """
+
+    __tablename__ = "jobs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    key: Mapped[str] = mapped_column(String(128))
+    payload: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    # pending -> running -> done | failed (retries spent); running with an expired lease is
+    # pending again for any worker.
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    max_attempts: Mapped[int] = mapped_column(Integer, default=5)
+    run_after: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # A random token per claim: a worker whose lease ran out cannot finish someone else's run.
+    claimed_by: Mapped[str | None] = mapped_column(String(32))
+    progress: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    error: Mapped[str | None] = mapped_column(String(1000))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+    __table_args__ = (
+        UniqueConstraint("kind", "key", name="uq_jobs_kind_key"),
+        Index("ix_jobs_status_run_after", "status", "run_after"),
+    )
+
+
+class Rating(Base):
+    """An account's rating in one variant ("base" | "expansion"): OpenSkill's (mu, sigma) and
+    the displayed number derived from them, kept for the leaderboard's index. Provisional
+    (sigma above RATING_PROVISIONAL_SIGMA) is decided when read, so the setting can change."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    display: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    __table_args__ = (Index("ix_ratings_variant_display", "variant", "display"),)
+
+
+class GameResult(Base):
+    """One seat's result of a finished game: its place and points (public facts only), and for
+    a rated account its rating before and after. Written once per game by the results job."""
+
+    __tablename__ = "game_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    # The seat's owner (None: a bot's own seat, then `bot_level` names it).
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    bot_level: Mapped[str | None] = mapped_column(String(32))
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    place: Mapped[int] = mapped_column(Integer)
+    # The owner did not play the seat to the end (left, or a bot kept it): ranked last.
+    quit: Mapped[bool] = mapped_column(Boolean)
+    total: Mapped[int] = mapped_column(Integer)
+    gold: Mapped[int] = mapped_column(Integer)
+    ships: Mapped[int] = mapped_column(Integer)
+    missions: Mapped[int] = mapped_column(Integer)
+    most_missions: Mapped[int] = mapped_column(Integer)
+    realms: Mapped[int] = mapped_column(Integer)
+    tails: Mapped[int | None] = mapped_column(Integer)
+    mu_before: Mapped[float | None] = mapped_column(Float)
+    sigma_before: Mapped[float | None] = mapped_column(Float)
+    mu_after: Mapped[float | None] = mapped_column(Float)
+    sigma_after: Mapped[float | None] = mapped_column(Float)
+    display_after: Mapped[int | None] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_game_results_game_seat"),
+        Index("ix_game_results_user_id_variant_id", "user_id", "variant", "id"),
     )

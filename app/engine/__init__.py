@@ -6,6 +6,7 @@ Public API:
     apply(state, action, seat) -> (State, events)       raises EngineError
     to_act(state), is_over(state), final_scores(state)
     view_for(state, viewer), event_for(event, viewer), describe(event)
+    replay_view(state): a position of a finished game with every secret shown (R-60)
     state_to_json(state), state_from_json(data), replay(options, seed, moves)
     canonical_action(action): what to store in a move log
     parse_action(data) -> Action: an action parsed once (apply takes it as it is)
@@ -24,7 +25,7 @@ from .rules import apply, to_act
 from .scoring import final_scores
 from .setup import new_game
 from .state import GameOptions, State, state_from_json, state_to_json
-from .views import event_for, shared_view, view_for
+from .views import event_for, replay_view, shared_view, view_for
 
 
 def is_over(state: State) -> bool:
@@ -61,6 +62,7 @@ __all__ = [
     "new_game",
     "parse_action",
     "replay",
+    "replay_view",
     "shared_view",
     "state_from_json",
     "state_to_json",

@@ -40,16 +40,22 @@ def _tile_raw(s: State, seat: int, tile: dict[str, Any]) -> int:
     raise ValueError(f"unknown bonus tile kind {kind}")
 
 
+def tail_detail(s: State, seat: int, track: str) -> dict[str, Any]:
+    """One tail's bonus (R-53): the tile, its value for this player (capped at 20), whether the
+    tail reached A (`full`) or only B (`half`), and the VP it scores."""
+    tile_id = s.reward["bonus"][track]
+    tile = expansion_content().bonus_tiles[tile_id]
+    pos = s.players[seat].tails[track]
+    value = min(20, _tile_raw(s, seat, tile))
+    full = pos >= s.reward["length"]
+    half = not full and pos >= s.reward["milestone"]
+    vp = value if full else value // 2 if half else 0
+    return {"track": track, "bonus": tile_id, "tile": value, "full": full, "half": half, "vp": vp}
+
+
 def tail_score(s: State, seat: int, track: str) -> int:
     """One tail's bonus VP: the tile in full at A, half (rounded down) from B (R-53)."""
-    tile = expansion_content().bonus_tiles[s.reward["bonus"][track]]
-    pos = s.players[seat].tails[track]
-    full = min(20, _tile_raw(s, seat, tile))
-    if pos >= s.reward["length"]:
-        return full
-    if pos >= s.reward["milestone"]:
-        return full // 2
-    return 0
+    return tail_detail(s, seat, track)["vp"]
 
 
 def tail_scores(s: State) -> list[int]:

@@ -37,7 +37,8 @@ def _placed(e: dict[str, Any]) -> str:
     if e["gold_gained"]:
         parts.append(f"gained {e['gold_gained']} Gold")
     if e["reef_draws"]:
-        parts.append(f"earned {e['reef_draws']} Reef draw(s)")
+        n = e["reef_draws"]
+        parts.append(f"earned {n} Reef draw" + ("s" if n > 1 else ""))
     if e["cost"]:
         parts.append(f"paid {e['cost']} Gold")
     text = ", ".join(parts)
@@ -50,6 +51,15 @@ def _drew(e: dict[str, Any]) -> str:
     card = e.get("card") or (e.get("secret") or {}).get("card")
     where = "face up" if e["from"] == "market" else f"from the {DECK_WORDS[e['from']]} deck"
     return f"{_who(e)} drew {card + ' ' if card else 'a card '}{where}"
+
+
+def _tail_advanced(e: dict[str, Any]) -> str:
+    text = f"{_who(e)}'s {e['track']} tail advanced to space {e['to']}"
+    if e.get("gold"):  # events logged before the field existed have no `gold`
+        text += f", +{e['gold']} Gold"
+    if e.get("treasure"):
+        text += ", a Hidden Treasure draw"
+    return text
 
 
 TEMPLATES = {
@@ -68,7 +78,7 @@ TEMPLATES = {
     "turn_ended": lambda e: f"{_who(e)} ended the turn",
     "turn_started": lambda e: f"{_who(e)} to play",
     "game_over": lambda e: "The game is over",
-    "tail_advanced": lambda e: f"{_who(e)}'s {e['track']} tail advanced to space {e['to']}",
+    "tail_advanced": _tail_advanced,
     "tail_blocked": lambda e: f"{_who(e)}'s {e['track']} tail is already at the end",
     "treasure_kept": lambda e: (
         f"{_who(e)} kept a Hidden Treasure" + (f" ({e['secret']['card']})" if "secret" in e else "")

@@ -80,13 +80,14 @@ def on_ships_gained(s: State, seat: int, ships: list[str], events: Events) -> No
     """
     if not s.options.expansion or not ships:
         return
-    if _open_tracks(s) and might_hold(s, "any_tail"):
+    if open_tracks(s) and might_hold(s, "any_tail"):
         s.pending.append({"kind": "advance", "ships": list(ships)})
         return
-    _advance_for_ships(s, seat, ships, events)
+    advance_for_ships(s, seat, ships, events)
 
 
-def _advance_for_ships(s: State, seat: int, ships: list[str], events: Events) -> None:
+def advance_for_ships(s: State, seat: int, ships: list[str], events: Events) -> None:
+    """Advance the tails for ships gained, in order; a dark blue ship asks which (R-50)."""
     for colour in ships:
         if colour == "blue":
             s.pending.append({"kind": "tail", "reason": "blue_ship"})
@@ -104,11 +105,21 @@ def advance_tail(s: State, seat: int, track: str, events: Events) -> None:
         return  # a tail never moves past A; the advance is lost
     pos += 1
     player.tails[track] = pos
-    events.append({"type": "tail_advanced", "seat": seat, "track": track, "to": pos})
     space = s.reward["spaces"][track][pos - 1]
-    if space.startswith("g"):
-        player.gold += int(space[1:])
-    elif space == "T":
+    gold = int(space[1:]) if space.startswith("g") else 0
+    # The event names what the space gave, so the log and previews show Reward Board Gold.
+    events.append(
+        {
+            "type": "tail_advanced",
+            "seat": seat,
+            "track": track,
+            "to": pos,
+            "gold": gold,
+            "treasure": space == "T",
+        }
+    )
+    player.gold += gold
+    if space == "T":
         s.pending.append({"kind": "treasure"})
     elif space == "A":
         colour = s.reward["arrows"][track].get(str(pos))
@@ -161,13 +172,14 @@ def materialise(s: State, front: dict[str, Any], events: Events) -> bool:
             return True
         s.pending[0] = {**front, "cards": cards}
         return False
-    if front["kind"] == "tail" and not _open_tracks(s):
+    if front["kind"] == "tail" and not open_tracks(s):
         s.pending.pop(0)
         return True
     return False
 
 
-def _open_tracks(s: State) -> list[str]:
+def open_tracks(s: State) -> list[str]:
+    """The tracks whose tail the player to act can still move (not yet at A)."""
     tails = s.players[s.turn.seat].tails
     return [t for t in TRACKS if tails[t] < s.reward["length"]]
 
@@ -184,7 +196,7 @@ def pending_actions(s: State, front: dict[str, Any]) -> list[dict[str, Any]]:
     if kind == "treasure":
         return [{"type": "keep_treasure", "card": c} for c in dict.fromkeys(front["cards"])]
     if kind == "tail":
-        return [{"type": "choose_tail", "track": t} for t in _open_tracks(s)]
+        return [{"type": "choose_tail", "track": t} for t in open_tracks(s)]
     return []
 
 
@@ -214,7 +226,7 @@ def _keep_treasure_action(s: State, a: Any, events: Events) -> None:
 
 def _choose_tail(s: State, a: Any, events: Events) -> None:
     _front(s, ("tail",), a.describe())
-    if a.track not in _open_tracks(s):
+    if a.track not in open_tracks(s):
         raise EngineError("not_allowed", f"cannot {a.describe()}: that tail is at the end")
     s.pending.pop(0)
     advance_tail(s, s.turn.seat, a.track, events)
@@ -228,7 +240,7 @@ def _decline(s: State, a: Any, events: Events) -> None:
         s.pending[0] = {**front, "declined": True}
     else:
         s.pending.pop(0)
-        _advance_for_ships(s, s.turn.seat, front["ships"], events)
+        advance_for_ships(s, s.turn.seat, front["ships"], events)
 
 
 # --- Using cards: Hidden Treasures, Coral Reefs, the Ancestral head -----------------------------

@@ -65,16 +65,23 @@ def placement_actions(state: State) -> list[Json]:
     set of squares spanning realms gets one action per realm (R-56).
     """
     actions = []
-    ancestral = expansion.ancestral_placement(state)
     for card in dict.fromkeys(state.players[state.turn.seat].hand):
-        for m in placement_masks(state, card):
-            if ancestral:
-                for r, c in _realm_heads(m):
-                    cells = [list(sq) for sq in _squares(m)]  # actions share no lists
-                    actions.append({"type": "place", "card": card, "cells": cells, "head": [r, c]})
-            else:
-                cells = [list(sq) for sq in _squares(m)]
-                actions.append({"type": "place", "card": card, "cells": cells, "head": cells[0]})
+        actions += card_placement_actions(state, card)
+    return actions
+
+
+def card_placement_actions(state: State, card: str) -> list[Json]:
+    """The `place` actions of one hand card (see `placement_actions`)."""
+    actions = []
+    ancestral = expansion.ancestral_placement(state)
+    for m in placement_masks(state, card):
+        if ancestral:
+            for r, c in _realm_heads(m):
+                cells = [list(sq) for sq in _squares(m)]  # actions share no lists
+                actions.append({"type": "place", "card": card, "cells": cells, "head": [r, c]})
+        else:
+            cells = [list(sq) for sq in _squares(m)]
+            actions.append({"type": "place", "card": card, "cells": cells, "head": cells[0]})
     return actions
 
 

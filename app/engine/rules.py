@@ -215,13 +215,19 @@ def _mission(s: State, a: Action, events: Events) -> None:
 # --- III. Draw a Pattern card -------------------------------------------------------------------
 
 
+def draw_decks(s: State, any_deck: bool = False) -> list[str]:
+    """The Pattern decks (face up or top card) this turn's draw may come from (R-27).
+
+    Not the played card's deck, unless the same-deck treasure is active or for a pass.
+    """
+    banned = None if any_deck or expansion.same_deck_allowed(s) else s.turn.played_deck
+    return [deck for deck in DECKS if deck != banned]
+
+
 def drawable(s: State, any_deck: bool = False) -> list[dict[str, str]]:
     """Every Pattern draw open now: face-up cards and non-empty decks (R-27)."""
-    banned = None if any_deck or expansion.same_deck_allowed(s) else s.turn.played_deck
     options: list[dict[str, str]] = []
-    for deck in DECKS:
-        if deck == banned:
-            continue
+    for deck in draw_decks(s, any_deck):
         options.extend({"source": "market", "card": cid} for cid in s.market[deck])
         if s.decks[deck]:
             options.append({"source": "deck", "deck": deck})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import REALM_MASKS, REALMS, bit
-from .bonus import tail_scores
+from .bonus import TRACKS, tail_detail, tail_scores
 from .content import content
 from .state import State
 
@@ -120,22 +120,38 @@ def final_scores(state: State) -> dict[str, Any]:
             "most_missions": 5 if seat in most else 0,
             "realms": sum(r.get(seat, 0) for r in realms.values()),
         }
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "categories": cats,
+            "realms": {realm: realms[realm].get(seat, 0) for realm in REALMS},
+            "realm_detail": {realm: _realm_cell(state, seat, realm) for realm in REALMS},
+            "total": 0,
+            "missions_completed": len(state.players[seat].missions),
+        }
         if tails is not None:
             cats["tails"] = tails[seat]
-        players.append(
-            {
-                "seat": seat,
-                "categories": cats,
-                "realms": {realm: realms[realm].get(seat, 0) for realm in REALMS},
-                "total": sum(cats.values()),
-                "missions_completed": len(state.players[seat].missions),
-            }
-        )
+            entry["tails_detail"] = [tail_detail(state, seat, t) for t in TRACKS]
+        entry["total"] = sum(cats.values())
+        players.append(entry)
     return {
         "players": players,
         "winners": winners(players),
         "realm_whirlpools": {realm: uncovered_whirlpools(state, realm) for realm in REALMS},
     }
+
+
+def _realm_cell(state: State, seat: int, realm: str) -> dict[str, Any]:
+    """A realm cell of the final scores: Dragons counted (R-42), of which Hidden Dragon cards,
+    and pieces; final scoring always counts the Hidden Dragons, so `hidden_included` is true."""
+    count, pieces = realm_presence(state, realm).get(seat, (0, 0))
+    hidden = sum(
+        1
+        for c in _card_kinds(state.players[seat].reefs)
+        if c.kind == "hidden_dragon" and c.realm == realm
+    )
+    if not count:
+        pieces = (state.players[seat].pieces & REALM_MASKS[realm]).bit_count()
+    return {"count": count, "hidden": hidden, "hidden_included": True, "pieces": pieces}
 
 
 def winners(players: list[dict[str, Any]]) -> list[int]:

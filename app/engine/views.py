@@ -5,18 +5,23 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from . import expansion
 from .board import REALMS
-from .content import DECKS
-from .majorities import public_presence, realm_standings
+from .content import DECKS, content
+from .majorities import public_presence, realm_standings, standings
+from .missions import payment_covers
+from .rules import draw_decks
 from .scoring import final_scores
 from .state import State
 
 DECK_NAMES = (*DECKS, "missions", "reefs", "treasures")
 
 
-def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+def _player_view(
+    state: State, seat: int, viewer: int | None, open_all: bool = False
+) -> dict[str, Any]:
     p = state.players[seat]
-    reveal = viewer == seat or state.over  # hands are shown once the game has ended
+    reveal = viewer == seat or state.over or open_all  # hands are shown once the game has ended
     view: dict[str, Any] = {
         "seat": seat,
         "colour": p.colour,
@@ -44,19 +49,39 @@ def _player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     return view
 
 
-def _pending_view(state: State, viewer: int | None) -> list[dict[str, Any]]:
+def _pending_view(state: State, viewer: int | None, open_all: bool = False) -> list[dict[str, Any]]:
     out = []
     for d in state.pending:
         item = {"kind": d["kind"], "seat": state.turn.seat}
         if "cards" in d:
             # The cards drawn to choose from are the chooser's secret (R-60).
-            item["cards"] = list(d["cards"]) if viewer == state.turn.seat else None
+            shown = viewer == state.turn.seat or open_all
+            item["cards"] = list(d["cards"]) if shown else None
             item["card_count"] = len(d["cards"])
         for key in ("reason", "count", "ships"):  # ships just gained are public
             if key in d:
                 item[key] = d[key]
+        if d["kind"] == "tail":
+            item["tracks"] = expansion.open_tracks(state)  # tails are public
         out.append(item)
     return out
+
+
+def _missions_open(state: State, viewer: int | None) -> list[str] | None:
+    """The Missions of the market the acting seat can pay for now, for that seat only: it
+    depends on the Reef cards held (R-60), so every other viewer gets None."""
+    turn = state.turn
+    if viewer is None or viewer != turn.seat or state.over:
+        return None
+    if turn.phase != "mission" or state.pending or turn.missions_done >= turn.mission_limit:
+        return []
+    player = state.players[viewer]
+    missions = content().missions
+    return [
+        mid
+        for mid in state.market["missions"]
+        if payment_covers(missions[mid], player.ships, player.reefs)
+    ]
 
 
 def shared_view(state: State) -> dict[str, Any]:
@@ -86,6 +111,9 @@ def shared_view(state: State) -> dict[str, Any]:
             "treasure_used": state.turn.treasure_used,
             "effects": list(state.turn.effects),
             "ancestral": state.turn.ancestral,
+            # The decks this turn's draw may come from (the same-deck treasure adds the
+            # played card's deck), so a client never works it out.
+            "draw_decks": draw_decks(state),
         },
         "public_presence": public_presence(state),
     }
@@ -118,11 +146,26 @@ def view_for(
         "over": state.over,
         # Live majorities per realm (R-42, R-43): Hidden Dragons only the viewer's own (R-60).
         "realms": realm_standings(state, viewer, shared["public_presence"]),
+        "missions_open": _missions_open(state, viewer),
     }
     if "reward" in shared:
         view["reward"] = shared["reward"]
     if "scores" in shared:
         view["scores"] = shared["scores"]
+    return view
+
+
+def replay_view(state: State, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A spectator's view of a position of a finished game: every hand, Reef and treasure,
+    every card drawn for a choice, and every Hidden Dragon counted, as R-60 allows once the
+    game has ended. Only replays of finished games may use it."""
+    if shared is None:
+        shared = shared_view(state)
+    view = view_for(state, None, shared)
+    n = len(state.players)
+    view["players"] = [_player_view(state, s, None, open_all=True) for s in range(n)]
+    view["pending"] = _pending_view(state, None, open_all=True)
+    view["realms"] = standings(state, lambda _seat: True, shared["public_presence"])
     return view
 
 

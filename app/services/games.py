@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
 from app.metrics import MOVE_LATENCY, MOVES_APPLIED
-from app.services import clocks, notices, presence
+from app.services import clocks, notices, presence, ratings
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, seat_of, visible_game
@@ -381,6 +381,9 @@ def _commit(
         return None
     if back:
         presence.back_in(db, game_id, seat)  # as over HTTP: a move ends a "left" mark
+    if status == "finished":
+        # Its results and ratings: a job committed with the finish, or not at all (ratings.py).
+        ratings.enqueue_results(db, game_id)
     if plan is not None:
         assert game is not None
         clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; the turn notice

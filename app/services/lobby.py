@@ -97,13 +97,17 @@ def create_game(
     max_clock_seconds: int = 30 * 86400,
     *,
     max_open: int | None = None,
+    rated: bool = False,
 ) -> Game:
     """Open a new table with `host` in seat 0 and the other seats empty; `clock` as in clocks.py.
 
     `max_open`: how many open tables one host may have at once (`too_many_tables` past it).
+    `rated`: its result moves the players' ratings (app/services/ratings.py): accounts only.
     """
     if visibility not in ("public", "private"):
         raise ServiceError("invalid_options", "visibility is 'public' or 'private'")
+    if rated:
+        check_may_sit_rated(host)
     options = game_options(players, expansion, extra_options or {})
     stored_clock = clocks.new_clock(clock, max_clock_seconds)
     if max_open is not None:
@@ -117,6 +121,7 @@ def create_game(
         options=options,
         version=0,
         clock=stored_clock,
+        rated=rated,
     )
     game.seats = [Seat(seat=i) for i in range(players)]
     game.seats[0].user_id = host.id
@@ -125,6 +130,14 @@ def create_game(
     db.commit()
     notify(notifier, game.id, game.version)
     return get_game(db, game.id)
+
+
+def check_may_sit_rated(user: User) -> None:
+    """A rated table seats accounts only: a guest has no rating for its result to move."""
+    if user.is_guest:
+        raise ServiceError(
+            "account_required", "rated tables are for accounts: register to play rated games"
+        )
 
 
 def lock_open_game(db: Session, game_id: int) -> Game:
@@ -157,6 +170,8 @@ def join_game(
     game = visible_game(db, game_id, user.id, invite_code)
     if seat_of(game, user.id) is not None:
         return game
+    if game.rated:
+        check_may_sit_rated(user)
     game = lock_open_game(db, game_id)
     if seat_of(game, user.id) is not None:
         db.rollback()

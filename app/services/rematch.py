@@ -72,6 +72,7 @@ def offer(
         clock=clocks.new_clock(clocks.summary(old.clock), BIG),
         rematch_of=old.id,
         bot_names_of=names_key(old),
+        rated=old.rated,  # only accounts sat at a rated table: the same ones are kept seats
     )
     now = utcnow()
     new.seats = []

@@ -80,6 +80,8 @@ STATUS: dict[str, int] = {
     "too_many_emails": 429,
     "bad_token": 400,
     "not_finished": 409,
+    # placement previews: a card with more legal placements than SEADRAGONS_OUTCOMES_MAX
+    "too_many_outcomes": 422,
     "no_rematch": 404,
     "not_invited": 403,
     "internal_error": 500,

@@ -7,6 +7,7 @@ import {
   formatSeconds,
   formatSetting,
   homeLine,
+  isFull,
   isRunning,
   remainingFor,
   shouldNotify,
@@ -65,6 +66,7 @@ test("a notification only while hidden, with permission, once per version", () =
   assert.ok(!shouldNotify({ ...base, hidden: false }));
   assert.ok(!shouldNotify({ ...base, permission: "default" }));
   assert.ok(!shouldNotify({ ...base, lastNotified: 4 }));
+  assert.ok(!shouldNotify({ ...base, muted: true })); // the page's own "off" switch
   assert.ok(shouldOfferNotifications({ supported: true, permission: "default", asked: false }));
   assert.ok(!shouldOfferNotifications({ supported: true, permission: "default", asked: true }));
   assert.ok(!shouldOfferNotifications({ supported: true, permission: "denied", asked: false }));
@@ -81,7 +83,13 @@ test("a Your games line names the others, the clock and the time left, or the wi
   assert.equal(homeLine(game, 2, T0 + 60_000), "with Ann, Marina · Live clock · 10 min + 10 s a turn · 4:00 left");
   const done = { status: "finished", seats, winners: ["Ann", "Marina"], clock: { mode: "none" } };
   assert.equal(homeLine(done, 2, T0), "with Ann, Marina · won by Ann and Marina");
-  assert.equal(homeLine({ status: "open", seats, clock: { mode: "none" } }, 1, T0), "with Bob, Marina · waiting for players");
+  // A waiting table with every seat taken waits for its host, not for players (the server's
+  // `full` when it sends one, else counted from the seats).
+  assert.equal(homeLine({ status: "open", seats, clock: { mode: "none" } }, 1, T0), "with Bob, Marina · full, waiting for the host to start");
+  assert.equal(homeLine({ status: "open", seats, full: false, clock: { mode: "none" } }, 1, T0), "with Bob, Marina · waiting for players");
+  const gap = [seats[0], { seat: 1, player: null, bot_level: null }, seats[2]];
+  assert.equal(homeLine({ status: "open", seats: gap, clock: { mode: "none" } }, 1, T0), "with open seat, Marina · waiting for players");
+  assert.ok(isFull({ seats }) && !isFull({ seats: gap }) && isFull({ seats: gap, full: true }));
 });
 
 test("the lobby form's clock choice becomes the API's clock", () => {

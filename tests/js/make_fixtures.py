@@ -145,6 +145,10 @@ def main(out: Path = OUT) -> None:
     samples["mission.json"] = doc(mission, to_act(mission))
     tail = find(3, True, lambda s, acts: any(a["type"] == "choose_tail" for a in acts))
     samples["tail.json"] = doc(tail, to_act(tail))
+    convert = find(
+        4, True, lambda s, acts: any(a["type"] == "use_treasure" and "convert" in a for a in acts)
+    )
+    samples["convert.json"] = doc(convert, to_act(convert))
     samples["replay.json"] = replay_record(3, 5)
     # The expansion: Ancestral heads (counted twice in their head's realm) and tails.
     samples["replay_expansion.json"] = replay_record(4, 8, expansion=True)

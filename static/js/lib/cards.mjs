@@ -141,7 +141,13 @@ export function actionGroup(a) {
 }
 
 /** Words for a turn phase. */
-export function phaseText(phase) {
+/**
+ * What the phase asks for. `canMission` (from the listed actions of the seat to act, or the
+ * view's own flag) says whether a mission can be completed now: without one, the mission phase
+ * is only a draw. Unknown (undefined) keeps both.
+ */
+export function phaseText(phase, canMission = undefined) {
+  if (phase === "mission" && canMission === false) return "draw a Pattern card";
   return (
     { place: "place a Dragon or pass", mission: "complete a mission or draw", draw: "draw a Pattern card", over: "game over" }[
       phase

@@ -70,13 +70,19 @@ export function titleWithCount(base, waiting) {
  * number, so a turn of several decisions notifies once): only while the page is hidden, with
  * permission granted, once per value.
  */
-export function shouldNotify({ hidden, permission, version, lastNotified }) {
-  return hidden && permission === "granted" && version !== lastNotified;
+export function shouldNotify({ hidden, permission, version, lastNotified, muted = false }) {
+  return !muted && hidden && permission === "granted" && version !== lastNotified;
 }
 
 /** Whether to offer the "notify me" button: notifications exist, undecided, never asked here. */
 export function shouldOfferNotifications({ supported, permission, asked }) {
   return supported && permission === "default" && !asked;
+}
+
+/** Whether every seat of a table is taken (the server's `full`, else counted from the seats). */
+export function isFull(game) {
+  if (typeof game.full === "boolean") return game.full;
+  return (game.seats ?? []).every((s) => s.player || s.bot_level);
 }
 
 /** The line of a "Your games" entry: opponents, the clock, the deadline or the winners. */
@@ -95,7 +101,7 @@ export function homeLine(game, meId, nowMs) {
   if (game.status === "live" && isRunning(game.clock, game.your_seat)) {
     parts.push(`${formatSeconds(remainingFor(game.clock, game.your_seat, nowMs))} left`);
   }
-  if (game.status === "open") parts.push("waiting for players");
+  if (game.status === "open") parts.push(isFull(game) ? "full, waiting for the host to start" : "waiting for players");
   return parts.join(" · ");
 }
 

@@ -132,6 +132,52 @@ export function passToSend(s) {
   return findPass(legalOf(s), d.discard, d.draw);
 }
 
+// --- the Convert treasure: one held ship becomes another colour, chosen on the tokens ---------
+
+/** The listed conversions of one treasure card (use_treasure with `convert: [from, to]`). */
+export function convertActions(legal, card) {
+  return legal.filter((a) => a.type === "use_treasure" && Array.isArray(a.convert) && (card === undefined || a.card === card));
+}
+
+/** The treasure cards offering a conversion now, in listed order. */
+export function convertCards(legal) {
+  return [...new Set(convertActions(legal).map((a) => a.card))];
+}
+
+/** Open the conversion chooser for a treasure card (a single possible ship is chosen already). */
+export function openConvert(s, card) {
+  const acts = convertActions(legalOf(s), card);
+  if (!acts.length) return false;
+  const froms = [...new Set(acts.map((a) => a.convert[0]))];
+  s.decision = { kind: "convert", card, from: froms.length === 1 ? froms[0] : null, to: null };
+  return true;
+}
+
+/** The colours the open conversion may give up (`side` "from") or become, as listed. */
+export function convertColours(s, side) {
+  const d = s.decision;
+  if (d?.kind !== "convert") return [];
+  const acts = convertActions(legalOf(s), d.card);
+  if (side === "from") return [...new Set(acts.map((a) => a.convert[0]))];
+  return [...new Set(acts.filter((a) => a.convert[0] === d.from).map((a) => a.convert[1]))];
+}
+
+/** Choose the ship to give up or the colour it becomes; a choice no longer listed is dropped. */
+export function convertPick(s, side, colour) {
+  const d = s.decision;
+  if (d?.kind !== "convert" || !convertColours(s, side).includes(colour)) return false;
+  d[side] = colour;
+  if (side === "from" && !convertColours(s, "to").includes(d.to)) d.to = null;
+  return true;
+}
+
+/** The listed conversion the chooser would send (both colours chosen), or null. */
+export function convertToSend(s) {
+  const d = s.decision;
+  if (d?.kind !== "convert" || !d.from || !d.to) return null;
+  return convertActions(legalOf(s), d.card).find((a) => a.convert[0] === d.from && a.convert[1] === d.to) ?? null;
+}
+
 /** Close the open decision. */
 export function closeDecision(s) {
   s.decision = null;
@@ -146,6 +192,10 @@ export function reconcileDecision(s) {
     const n = missionPayments(legal, d.mission, s.content).length;
     if (!n) s.decision = null;
     else if (d.pay >= n) d.pay = 0;
+  } else if (d.kind === "convert") {
+    if (!convertActions(legal, d.card).length) s.decision = null;
+    else if (d.from && !convertColours(s, "from").includes(d.from)) Object.assign(d, { from: null, to: null });
+    else if (d.to && !convertToSend(s)) d.to = null;
   } else if (d.kind === "pass") {
     const discards = passDiscards(legal);
     if (!discards.length) s.decision = null;

@@ -31,10 +31,13 @@ export function seatName(seat) {
   return seatInfo(seat).name;
 }
 
-/** The short badge texts for a seat: a bot and its level, a stand-in, a player who left. */
-export function seatBadges(info) {
+/**
+ * The short badge texts for a seat: a bot and its level, a stand-in, a player who left. Once the
+ * game is `over` a stand-in is told in the past ("a bot played"): nobody plays any more.
+ */
+export function seatBadges(info, over = false) {
   const out = [];
-  if (info.bot) out.push({ kind: "bot", text: info.standIn ? `bot (${info.bot}) plays` : `bot · ${info.bot}` });
+  if (info.bot) out.push({ kind: "bot", text: info.standIn ? `bot (${info.bot}) ${over ? "played" : "plays"}` : `bot · ${info.bot}` });
   if (info.left) out.push({ kind: "left", text: "left" });
   if (info.reservedFor) out.push({ kind: "reserved", text: `kept for ${info.reservedFor}` });
   return out;

@@ -271,3 +271,34 @@ export function addChat(s, msg, max = 200) {
   s.chat.push(msg);
   if (s.chat.length > max) s.chat.splice(0, s.chat.length - max);
 }
+
+// Short names of what a player can switch on before placing, for the ghost's caption and the
+// panel (wording only: whether one is on comes from the view's turn).
+const ACTIVE_WORDS = {
+  ancestral: ["Ancestral head", "the head counts twice in its realm"],
+  no_cost: ["No cost", "no Gold to pay for Whirlpools and Currents"],
+  triple_gold: ["Triple Gold", "Gold spaces pay three times"],
+  extra_body: ["+1 square", "the Dragon may take one extra square"],
+  free_shape: ["Free shape", "any connected shape of the card's size"],
+  contact_gold: ["2 Gold a touch", "2 Gold per Dragon the new one touches"],
+  same_deck: ["Same deck", "the draw may come from the deck you played"],
+};
+
+/**
+ * What the seat to act switched on this turn (the Ancestral head, treasures' effects), as
+ * [{key, short, text}]: read from the view's turn, so spectators see it too.
+ */
+export function activeNow(s) {
+  const t = viewOf(s)?.turn;
+  if (!t || viewOf(s).over) return [];
+  const keys = [...(t.ancestral ? ["ancestral"] : []), ...(t.effects ?? [])];
+  return keys.map((key) => {
+    const [short, text] = ACTIVE_WORDS[key] ?? [key.replace(/_/g, " "), ""];
+    return { key, short, text };
+  });
+}
+
+/** The listed `take_back` action (undo the head or treasure switched on), or null. */
+export function takeBackAction(s) {
+  return legalOf(s).find((a) => a.type === "take_back") ?? null;
+}

@@ -102,7 +102,9 @@ function keyed(id, inputs, draw) {
 }
 
 function boardLabel(view) {
-  const ghost = state.selected ? `; placing ${state.selected} at row ${state.anchor?.[0]}, column ${state.anchor?.[1]}, ${st.currentAction(state) ? "legal" : "not legal"}` : "";
+  // Rows and columns counted from 1, as people count (the engine's are from 0).
+  const at = state.anchor ? `row ${state.anchor[0] + 1}, column ${state.anchor[1] + 1}` : "nowhere yet";
+  const ghost = state.selected ? `; placing ${state.selected} at ${at}, ${st.currentAction(state) ? "legal" : "not legal"}` : "";
   return `Sea Dragons board, ${view.board.dragons.length} Dragons placed${ghost}`;
 }
 
@@ -154,7 +156,7 @@ function pick(card) {
 
 /** Send the open decision's action (the chosen payment, or the pass): always a listed one. */
 function sendDecision() {
-  const a = dec.missionToSend(state) ?? dec.passToSend(state);
+  const a = dec.missionToSend(state) ?? dec.passToSend(state) ?? dec.convertToSend(state);
   if (!a) return;
   act(a).then(() => {
     if (!state.error) dec.closeDecision(state);
@@ -190,6 +192,8 @@ const controls = {
   passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
   passDraw: (key) => (dec.passDraw(state, key), schedule()),
   closeDecision: () => (dec.closeDecision(state), schedule()),
+  openConvert: (card) => (dec.openConvert(state, card) && st.clearSelection(state), schedule()),
+  convertPick: (side, colour) => (dec.convertPick(state, side, colour), schedule()),
   sendDecision,
   rotate: () => (st.rotateGhost(state), schedule()),
   mirror: () => (st.mirrorGhost(state), schedule()),
@@ -402,7 +406,7 @@ async function main() {
       game = await loadGame();
     }
     if (game.status === "cancelled") {
-      fill($("waiting"), h("h2", {}, `Table ${gameId}`), h("p", {}, "This table was cancelled: everyone left before the start."), h("a", { href: "/" }, "Back to the lobby"));
+      fill($("waiting"), h("h2", {}, `Table ${gameId}`), h("p", {}, "This table was cancelled before the start."), h("a", { href: "/" }, "Back to the lobby"));
       return;
     }
     await startLive(game);

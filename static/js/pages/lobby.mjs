@@ -4,7 +4,7 @@ import { api, errorText } from "../lib/api.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { resultText, seatInfo } from "../lib/seats.mjs";
 import { badges } from "../ui/seats.mjs";
-import { clockLabel, clockSpec } from "../lib/clock.mjs"; // issue 14
+import { clockLabel, clockSpec, isFull } from "../lib/clock.mjs"; // issue 14
 import { renderYourGames } from "../ui/yourgames.mjs"; // issue 14
 
 let me = null; // the signed-in user or null
@@ -53,9 +53,18 @@ function identityForms() {
   return box;
 }
 
+let identityShown = null; // the JSON of the user the identity box was built for
+
+/**
+ * The sign-in box, rebuilt only when who is signed in changed: the 10 s refresh of the lists
+ * must not reset a tab someone chose or empty the fields they are typing in.
+ */
 function renderIdentity() {
   const el = $("identity");
   $("me").textContent = me ? me.display_name : "";
+  const key = JSON.stringify(me);
+  if (key === identityShown) return;
+  identityShown = key;
   if (!me) {
     fill(el, h("h2", {}, "Welcome aboard"), identityForms());
     return;
@@ -106,10 +115,14 @@ function gameItem(g, kind) {
   const taken = seats.filter((s) => !s.empty).length;
   // Who sits there, bots marked as such, so a table of bots is not mistaken for people.
   const who = seats.flatMap((s, i) => [i ? ", " : "", s.empty ? "·" : h("span.who-seat", {}, s.name, badges(s))]);
+  // A full waiting table has nothing to join: it says so and offers to look, not to sit down.
+  const full = kind === "open" && isFull(g);
+  const mine = g.your_seat !== null && g.your_seat !== undefined;
   const link =
     kind === "finished"
       ? h("a", { href: `/games/${g.id}/replay` }, "Replay")
-      : h("a.button", { href: `/games/${g.id}` }, kind === "open" ? (g.your_seat !== null ? "Open" : "Join") : g.your_seat !== null ? "Play" : "Watch");
+      : h(full && !mine ? "a" : "a.button", { href: `/games/${g.id}` }, kind === "open" ? (mine ? "Open" : full ? "Look" : "Join") : mine ? "Play" : "Watch");
+  const status = full ? "full, waiting for the host to start" : g.status;
   return h(
     "li",
     { dataset: { gameId: g.id } },
@@ -118,7 +131,7 @@ function gameItem(g, kind) {
       {},
       h("b", {}, `Table ${g.id}`),
       g.your_turn ? h("span.badge", {}, "your turn") : null,
-      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${g.status}`),
+      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${status}`),
       clockLabel(g.clock) ? h("div.meta.clock-meta", {}, clockLabel(g.clock)) : null, // issue 14
       h("div.meta.who-list", {}, who),
       kind === "finished" && g.final_scores ? h("div.result", {}, resultText(g.final_scores, seats.map((x) => x.name))) : null,

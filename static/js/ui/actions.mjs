@@ -6,7 +6,7 @@
 import { actionGroup, actionLabel, phaseText } from "../lib/cards.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
-import { drawChoices, missionChoices, passChoices, pickChoices } from "./decide.mjs";
+import { convertChoices, drawChoices, missionChoices, passChoices, pickChoices } from "./decide.mjs";
 import { fill, h, shipChip } from "./dom.mjs";
 
 /** The ghost's cost and what the covered symbols give (R-22, R-23), as nodes. */
@@ -93,7 +93,9 @@ function waitingLine(s) {
   }
   const who = v.turn.seat === s.seat ? "Your turn" : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} to play`;
   const pend = v.pending?.[0];
-  const what = pend ? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase);
+  const legal = st.legalOf(s);
+  const canMission = legal.length ? legal.some((a) => a.type === "mission") : Array.isArray(v.missions_open) ? v.missions_open.length > 0 : undefined;
+  const what = pend ? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase, canMission);
   return h("p.turn-line", {}, h("b", {}, who), ` · ${what} · turn ${v.turn.number}`);
 }
 
@@ -128,7 +130,7 @@ function otherActions(s) {
   const answering = legal.some((a) => a.type === "decline");
   // A card in my hand with exactly one use is itself the button (ui/panels.mjs renderHand).
   return st.otherActions(s).filter(
-    (a) => actionGroup(a) === "other" && !(answering && a.type === "use_treasure") && !(a.card && dec.handCardAction(legal, a.card) === a),
+    (a) => a.type !== "take_back" && !isConvert(a) && actionGroup(a) === "other" && !(answering && a.type === "use_treasure") && !(a.card && dec.handCardAction(legal, a.card) === a),
   );
 }
 
@@ -147,6 +149,26 @@ function otherButtons(s, ctl) {
 }
 
 const ofTypes = (legal, types) => legal.filter((a) => types.includes(a.type));
+const isConvert = (a) => a.type === "use_treasure" && Array.isArray(a.convert);
+
+/**
+ * What is switched on for this placement (the Ancestral head, a treasure), for everyone to see,
+ * with an Undo while the engine lists `take_back` (until the placement).
+ */
+function activeLine(s, ctl) {
+  const on = st.activeNow(s);
+  if (!on.length) return null;
+  const v = st.viewOf(s);
+  const mine = v.turn.seat === s.seat;
+  const back = st.takeBackAction(s);
+  return h(
+    "div.active-now",
+    { role: "status" },
+    h("b", {}, mine ? "Switched on: " : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} switched on: `),
+    on.map((x, i) => [i ? " · " : "", h("span.active-tag", { dataset: { active: x.key }, title: x.text }, x.short), x.text ? h("small.muted", {}, ` (${x.text})`) : null]),
+    back ? h("button.ghost-btn.act-take_back", { type: "button", disabled: s.pending, onclick: () => ctl.act(back), dataset: { key: "take-back" }, title: "Take it back: it returns to your hand" }, "Undo") : null,
+  );
+}
 
 /**
  * Render the decision panel. Each part lives in its own slot and is redrawn only when what it
@@ -161,7 +183,7 @@ export function renderActions(el, s, ctl) {
   const mine = s.seat !== null ? s.seats[s.seat] : null;
   const touch = !!ctl.touch?.();
   const busy = s.pending;
-  keyedSlot(el, "turn", [v.over, v.turn, v.pending?.[0]?.kind ?? null, s.seat, s.names, s.gameId], () => waitingLine(s));
+  keyedSlot(el, "turn", [v.over, v.turn, v.pending?.[0]?.kind ?? null, s.seat, s.names, s.gameId, legal.some((a) => a.type === "mission")], () => waitingLine(s));
   // A bot plays my seat (I let it, or the host did while I was away): offer it back.
   keyedSlot(el, "stand-in", [mine?.bot ?? null, v.over], () =>
     mine?.bot && !v.over
@@ -172,15 +194,17 @@ export function renderActions(el, s, ctl) {
   // The bar's buttons are built when the card, the lock or the number of legal spots change
   // (not on every document: a bot's move must not replace them); the ghost's description
   // follows the pointer on every frame (updatePlacement).
+  keyedSlot(el, "active", [st.activeNow(s), v.turn.seat, st.takeBackAction(s), busy, s.names], () => activeLine(s, ctl));
   keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, busy, touch], () => placementBar(s, ctl, touch));
   updatePlacement(el, s, touch);
   const picks = ofTypes(legal, ["keep_reef", "keep_treasure", "choose_tail", "decline"]);
   if (picks.some((a) => a.type === "decline")) picks.push(...ofTypes(legal, ["use_treasure"]));
   const tailView = picks.some((a) => a.type === "choose_tail") ? [v.reward, v.players.map((p) => p.tails), s.names, v.pending?.[0]?.reason] : null;
-  keyedSlot(el, "pick", [picks, tailView, busy], () => pickChoices(s, ctl, s.names));
-  keyedSlot(el, "missions", [ofTypes(legal, ["mission"]), s.decision?.kind === "mission" ? s.decision : null, busy], () => missionChoices(s, ctl));
+  keyedSlot(el, "pick", [picks, tailView, busy, touch], () => pickChoices(s, ctl, s.names));
+  keyedSlot(el, "missions", [ofTypes(legal, ["mission"]), s.decision?.kind === "mission" ? s.decision : null, busy, touch], () => missionChoices(s, ctl));
+  keyedSlot(el, "convert", [legal.filter(isConvert), s.decision?.kind === "convert" ? s.decision : null, v.players[s.seat ?? 0]?.ships, busy], () => convertChoices(s, ctl));
   keyedSlot(el, "draws", [ofTypes(legal, ["draw", "end_turn"]), v.deck_sizes, v.turn.played_deck, busy], () => drawChoices(s, ctl));
-  keyedSlot(el, "pass", [ofTypes(legal, ["pass"]), s.decision?.kind === "pass" ? s.decision : null, v.deck_sizes, busy], () => passChoices(s, ctl));
+  keyedSlot(el, "pass", [ofTypes(legal, ["pass"]), s.decision?.kind === "pass" ? s.decision : null, v.deck_sizes, busy, touch], () => passChoices(s, ctl));
   keyedSlot(el, "other", [otherActions(s), busy], () => otherButtons(s, ctl));
   keyedSlot(el, "spectator", [s.seat === null], () => (s.seat === null ? h("p.muted", {}, "Spectator mode: read-only.") : null));
   // The reverse: step away and let a bot play for me until I take the seat back.

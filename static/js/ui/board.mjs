@@ -7,6 +7,11 @@ import * as st from "../lib/state.mjs";
 import * as paint from "./paint.mjs";
 import { drawRealmOverlay } from "./realms.mjs";
 
+const HIGHLIGHT_MS = 2500; // how long the newest Dragon stays outlined
+const motionQuery = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
+/** Whether the person asked for less motion (no pulsing outline then). */
+const reducedMotion = () => !!motionQuery?.matches;
+
 const REALM_CORNERS = [
   ["starfish", 0, 0],
   ["conch", 0, 1],
@@ -198,8 +203,10 @@ export class Board {
 
   drawHighlight(ctx, now) {
     const s = this.state;
-    if (!st.highlightActive(s, Date.now())) return;
-    const pulse = 0.5 + 0.5 * Math.sin(now / 160);
+    if (!st.highlightActive(s, Date.now(), HIGHLIGHT_MS)) return;
+    // With prefers-reduced-motion the outline stays still and one redraw at the end removes it.
+    const still = s.lastPlaced.still || reducedMotion();
+    const pulse = still ? 1 : 0.5 + 0.5 * Math.sin(now / 160);
     ctx.save();
     ctx.strokeStyle = `rgba(255,255,255,${0.5 + 0.5 * pulse})`;
     ctx.lineWidth = 3;
@@ -210,7 +217,32 @@ export class Board {
       ctx.strokeRect(x + 1.5, y + 1.5, w - 3, w - 3);
     }
     ctx.restore();
-    if (!s.lastPlaced.still) this.hooks.redraw(); // keep pulsing until the highlight expires
+    if (!still) this.hooks.redraw(); // keep pulsing until the highlight expires
+    else if (!s.lastPlaced.still && !s.lastPlaced.endTimer) {
+      s.lastPlaced.endTimer = setTimeout(() => this.hooks.redraw(), Math.max(0, s.lastPlaced.at + HIGHLIGHT_MS - Date.now()) + 20);
+    }
+  }
+
+  /** Over the ghost, what is switched on for it (Ancestral head, a treasure): seen where one looks. */
+  drawActiveCaption(ctx, cells) {
+    const on = st.activeNow(this.state);
+    if (!on.length) return;
+    const text = on.map((x) => x.short).join(" · ");
+    const top = cells.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
+    const { x, y, w } = this.rect(top[0], top[1]);
+    ctx.save();
+    ctx.font = `700 ${Math.max(10, Math.round(w * 0.42))}px system-ui, sans-serif`;
+    const tw = ctx.measureText(text).width + 10;
+    const bh = Math.max(14, w * 0.6);
+    const bx = Math.min(Math.max(2, x), this.canvas.clientWidth - tw - 2);
+    const by = Math.max(2, y - bh - 3);
+    ctx.fillStyle = "rgba(242, 179, 61, 0.95)";
+    paint.roundRect(ctx, bx, by, tw, bh, 4);
+    ctx.fill();
+    ctx.fillStyle = "#2b1800";
+    ctx.textBaseline = "middle";
+    ctx.fillText(text, bx + 5, by + bh / 2 + 0.5);
+    ctx.restore();
   }
 
   drawGhost(ctx) {
@@ -253,6 +285,7 @@ export class Board {
         ctx.stroke();
       }
     }
+    this.drawActiveCaption(ctx, cells);
     const head = st.headCell(s);
     if (legal && head && s.locked) {
       const fill = paint.PLAYER_HEX[seat];

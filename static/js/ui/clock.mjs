@@ -6,6 +6,8 @@ import { clockLabel, formatSeconds, remainingFor, shouldNotify, shouldOfferNotif
 
 const TICK_MS = 250;
 const ASKED_KEY = "seadragons.notifications-asked";
+// The browser's permission cannot be taken back from a page, so "off" is the page's own switch.
+const MUTED_KEY = "seadragons.notifications-muted";
 
 /** The clock panel: one row per seat, the running one counting down between server updates. */
 export class ClockPanel {
@@ -80,6 +82,10 @@ export class TurnNotifier {
   offer() {
     const asked = localStorage.getItem(ASKED_KEY) === "1";
     const permission = this.supported ? Notification.permission : "denied";
+    if (this.supported && permission === "granted") {
+      this.showSwitch();
+      return;
+    }
     if (!shouldOfferNotifications({ supported: this.supported, permission, asked })) {
       this.el.hidden = true;
       return;
@@ -90,9 +96,32 @@ export class TurnNotifier {
         await Notification.requestPermission();
       } finally {
         this.el.hidden = true;
+        if (Notification.permission === "granted") this.showSwitch();
       }
     };
     fill(this.el, h("button.link", { type: "button", onclick: ask }, "Notify me when it's my turn"));
+    this.el.hidden = false;
+  }
+
+  /** Whether the player switched the notices off on this browser. */
+  get muted() {
+    return localStorage.getItem(MUTED_KEY) === "1";
+  }
+
+  /** With the permission granted: a switch to turn the notices off (and on again). */
+  showSwitch() {
+    const btn = h("button.link.notify-switch", { type: "button", "aria-pressed": String(!this.muted), dataset: { key: "notify-switch" } });
+    const label = () => {
+      btn.textContent = this.muted ? "Turn notices: off (turn on)" : "Turn notices: on (turn off)";
+      btn.setAttribute("aria-pressed", String(!this.muted));
+    };
+    btn.addEventListener("click", () => {
+      if (this.muted) localStorage.removeItem(MUTED_KEY);
+      else localStorage.setItem(MUTED_KEY, "1");
+      label();
+    });
+    label();
+    fill(this.el, btn);
     this.el.hidden = false;
   }
 
@@ -100,7 +129,7 @@ export class TurnNotifier {
   yourTurn(turn) {
     if (!this.supported) return;
     const hidden = document.visibilityState === "hidden";
-    if (!shouldNotify({ hidden, permission: Notification.permission, version: turn, lastNotified: this.lastNotified })) return;
+    if (!shouldNotify({ hidden, permission: Notification.permission, version: turn, lastNotified: this.lastNotified, muted: this.muted })) return;
     this.lastNotified = turn;
     const note = new Notification("Your turn · Sea Dragons", { body: `Table ${this.gameId} is waiting for you.`, tag: `seadragons-turn-${this.gameId}` });
     note.onclick = () => {

@@ -10,6 +10,9 @@ import { h, shipChip } from "./dom.mjs";
 import { missionNeeds, patternCard } from "./cards.mjs";
 import { rewardBoard } from "./reward.mjs";
 
+/** "tap" on a touch screen (the last input was a finger), else "click". */
+const clickWord = (ctl) => (ctl.touch?.() ? "tap" : "click");
+
 /** A Reef card spent in a payment, drawn with the ships it stands for. */
 function reefToken(content, id) {
   const r = content?.reefs?.[id];
@@ -36,7 +39,7 @@ export function missionChoices(s, ctl) {
   if (!ids.length) return null;
   const open = s.decision?.kind === "mission" ? s.decision : null;
   const cards = h("div.mini-cards", {}, ids.map((id) => missionButton(s, id, { disabled: s.pending, onclick: () => ctl.openMission(id) })));
-  const head = h("h4", {}, "Complete a mission ", h("small.muted", {}, open ? "" : "· click one (or draw below to skip)"));
+  const head = h("h4", {}, "Complete a mission ", h("small.muted", {}, open ? "" : `· ${clickWord(ctl)} one (or draw below to skip)`));
   if (!open) return h("div.group.missions-group", {}, head, cards);
   const m = s.content?.missions?.[open.mission];
   const pays = dec.missionPayments(legal, open.mission, s.content);
@@ -52,7 +55,7 @@ export function missionChoices(s, ctl) {
     "div.chooser",
     { role: "group", "aria-label": `Pay for ${open.mission}` },
     h("p.chooser-title", {}, h("b", {}, `Complete ${open.mission}`), m ? ` · ${m.vp} VP${m.reef ? " + a Reef draw" : ""}` : ""),
-    h("small.muted", {}, pays.length > 1 ? `Pay with (${pays.length} ways; click one to swap):` : "Pay with:"),
+    h("small.muted", {}, pays.length > 1 ? `Pay with (${pays.length} ways; ${clickWord(ctl)} one to swap):` : "Pay with:"),
     h("div.payments", {}, rows),
     h(
       "div.buttons",
@@ -89,14 +92,19 @@ export function drawChoices(s, ctl) {
   const draws = legal.filter((a) => a.type === "draw").sort((a, b) => tableOrder(a) - tableOrder(b));
   const end = legal.find((a) => a.type === "end_turn");
   if (!draws.length && !end) return null;
-  const played = st.viewOf(s)?.turn?.played_deck;
+  const turn = st.viewOf(s)?.turn;
+  const played = turn?.played_deck;
+  // Which decks are open is the engine's (the view's draw_decks, else the listed draws), never
+  // guessed: with the same-deck treasure the deck just played is among them.
+  const openDecks = turn?.draw_decks ?? draws.map((a) => (a.card ? deckOf(a.card) : a.deck));
+  const sameDeckOpen = !!played && openDecks.includes(played);
   const cards = draws.map((a) =>
     sourceCard(s, a, { disabled: s.pending, onclick: () => ctl.act(a), class: "can act-draw", dataset: { key: `draw-${dec.drawKey(a.card ? { card: a.card } : a)}`, action: JSON.stringify(a) } }),
   );
   return h(
     "div.group.draw-group",
     {},
-    h("h4", {}, "Draw a Pattern card", played ? h("small.muted", {}, ` · not from the ${DECK_NAMES[played]} deck you played`) : null),
+    h("h4", {}, "Draw a Pattern card", played ? h("small.muted.deck-note", {}, sameDeckOpen ? ` · the ${DECK_NAMES[played]} deck you played is open too${turn.effects?.includes("same_deck") ? " (your treasure)" : ""}` : ` · not from the ${DECK_NAMES[played]} deck you played`) : null),
     cards.length ? h("div.mini-cards", {}, cards) : null,
     end ? h("button.act-end_turn", { type: "button", disabled: s.pending, onclick: () => ctl.act(end), dataset: { key: "end-turn" } }, "End turn (nothing to draw)") : null,
   );
@@ -133,7 +141,7 @@ export function passChoices(s, ctl) {
     "div.group.pass-group.chooser",
     { role: "group", "aria-label": "Pass" },
     h("p.chooser-title", {}, h("b", {}, "Pass"), " · return a head and take 2 Gold"),
-    h("small.muted", {}, "1. Discard (or click a card in your hand)"),
+    h("small.muted", {}, `1. Discard (or ${clickWord(ctl)} a card in your hand)`),
     h("div.mini-cards", {}, discardCards),
     h("small.muted", {}, "2. Draw"),
     draws.length ? h("div.mini-cards", {}, drawCards) : h("p.muted.small", {}, "Choose the card to discard first."),
@@ -173,26 +181,87 @@ export function pickChoices(s, ctl, names) {
       )),
     );
   }
-  if (tails.length) {
+  if (tails.length === 1) {
+    // Only one track can move: nothing to choose, one button to go on.
+    const reason = TAIL_REASONS[view?.pending?.[0]?.reason] ?? "";
+    const a = legal.find((x) => x.type === "choose_tail");
+    parts.push(
+      h("h4", {}, `Your ${a.track} tail advances `, h("small.muted", {}, `${reason} · the only track that can move`)),
+      h("div.buttons", {}, h("button.primary.act-choose_tail", { type: "button", disabled: s.pending, onclick: () => ctl.act(a), dataset: { key: `tail-${a.track}`, action: JSON.stringify(a) } }, `Advance the ${a.track} tail`)),
+    );
+  } else if (tails.length) {
     const reason = TAIL_REASONS[view?.pending?.[0]?.reason] ?? "";
     const choose = Object.fromEntries(legal.filter((a) => a.type === "choose_tail").map((a) => [a.track, () => ctl.act(a)]));
     parts.push(
-      h("h4", {}, `Advance which tail? `, h("small.muted", {}, `${reason} · click its track`)),
+      h("h4", {}, `Advance which tail? `, h("small.muted", {}, `${reason} · ${clickWord(ctl)} its track`)),
       h("div.reward.in-decision", {}, rewardBoard(view, names, s.content, { choose, disabled: s.pending, seat: s.seat })),
     );
   }
   if (decline) {
     // A treasure may answer this choice (draw four Reef cards, or advance any tail): use or not.
+    // Going on is the first choice; a treasure that may answer is offered second, and only
+    // when one is held (the neutral step of R-58 is then just "Continue").
     const uses = legal.filter((a) => a.type === "use_treasure");
     parts.push(
-      h("h4", {}, uses.length ? "Use a Hidden Treasure now?" : "Go on"),
+      uses.length ? h("h4", {}, "Go on, or use a Hidden Treasure now?") : null,
       h(
         "div.buttons",
         {},
+        h("button.primary.act-decline", { type: "button", disabled: s.pending, onclick: () => ctl.act(decline), dataset: { key: "decline" } }, uses.length ? "Continue (use no treasure)" : "Continue"),
         uses.map((a) => h("button.act-use_treasure", { type: "button", disabled: s.pending, onclick: () => ctl.act(a), dataset: { key: `use-now-${a.card}`, card: a.card } }, `Use ${a.card}: ${treasureText(s.content, a.card)}`)),
-        h("button.act-decline", { type: "button", disabled: s.pending, onclick: () => ctl.act(decline), dataset: { key: "decline" } }, "Decline (use no treasure)"),
       ),
     );
   }
   return parts.length ? h("div.group.pick-group", {}, parts) : null;
+}
+
+const SHIP_WORD = (c) => (c === "blue" ? "dark blue" : c);
+
+/** A row of ship tokens to choose one colour from (each a toggle button). */
+function shipRow(s, side, colours, chosen, ctl, counts) {
+  return h(
+    "div.ship-choices",
+    { role: "group", "aria-label": side === "from" ? "The ship to convert" : "The colour it becomes" },
+    colours.map((c) =>
+      h(
+        `button.ship-choice${chosen === c ? ".chosen" : ""}`,
+        { type: "button", "aria-pressed": String(chosen === c), disabled: s.pending, onclick: () => ctl.convertPick(side, c), dataset: { key: `convert-${side}-${c}`, colour: c }, title: `${side === "from" ? "Give up" : "Becomes"} a ${SHIP_WORD(c)} ship` },
+        shipChip(c, side === "from" ? counts?.[c] : undefined),
+        h("small", {}, SHIP_WORD(c)),
+      ),
+    ),
+  );
+}
+
+/** The Convert treasure as a choice on the ship tokens: the ship given up, then its new colour. */
+export function convertChoices(s, ctl) {
+  const legal = st.legalOf(s);
+  const cards = dec.convertCards(legal);
+  if (!cards.length) return null;
+  const open = s.decision?.kind === "convert" ? s.decision : null;
+  if (!open) {
+    return h(
+      "div.group.convert-group",
+      {},
+      cards.map((card) => h("button.convert-open", { type: "button", disabled: s.pending, onclick: () => ctl.openConvert(card), dataset: { key: `convert-open-${card}`, card } }, `Convert a ship with ${card}…`)),
+      h("small.muted", {}, " one of your ships becomes another colour, for a mission"),
+    );
+  }
+  const mine = st.viewOf(s)?.players?.[s.seat]?.ships ?? {};
+  const a = dec.convertToSend(s);
+  return h(
+    "div.group.convert-group.chooser",
+    { role: "group", "aria-label": `Convert a ship with ${open.card}` },
+    h("p.chooser-title", {}, h("b", {}, `Convert a ship`), ` · ${open.card}`),
+    h("small.muted", {}, "1. The ship you give up"),
+    shipRow(s, "from", dec.convertColours(s, "from"), open.from, ctl, mine),
+    h("small.muted", {}, "2. The colour it becomes"),
+    open.from ? shipRow(s, "to", dec.convertColours(s, "to"), open.to, ctl) : h("p.muted.small", {}, "Choose the ship first."),
+    h(
+      "div.buttons",
+      {},
+      h("button.primary.act-use_treasure", { type: "button", disabled: s.pending || !a, onclick: ctl.sendDecision, dataset: { key: "convert-confirm", action: a ? JSON.stringify(a) : "" } }, a ? `Convert ${SHIP_WORD(a.convert[0])} to ${SHIP_WORD(a.convert[1])}` : "Convert"),
+      h("button.ghost-btn", { type: "button", onclick: ctl.closeDecision, dataset: { key: "convert-cancel" } }, "Cancel"),
+    ),
+  );
 }

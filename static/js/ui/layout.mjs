@@ -6,6 +6,9 @@
 /** Whether the page is laid out in one column (the CSS breakpoint of .table). */
 export const oneColumn = () => window.matchMedia("(max-width: 980px)").matches;
 
+// The share of the screen the bottom sheet may cover (it scrolls inside beyond that).
+const SHEET_SHARE = 0.3;
+
 const height = (sel) => document.querySelector(sel)?.getBoundingClientRect().height ?? 0;
 
 /**
@@ -17,7 +20,7 @@ export function maxBoardSide() {
   // Wide: the sticky column starts 6px under the top bar, the bar has an 8px margin, and the
   // page's 30px bottom padding must fit too (else the column is pushed up at the very bottom).
   if (!oneColumn()) return window.innerHeight - above - 6 - 8 - 30 - 4;
-  const sheetRoom = Math.min(280, window.innerHeight * 0.32);
+  const sheetRoom = Math.min(240, window.innerHeight * SHEET_SHARE);
   return window.innerHeight - above - sheetRoom - 24;
 }
 
@@ -43,7 +46,8 @@ export function initSheet(sheet, handle, onChange) {
     const board = document.getElementById("board");
     // Measured with the page scrolled to the top: the board's bottom edge on the screen.
     const bottom = board ? board.getBoundingClientRect().bottom + window.scrollY : 0;
-    const room = Math.max(200, Math.floor(window.innerHeight - bottom - 6));
+    // At most SHEET_SHARE of the screen: the board and the page above it stay visible.
+    const room = Math.max(160, Math.floor(Math.min(window.innerHeight - bottom - 6, window.innerHeight * SHEET_SHARE)));
     root.style.setProperty("--sheet-max", `${room}px`);
     root.style.setProperty("--sheet-h", `${oneColumn() ? Math.ceil(sheet.getBoundingClientRect().height) : 0}px`);
   };

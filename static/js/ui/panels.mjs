@@ -31,13 +31,19 @@ function playerPanel(s, p) {
     h("div.stat", { title: "Pattern cards in hand" }, h("b", {}, p.hand_count), p.hand_count === 1 ? " card" : " cards"),
     h("div.stat", { title: "Reef cards" }, h("b", {}, p.reef_count), p.reef_count === 1 ? " reef" : " reefs"),
   ];
-  if (view.expansion) rows.push(h("div.stat", { title: "Hidden Treasures held" }, h("b", {}, p.treasure_count ?? 0), p.treasure_count === 1 ? " treasure" : " treasures"));
+  if (view.expansion) rows.push(h("div.stat.wide", { title: "Hidden Treasures held" }, h("b", {}, p.treasure_count ?? 0), p.treasure_count === 1 ? " treasure" : " treasures"));
   const missions = p.missions.map((m) => h("span.tag.mission", { title: missionText(s.content, m) }, m));
   const played = p.played.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: `played ${c}` }, c));
   const reefs = (p.reefs ?? []).map((c) => h("span.tag.reef", { title: reefText(s.content, c) }, c));
   // The Ancestral head (R-56) still in supply: a tag, so the stats grid never has to clip it.
-  const ancestral = view.expansion && p.ancestral ? h("span.tag.ancestral", { title: "The Ancestral Dragon head is still to be placed (counts twice in its realm)" }, "ancestral head ready") : null;
-  const tags = [p.seat === s.seat ? h("span.you", {}, "you") : null, ...badges(info), presence, ancestral].filter(Boolean);
+  // Switched on for this placement, it says so (it is no longer just "ready").
+  const ancOn = view.turn.ancestral && view.turn.seat === p.seat && !view.over;
+  const ancestral =
+    view.expansion && (p.ancestral || ancOn)
+      ? h(`span.tag.ancestral${ancOn ? ".on" : ""}`, { title: ancOn ? "The Ancestral head is on: this placement uses it (counts twice in its realm)" : "The Ancestral Dragon head is still to be placed (counts twice in its realm)" }, ancOn ? "ancestral head ON for this placement" : "ancestral head ready")
+      : null;
+  const effects = view.turn.seat === p.seat && !view.over ? st.activeNow(s).filter((x) => x.key !== "ancestral").map((x) => h("span.tag.effect-on", { dataset: { effect: x.key }, title: x.text }, `${x.short}: on`)) : [];
+  const tags = [p.seat === s.seat ? h("span.you", {}, "you") : null, ...badges(info, view.over), presence, ancestral, ...effects].filter(Boolean);
   return h(
     `section.player${toAct ? ".to-act" : ""}${p.seat === s.seat ? ".me" : ""}${info.bot ? ".is-bot" : ""}`,
     { style: { "--pc": PLAYER_HEX[p.seat] }, "aria-label": `${name}, ${p.colour}${info.bot ? `, ${info.bot} bot` : ""}`, dataset: { seat: p.seat } },

@@ -37,7 +37,8 @@ export function renderRealms(el, realms, names, opts = {}) {
           `td.count${lead ? ".lead" : ""}${x.dragons ? "" : ".none"}`,
           { title: tip, dataset: { seat: x.seat } },
           h("b", {}, x.dragons || "·"),
-          x.hidden ? h("small.hidden-mark", {}, `${x.hidden} hidden`) : null,
+          // The count includes them: say so, so "4" is not read as 4 plus 1.
+          x.hidden ? h("small.hidden-mark", {}, `incl. ${x.hidden} hidden`) : null,
           x.vp ? h("small.vp-now", {}, `${x.vp} VP`) : null,
         );
       }),

@@ -7,6 +7,22 @@ import { PLAYER_HEX } from "./paint.mjs";
 const LABELS = { gold: "Gold", ships: "Ships", missions: "Missions", most_missions: "Most missions", realms: "Realm majorities", tails: "Tails (bonus tiles)" };
 const CAT_COLOURS = { gold: "#f5c542", ships: "#4f7be0", missions: "#52b788", most_missions: "#9ad1a8", realms: "#e07a5f", tails: "#b392f0" };
 
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
+
+/** A player's tail on one track: "12 VP", and under it "tile 12 · full" (or half, or short). */
+function tailCell(d) {
+  if (!d) return "·";
+  const reach = d.full ? "full" : d.half ? "half" : "not reached";
+  return [h("b", {}, `${d.vp} VP`), h("small.muted.tail-how", {}, ` tile ${d.tile} · ${reach}`)];
+}
+
+/** The Dragons counted in a realm, and whether that count includes Hidden Dragon cards. */
+function realmCell(d) {
+  if (!d?.count) return null;
+  const hidden = d.hidden && d.hidden_included ? `, incl. ${d.hidden} hidden` : "";
+  return h("small.muted.realm-how", { title: "Dragons counted in the realm (Hidden Dragon cards included at the end)" }, ` (${d.count} Dragon${d.count === 1 ? "" : "s"}${hidden})`);
+}
+
 /** Render the final score table and chart into `el` (hidden until the game is over). */
 export function renderScores(el, scores, names, colours) {
   if (!scores) {
@@ -28,10 +44,22 @@ export function renderScores(el, scores, names, colours) {
             "tr.sub",
             { dataset: { realm } },
             h("th", { scope: "row" }, h("span.realm-dot", { dataset: { realm } }), realm[0].toUpperCase() + realm.slice(1), w !== undefined ? h("small.muted", {}, ` · ${w} Whirlpool${w === 1 ? "" : "s"}`) : null),
-            players.map((p) => h("td", {}, p.realms[realm] || "·")),
+            players.map((p) => h("td", { dataset: { seat: p.seat } }, p.realms[realm] || "·", realmCell(p.realm_detail?.[realm]))),
           );
         });
-  const rows = cats.flatMap((c) => [h(`tr${c === "realms" ? ".realms-total" : ""}`, {}, h("th", { scope: "row" }, LABELS[c] ?? c), players.map((p) => h("td", {}, p.categories[c]))), ...realmRows(c)]);
+  // Each track's Bonus tile, how far the tail got and the VP (R-53), from the engine's detail.
+  const tailRows = (c) =>
+    c !== "tails" || !players[0]?.tails_detail
+      ? []
+      : players[0].tails_detail.map(({ track }, i) =>
+          h(
+            "tr.sub.tail-row",
+            { dataset: { track } },
+            h("th", { scope: "row" }, `${cap(track)} tail`),
+            players.map((p) => h("td", { dataset: { seat: p.seat } }, tailCell(p.tails_detail[i]))),
+          ),
+        );
+  const rows = cats.flatMap((c) => [h(`tr${c === "realms" ? ".realms-total" : ""}`, {}, h("th", { scope: "row" }, LABELS[c] ?? c), players.map((p) => h("td", {}, p.categories[c]))), ...realmRows(c), ...tailRows(c)]);
   const total = h("tr.total", {}, h("th", { scope: "row" }, "Total"), players.map((p) => h("td", {}, h("b", {}, p.total))));
   const table = h("table.scores", {}, h("thead", {}, head), h("tbody", {}, rows, total));
   const max = Math.max(1, ...players.map((p) => p.total));

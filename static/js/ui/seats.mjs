@@ -10,10 +10,11 @@ import { PLAYER_COLOURS } from "../lib/cards.mjs";
 export { seatName };
 
 const BOT_LEVELS = ["greedy", "expert", "random"];
+const BOT_LEVEL_HELP = "random: any legal move · greedy: the move worth most now · expert: looks ahead, strongest";
 
 /** Badge elements for a seat: "bot · greedy" (with a robot icon drawn by CSS), "left". */
-export function badges(info) {
-  return seatBadges(info).map((b) =>
+export function badges(info, over = false) {
+  return seatBadges(info, over).map((b) =>
     h(`span.badge-seat.${b.kind}`, { title: { bot: `played by the ${info.bot} bot`, left: "left the game", reserved: "a rematch keeps this seat" }[b.kind] }, b.text),
   );
 }
@@ -66,10 +67,17 @@ export function renderWaiting(el, game, me, reload) {
     const code = new URLSearchParams(location.search).get("code");
     buttons.push(h("button.primary", { type: "button", onclick: run(() => api(`/api/games/${game.id}/join`, { method: "POST", body: code ? { invite_code: code } : {} })) }, "Take a seat"));
   }
-  if (seated && !isHost) buttons.push(h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/leave`, { method: "POST" })) }, "Leave"));
+  // A player leaves the table; the host cancels it (nobody is left waiting at a dead table).
+  if (seated && !isHost) buttons.push(h("button", { type: "button", dataset: { key: "leave" }, onclick: run(() => api(`/api/games/${game.id}/leave`, { method: "POST" })) }, "Leave the table"));
+  if (isHost) {
+    // Two steps, so a slip of the finger does not end the table for everyone seated.
+    const sure = h("button.danger", { type: "button", hidden: true, dataset: { key: "cancel-sure" }, onclick: run(() => api(`/api/games/${game.id}/cancel`, { method: "POST" })) }, "Yes, cancel it");
+    const ask = h("button", { type: "button", dataset: { key: "cancel-table" }, onclick: () => ((sure.hidden = false), sure.focus()) }, "Cancel the table");
+    buttons.push(ask, sure);
+  }
   if (isHost && free) {
-    const level = h("select", { "aria-label": "Bot level" }, BOT_LEVELS.map((l) => h("option", { value: l }, l)));
-    buttons.push(level, h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: level.value } })) }, "Add a bot"));
+    const level = h("select", { "aria-label": "Bot level", title: BOT_LEVEL_HELP }, BOT_LEVELS.map((l) => h("option", { value: l }, l)));
+    buttons.push(level, h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: level.value } })) }, "Add a bot"), h("small.muted.bot-levels", {}, BOT_LEVEL_HELP));
   }
   if (isHost) {
     buttons.push(

@@ -1,0 +1,60 @@
+"""From a rollout's leaf to a winning chance and a margin, as the seat that decides sees it.
+
+The expert's rollouts stop after the seat's own next placement and read the static evaluation:
+each seat's expected final VP (`Evaluator.base`, from the deciding seat's view, so opponents'
+unseen cards count at their usual worth). A winning chance is a softmax of those values whose
+temperature shrinks as the game runs out of heads: early on a 10 VP lead is far from safe, at the
+end it is decisive. A leaf where the game is over is exact: its winners (shared on a tie).
+
+TEMP_END and TEMP_SPAN were fitted by `bench/review.py fit` on recorded bot games whose seeds are
+disjoint from the games the calibration in docs/benchmarks.md is measured on.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from app.bots.evaluate import DEFAULT, Evaluator, Weights
+from app.bots.position import position_from_view
+from app.engine import State, final_scores, view_for
+
+# VP. Large, because the evaluation's estimates move a lot until the final scoring (realm
+# majorities, Missions, Bonus tiles); fitted: docs/benchmarks.md, "Game review".
+TEMP_END = 15.0  # the spread left when no head remains
+TEMP_SPAN = 180.0  # the extra spread at the start of the game
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One leaf, for the seat that decides: every seat's winning chance and its own margin."""
+
+    chances: tuple[float, ...]
+    margin: float  # own value minus the best other seat's
+
+
+def softmax_chances(values: list[float], progress: float) -> tuple[float, ...]:
+    """Each seat's chance to finish first given estimated final VP and the share of heads spent."""
+    temp = TEMP_END + TEMP_SPAN * (1.0 - min(max(progress, 0.0), 1.0))
+    top = max(values)
+    weights = [math.exp((v - top) / temp) for v in values]
+    total = sum(weights)
+    return tuple(w / total for w in weights)
+
+
+def margin_of(values: list[float], me: int) -> float:
+    """Own value minus the best of the other seats."""
+    return values[me] - max(v for s, v in enumerate(values) if s != me)
+
+
+def outcome(leaf: State, me: int, weights: Weights = DEFAULT) -> Outcome:
+    """What `me` may expect from the leaf state of one rollout."""
+    if leaf.over:
+        scores = final_scores(leaf)
+        totals = [float(p["total"]) for p in sorted(scores["players"], key=lambda p: p["seat"])]
+        winners = scores["winners"]
+        chances = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(len(totals)))
+        return Outcome(chances, margin_of(totals, me))
+    pos = position_from_view(view_for(leaf, me))
+    values = Evaluator(pos, weights).base
+    return Outcome(softmax_chances(values, pos.progress), margin_of(values, me))

@@ -1,0 +1,148 @@
+"""The analysis of a finished game: every decision of every seat, labels, accuracy per player.
+
+The game is replayed with the engine from its options, seed and moves. At each move the deciding
+seat's view and legal actions (`view_for`, `legal_actions`) are handed to `analyse_decision`; a
+move with one legal action is forced and not judged. Each decision's search is seeded from the
+game id and the move number, so the same game and settings always give the same analysis.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.engine import (
+    GameOptions,
+    State,
+    apply,
+    final_scores,
+    legal_actions,
+    new_game,
+    replay,
+    view_for,
+)
+
+from .decision import analyse_decision
+from .labels import LABELS, Thresholds, accuracy, label
+
+Json = dict[str, Any]
+FORMAT = 1  # bumped when the JSON's meaning changes, so stored analyses can be told apart
+
+# Called after each move with (moves done, moves in the game).
+Progress = Callable[[int, int], None]
+
+
+class NotFinished(ValueError):
+    """Only a finished game is analysed: before the end an analysis would reveal hidden cards."""
+
+
+@dataclass(frozen=True)
+class ReviewSettings:
+    """The search budget per decision (rounds of rollouts) and the label thresholds."""
+
+    rounds: int = 6
+    thresholds: Thresholds = field(default_factory=Thresholds)
+
+    def __post_init__(self) -> None:
+        if self.rounds < 1:
+            raise ValueError("rounds must be at least 1")
+
+    def to_json(self) -> Json:
+        t = self.thresholds
+        return {
+            "rounds": self.rounds,
+            "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder},
+        }
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What a finished game is replayed from: the moves are (seat, action) in order."""
+
+    game_id: str
+    options: GameOptions
+    seed: int
+    moves: list[tuple[int, Json]]
+
+
+def decision_seed(game_id: str, move: int) -> int:
+    """The search seed of one decision: a stable hash of the game id and the move number."""
+    digest = hashlib.sha256(f"seadragons-review:{game_id}:{move}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def analyse_game(
+    record: GameRecord, settings: ReviewSettings, progress: Progress | None = None
+) -> Json:
+    """The analysis as the API serves it (raises NotFinished if the moves do not end the game)."""
+    # Checked before any search: an unfinished game gets no analysis at all (R-60).
+    if not replay(record.options, record.seed, record.moves).over:
+        raise NotFinished("the game is not finished: only finished games are analysed")
+    state = new_game(record.options, record.seed)
+    n = record.options.players
+    total = len(record.moves)
+    entries: list[Json] = []
+    for number, (seat, action) in enumerate(record.moves, start=1):
+        seed = decision_seed(record.game_id, number)
+        entries.append({"move": number} | analyse_move(state, seat, action, seed, settings))
+        state, _ = apply(state, action, seat)
+        if progress is not None:
+            progress(number, total)
+    scores = final_scores(state)
+    return {
+        "format": FORMAT,
+        "game_id": record.game_id,
+        "settings": settings.to_json(),
+        "players": [_player_summary(s, entries) for s in range(n)],
+        "winners": scores["winners"],
+        "totals": [p["total"] for p in sorted(scores["players"], key=lambda p: p["seat"])],
+        "moves": entries,
+    }
+
+
+def analyse_move(
+    state: State, seat: int, action: Json, seed: int, settings: ReviewSettings
+) -> Json:
+    """One move's entry, judged from `seat`'s view (the State is read only through `view_for`
+    and `legal_actions`, so other seats' hidden cards cannot change it)."""
+    legal = legal_actions(state, seat)
+    entry: Json = {"seat": seat, "turn": state.turn.number, "played": action}
+    if len(legal) < 2:
+        entry["forced"] = True
+        return entry
+    found = analyse_decision(view_for(state, seat), legal, action, seed, settings.rounds)
+    drop = found.drop
+    return entry | {
+        "forced": False,
+        "best": found.best.action,
+        "win": {"played": _pct(found.played.win), "best": _pct(found.best.win)},
+        "margin": {"played": _vp(found.played.margin), "best": _vp(found.best.margin)},
+        "chances": [_pct(c) for c in found.played.chances],
+        "drop": round(drop, 2),
+        "label": label(drop, settings.thresholds),
+        "candidates": found.candidates,
+    }
+
+
+def _player_summary(seat: int, entries: list[Json]) -> Json:
+    judged = [e for e in entries if e["seat"] == seat and not e["forced"]]
+    acc = accuracy([e["drop"] for e in judged])
+    out: Json = {
+        "seat": seat,
+        "decisions": len(judged),
+        "accuracy": None if acc is None else round(acc, 1),
+    }
+    for name in LABELS:
+        out[name + "s"] = sum(1 for e in judged if e["label"] == name)
+    return out
+
+
+def _pct(p: float) -> float:
+    """A chance in percent, to a hundredth of a point."""
+    return round(100.0 * p, 2)
+
+
+def _vp(v: float) -> float:
+    return round(v, 2)

@@ -1,0 +1,82 @@
+"""Placement previews: GET /api/games/{id}/outcomes, the engine's outcomes of placements."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from app.services import previews
+from app.web.deps import DbDep, GameId, SettingsDep, UserDep
+from app.web.schemas import errors
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+CardQuery = Annotated[str, Query(min_length=1, max_length=16, description="a hand card's id")]
+VersionQuery = Annotated[
+    int, Query(ge=0, le=2**31 - 1, description="the game version the preview is for")
+]
+
+
+class GoldOut(BaseModel):
+    squares: int  # Gold symbols covered (R-23)
+    treasures: int  # what a treasure adds: tripled symbols, 2 per Dragon in contact (R-54)
+    rewards: int  # Reward Board Gold from the tails moved (R-51)
+    total: int
+
+
+class NeighbourGoldOut(BaseModel):
+    seat: int
+    gold: int
+
+
+class TailStepOut(BaseModel):
+    track: str
+    from_: int = Field(alias="from")  # `from` is a Python keyword
+    to: int
+    gold: int  # Reward Board Gold of the space reached
+    treasure: bool  # the space reached draws a Hidden Treasure
+
+
+class OutcomeOut(BaseModel):
+    action: dict[str, Any]  # the exact legal action to send
+    cost: int
+    cashed: list[str]  # Gold cards cashed to pay (the player's own)
+    gold: GoldOut
+    gold_after: int
+    gold_change: int
+    neighbours_gold: list[NeighbourGoldOut]
+    ships: int
+    ship_colours: list[str]
+    reef_draws: int
+    treasure_draws: int
+    tails: list[TailStepOut]
+    ancestral: bool
+    events: list[str]  # the log lines the placement would write
+    notes: list[str]
+
+
+class OutcomesOut(BaseModel):
+    version: int
+    card: str
+    outcomes: list[OutcomeOut]
+
+
+@router.get(
+    "/{game_id}/outcomes",
+    response_model=OutcomesOut,
+    responses=errors(401, 403, 404, 409, 422, 503),
+)
+def placement_outcomes(
+    game_id: GameId,
+    card: CardQuery,
+    version: VersionQuery,
+    db: DbDep,
+    user: UserDep,
+    settings: SettingsDep,
+) -> dict[str, Any]:
+    """Every legal placement of one hand card and what the engine would give for it: only the
+    seat choosing a placement, at the game's version (409 stale_version otherwise); a card with
+    more than SEADRAGONS_OUTCOMES_MAX placements: 422 too_many_outcomes."""
+    return previews.outcomes(db, game_id, user.id, card, version, settings.outcomes_max)

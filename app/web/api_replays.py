@@ -1,0 +1,46 @@
+"""Replays: GET /api/games/{id}/replay, every position of a finished game from the engine."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel
+
+from app.services import replays
+from app.web.deps import DbDep, GameId, MaybeUserDep, SettingsDep
+from app.web.schemas import errors
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+InviteQuery = Annotated[str | None, Query(max_length=64, description="needed for private games")]
+
+
+class FrameOut(BaseModel):
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    lines: list[str]  # the move's log lines, secrets included (the game is over)
+    ops: list[dict[str, Any]]  # RFC 6902 ops from the previous position's document
+
+
+class ReplayOut(BaseModel):
+    game_id: int
+    seats: list[str]
+    start: dict[str, Any]  # the view at version 0, every hand shown
+    frames: list[FrameOut]
+    final_scores: dict[str, Any]
+
+
+@router.get("/{game_id}/replay", response_model=ReplayOut, responses=errors(404, 409, 422, 503))
+def game_replay(
+    game_id: GameId,
+    db: DbDep,
+    user: MaybeUserDep,
+    settings: SettingsDep,
+    invite_code: InviteQuery = None,
+) -> dict[str, Any]:
+    """A finished game, position by position, as the engine saw it (every hand shown, R-60);
+    a game not finished: 409 not_finished."""
+    uid = user.id if user else None
+    return replays.replay(db, game_id, uid, invite_code, settings.replay_cache_games)

@@ -1,0 +1,95 @@
+"""`seadragons analyse`: the analysis itself as JSON, from a recorded file or the database."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session
+
+from app.cli import main
+from app.db.models import Game, User
+from app.review import ReviewSettings, analyse_game
+from app.review.source import records_from_lines
+
+from .conftest import greedy_game, play_to_the_end
+
+
+def _recorded_line(seed: int) -> str:
+    record = greedy_game(2, seed)
+    return json.dumps(
+        {"options": record.options.to_dict(), "seed": record.seed, "actions": record.moves}
+    )
+
+
+def test_recorded_games_print_one_analysis_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text(_recorded_line(5) + "\n\n" + _recorded_line(6) + "\n")
+    assert main(["analyse", "--recorded", str(path), "--rounds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    records = list(records_from_lines(path.read_text().splitlines()))
+    assert [r.game_id for r in records] == ["recorded-5", "recorded-6"]
+    for line, record in zip(lines, records, strict=True):
+        assert json.loads(line) == analyse_game(record, ReviewSettings(rounds=1))
+
+
+def test_a_bad_line_is_named_and_nothing_is_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text(_recorded_line(5) + '\n{"seed": 3}\n')
+    assert main(["analyse", "--recorded", str(path), "--rounds", "1"]) == 2
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert "line 2" in out.err
+
+
+def test_an_unfinished_recorded_game_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = greedy_game(2, 5)
+    line = {"options": record.options.to_dict(), "seed": 5, "actions": record.moves[:-3]}
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    assert main(["analyse", "--recorded", str(path)]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "not finished" in out.err
+
+
+def test_give_a_game_or_a_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse"]) == 2
+    assert "GAME_ID or --recorded" in capsys.readouterr().err
+
+
+@pytest.fixture
+def db_env(database_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("SEADRAGONS_DATABASE_URL", database_url)
+    return database_url
+
+
+def test_a_game_in_the_database_only_once_it_is_finished(
+    db_env: str,
+    live_game: Callable[..., tuple[Game, list[User]]],
+    db: Session,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    game, _ = live_game(2)
+    play_to_the_end(db, game.id, stop_before=12)
+    assert main(["analyse", str(game.id), "--rounds", "1"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "not finished" in out.err
+
+    play_to_the_end(db, game.id)
+    assert main(["analyse", str(game.id), "--rounds", "1"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["game_id"] == str(game.id)
+    db.expire_all()
+    assert len(printed["moves"]) == db.get(Game, game.id).version
+
+    assert main(["analyse", "999999"]) == 2
+    assert "no game 999999" in capsys.readouterr().err

@@ -1,0 +1,112 @@
+"""The analysis of a whole game: determinism, forced moves, summaries, finished games only."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from app.bots.determinise import determinise
+from app.engine import apply, legal_actions, replay, to_act, view_for
+from app.review import GameRecord, NotFinished, ReviewSettings, analyse_game, decision_seed
+from app.review.decision import analyse_decision, index_of
+from app.review.game import analyse_move
+from app.review.labels import Thresholds, label
+
+from .conftest import greedy_game
+
+FAST = ReviewSettings(rounds=1)
+
+
+@pytest.fixture(scope="module")
+def analysis() -> dict:
+    return analyse_game(greedy_game(), FAST)
+
+
+def test_every_move_is_listed_and_judged_unless_forced(analysis: dict) -> None:
+    record = greedy_game()
+    assert [m["move"] for m in analysis["moves"]] == list(range(1, len(record.moves) + 1))
+    state = replay(record.options, record.seed, [])
+    for (seat, action), entry in zip(record.moves, analysis["moves"], strict=True):
+        assert entry["seat"] == seat and entry["played"] == action
+        forced = len(legal_actions(state, seat)) == 1
+        assert entry["forced"] is forced
+        if not forced:
+            assert 0.0 <= entry["win"]["played"] <= entry["win"]["best"] <= 100.0
+            assert entry["drop"] == pytest.approx(
+                entry["win"]["best"] - entry["win"]["played"], abs=0.02
+            )
+            assert entry["label"] == label(entry["drop"], Thresholds())
+            assert index_of(legal_actions(state, seat), entry["best"]) >= 0
+            assert sum(entry["chances"]) == pytest.approx(100.0, abs=0.05)
+        state, _ = apply(state, action, seat)
+    assert state.over
+
+
+def test_summary_counts_the_labels_of_each_player(analysis: dict) -> None:
+    for summary in analysis["players"]:
+        mine = [m for m in analysis["moves"] if m["seat"] == summary["seat"] and not m["forced"]]
+        assert summary["decisions"] == len(mine) > 0
+        for name in ("inaccuracy", "mistake", "blunder"):
+            assert summary[name + "s"] == sum(1 for m in mine if m["label"] == name)
+        assert 0.0 <= summary["accuracy"] <= 100.0
+
+
+def test_the_same_game_and_settings_give_the_same_analysis(analysis: dict) -> None:
+    again = analyse_game(greedy_game(), FAST)
+    assert json.dumps(again, sort_keys=True) == json.dumps(analysis, sort_keys=True)
+
+
+def test_the_seed_of_a_decision_comes_from_the_game_id_and_the_move_number() -> None:
+    seeds = {decision_seed(g, m) for g in ("1", "2") for m in (1, 2)}
+    assert len(seeds) == 4
+    assert decision_seed("7", 3) == decision_seed("7", 3)
+
+
+def test_an_unfinished_game_is_refused_before_any_search() -> None:
+    record = greedy_game()
+    cut = GameRecord(record.game_id, record.options, record.seed, record.moves[:-1])
+    calls = []
+    with pytest.raises(NotFinished):
+        analyse_game(cut, FAST, progress=lambda done, total: calls.append(done))
+    assert calls == []
+
+
+def test_progress_is_reported_move_by_move() -> None:
+    record = greedy_game(2, 6)
+    calls: list[tuple[int, int]] = []
+    analyse_game(record, FAST, progress=lambda done, total: calls.append((done, total)))
+    total = len(record.moves)
+    assert calls == [(k, total) for k in range(1, total + 1)]
+
+
+@pytest.mark.parametrize(("players", "expansion", "cut"), [(3, True, 25), (4, False, 30)])
+def test_the_analysis_of_a_decision_ignores_the_other_seats_hidden_cards(
+    players: int, expansion: bool, cut: int
+) -> None:
+    """R-60: another deal of everything the seat cannot see, consistent with its view, gives
+    the same evaluation (the State is read only through the seat's view)."""
+    record = greedy_game(players, 3, expansion)
+    judged = 0
+    for k in range(cut, cut + 8):
+        state = replay(record.options, record.seed, record.moves[:k])
+        seat, action = record.moves[k]
+        assert seat == to_act(state)
+        other = determinise(view_for(state, seat), random.Random(k))
+        hidden = [(p.hand, p.reefs, p.treasures) for p in state.players if p.seat != seat]
+        assert hidden != [(p.hand, p.reefs, p.treasures) for p in other.players if p.seat != seat]
+        a = analyse_move(state, seat, action, 99, FAST)
+        b = analyse_move(other, seat, action, 99, FAST)
+        assert a == b
+        judged += not a["forced"]
+    assert judged >= 3
+
+
+def test_the_played_action_must_be_legal() -> None:
+    record = greedy_game()
+    state = replay(record.options, record.seed, record.moves[:5])
+    seat = to_act(state)
+    with pytest.raises(ValueError, match="not among the legal"):
+        wrong = {"type": "end_turn"}
+        analyse_decision(view_for(state, seat), legal_actions(state, seat), wrong, 1, 1)
