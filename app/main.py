@@ -19,6 +19,7 @@ from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
 from app.realtime import install as install_realtime
+from app.services import analysis
 from app.services.bot_runner import runner_for
 from app.services.deadlines import sweeper_for
 from app.services.job_handlers import job_handlers
@@ -28,10 +29,12 @@ from app.services.notify import Notifier
 from app.settings import Settings, get_settings
 from app.web import (
     api_account,
+    api_analysis,
     api_bots,
     api_games,
     api_me,
     api_previews,
+    api_ratings,
     api_rematch,
     api_replays,
     api_users,
@@ -39,6 +42,7 @@ from app.web import (
     health,
     pages,
     pages_account,
+    pages_ratings,
 )
 from app.web.inputs import ControlCharacterMiddleware
 from app.web.limits import BodyLimitMiddleware
@@ -69,9 +73,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(the_app: FastAPI) -> AsyncIterator[None]:
         await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
-        await the_app.state.deadlines.start()  # turns that ran out (issue 14)
-        await the_app.state.mailer.start()  # "your turn" emails (issue 14)
+        await the_app.state.deadlines.start()  # turns that ran out
+        await the_app.state.mailer.start()  # "your turn" emails
         await the_app.state.jobs.start()  # background jobs (app/services/jobs.py)
+        await the_app.state.analysis_jobs.start()  # game analyses (app/services/analysis.py)
         # Everything loaded so far (modules, content, compiled statements) lives as long as the
         # process: keep it out of the garbage collector's full passes, which otherwise walk it
         # again and again and show up as multi-millisecond pauses in move latency.
@@ -79,6 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await the_app.state.analysis_jobs.stop()
+            the_app.state.analysis_pool.close()
             await the_app.state.jobs.stop()
             await the_app.state.mailer.stop()
             await the_app.state.deadlines.stop()
@@ -105,6 +112,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.mailer = sender_for(app.state.sessionmaker, settings)
     app.state.jobs = job_runner_for(app.state.sessionmaker, settings, job_handlers())
+    app.state.analysis_jobs, app.state.analysis_pool = analysis.runner_for(
+        app.state.sessionmaker, settings
+    )
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)
@@ -136,10 +146,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_previews.router)  # placement outcomes from the engine
     app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
-    app.include_router(api_account.router)  # issue 14: email notices
-    app.include_router(api_me.router)  # issue 14: your games
-    app.include_router(api_rematch.router)  # issue 14: rematch
-    app.include_router(pages_account.router)  # issue 14: account page, email links
+    app.include_router(api_account.router)  # email notices
+    app.include_router(api_me.router)  # your games
+    app.include_router(api_rematch.router)  # rematch
+    app.include_router(api_analysis.router)  # game review
+    app.include_router(pages_account.router)  # account page, email links
+    app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
+    app.include_router(pages_ratings.router)
     app.include_router(health.router)
     install_realtime(app)
     app.include_router(pages.router)

@@ -137,6 +137,10 @@ class Settings(BaseSettings):
     review_inaccuracy_points: float = 5.0
     review_mistake_points: float = 10.0
     review_blunder_points: float = 15.0
+    # Analyses running at once per server process (job workers, each with a worker process
+    # niced by REVIEW_NICE; 0: this process runs none).
+    review_concurrency: int = 1
+    review_nice: int = 15
     # The address players reach the server at, for links in emails (e.g. https://example.org).
     public_url: str | None = None
     # "Your turn" emails (app/services/mailer.py, notices.py). None: no emails at all.

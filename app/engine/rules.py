@@ -58,7 +58,10 @@ def apply(state: State, action: dict[str, Any] | Action, seat: int) -> tuple[Sta
         raise EngineError("not_allowed", f"cannot {act.describe()}: not part of this game")
     new = state.clone()
     events: Events = []
+    undo = list(new.turn.undo)
     handler(new, act, events)
+    if act.type != "take_back" and new.turn.undo == undo:
+        new.turn.undo = []  # anything else done since: no taking back across it
     advance(new, events)
     return new, events
 

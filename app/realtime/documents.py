@@ -48,7 +48,7 @@ def document(
 ) -> dict[str, Any]:
     """The viewer's document; secrets are stripped by the engine's view_for (R-60).
 
-    `clock`: the game's public turn clock (issue 14), the same for every viewer. `shared`: the
+    `clock`: the game's public turn clock, the same for every viewer. `shared`: the
     engine's `shared_view(state)`, computed once for all the viewer kinds of one change (their
     documents then share those public parts; documents are never modified once built).
     """

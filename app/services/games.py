@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
 from app.metrics import MOVE_LATENCY, MOVES_APPLIED
-from app.services import clocks, notices, presence, ratings
+from app.services import analysis, clocks, notices, presence, ratings
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, seat_of, visible_game
@@ -77,7 +77,7 @@ class Committed:
     status: str
     to_act: int | None
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it now, if any
-    clock: dict[str, Any]  # the public turn clock at `version` (issue 14; mode "none" if none)
+    clock: dict[str, Any]  # the public turn clock at `version` (mode "none" if none)
     timeout: bool = False  # a bot played it because the seat's clock ran out
     action: dict[str, Any] | None = None  # canonical, as stored: replaying it gives `state`
     at: str | None = None  # when it was committed (ISO 8601), as the log says
@@ -108,7 +108,7 @@ class Known:
     state: Any
     seat: int
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it, if any
-    # Whether the game may have a turn clock (issue 14): then the move reads the game row in
+    # Whether the game may have a turn clock: then the move reads the game row in
     # its transaction to move the clock. A table created without one never gets one.
     clocked: bool = True
 
@@ -336,7 +336,7 @@ def _commit(
         values.update(
             status=status, finished_at=utcnow(), final_scores=rules.final_scores(new_state)
         )
-    # The turn clock (issue 14): a turn that ends or starts moves it, in this same transaction.
+    # The turn clock: a turn that ends or starts moves it, in this same transaction.
     plan = None
     if (game is None and clocked) or (game is not None and game.clock is not None):
         # The clock is planned from the row as it is under our lock, never from an earlier
@@ -384,11 +384,12 @@ def _commit(
     if status == "finished":
         # Its results and ratings: a job committed with the finish, or not at all (ratings.py).
         ratings.enqueue_results(db, game_id)
+        analysis.enqueue(db, game_id)  # the game review, committed with the finish likewise
     if plan is not None:
         assert game is not None
         clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; the turn notice
     elif to_act is not None and new_state.turn.number != state.turn.number:
-        # A turn starts: its "your turn" notice (issue 14), without reading the game.
+        # A turn starts: its "your turn" notice, without reading the game.
         notices.enqueue_turn_by_seat(db, game_id, to_act, new_state.turn.number)
     try:
         db.commit()
@@ -449,7 +450,7 @@ def game_log(
             "events": events,
             "text": [rules.describe(ev) for ev in events],
         }
-        if move.timeout:  # a bot played this move: the seat's clock had run out (issue 14)
+        if move.timeout:  # a bot played this move: the seat's clock had run out
             entry["timeout"] = True
             entry["note"] = timeout_note(names[move.seat])
         if over:

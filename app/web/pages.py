@@ -1,4 +1,4 @@
-"""HTML pages of the browser client (issue 7) and the static card data its scripts need.
+"""HTML pages of the browser client and the static card data its scripts need.
 
 Pages are thin shells: each renders a Jinja2 template that loads one ES module from /static,
 and the module talks to the JSON API (and the WebSocket) itself. Mount with

@@ -61,7 +61,7 @@ async def test_private_games_need_a_seat_or_the_invite_code(server: Server) -> N
     gid, players, code = await new_game(server, visibility="private")
     stranger = await WsClient("stranger").open(server.ws(gid))
     refusal = await stranger.frame(lambda f: f["type"] == "error")
-    assert refusal["code"] == "not_found"  # a private game is 404 to strangers (issue 11.7)
+    assert refusal["code"] == "not_found"  # a private game is 404 to strangers
     await stranger.until(lambda: stranger.closed is not None)
     assert stranger.closed[0] == 1008
     wrong = await WsClient("wrong").open(server.ws(gid, "nope"))
@@ -345,7 +345,7 @@ async def test_the_bot_in_docs_protocol_md_plays_a_whole_game(server: Server) ->
 
 
 async def test_a_move_over_the_socket_ends_a_left_mark(server: Server) -> None:
-    """As over HTTP: a player who left a live game and comes back to move is back (issue 6)."""
+    """As over HTTP: a player who left a live game and comes back to move is back."""
     gid, players, _ = await new_game(server)
     r = await players[0].post(f"/api/games/{gid}/leave")
     assert r.status_code == 200, r.text
@@ -362,7 +362,7 @@ async def test_a_move_over_the_socket_ends_a_left_mark(server: Server) -> None:
 
 
 async def test_signing_out_closes_that_sessions_sockets(server: Server) -> None:
-    """Issue 11.10: sign-out closes the session's sockets (they hear why); others stay open."""
+    """sign-out closes the session's sockets (they hear why); others stay open."""
     gid, players, _ = await new_game(server)
     ws = await WsClient("seat0").open(server.ws(gid), cookie_of(players[0]))
     other = await WsClient("seat1").open(server.ws(gid), cookie_of(players[1]))
