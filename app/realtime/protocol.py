@@ -22,12 +22,12 @@ from pydantic import (
 )
 
 from app.metrics import count_error
+from app.services.chat import CHAT_MAX_CHARS
 
 # A frame larger than this is refused before any parsing (an `error` frame, the socket stays).
 MAX_FRAME_BYTES = 16 * 1024
 # Larger than this is not a mistake but abuse: the socket is closed (1009, "message too big").
 ABSURD_FRAME_BYTES = 256 * 1024
-CHAT_MAX_CHARS = 500
 
 # Close codes (RFC 6455 section 7.4.1).
 CLOSE_NORMAL = 1000
@@ -65,7 +65,8 @@ class ChatMsg(_Message):
     """A chat line for everyone watching the game."""
 
     type: Literal["chat"]
-    text: StrictStr = Field(max_length=CHAT_MAX_CHARS * 2)  # trimmed and re-checked by chat.py
+    # Trimmed and checked again by app.services.chat.
+    text: StrictStr = Field(max_length=CHAT_MAX_CHARS * 2)
 
 
 class PingMsg(_Message):

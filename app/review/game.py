@@ -19,7 +19,6 @@ from app.engine import (
     apply,
     final_scores,
     legal_actions,
-    new_game,
     replay,
     view_for,
 )
@@ -29,6 +28,8 @@ from .labels import LABELS, Thresholds, accuracy, label
 
 Json = dict[str, Any]
 FORMAT = 1  # bumped when the JSON's meaning changes, so stored analyses can be told apart
+
+PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 # Called after each move with (moves done, moves in the game).
 Progress = Callable[[int, int], None]
@@ -77,25 +78,47 @@ def analyse_game(
     record: GameRecord, settings: ReviewSettings, progress: Progress | None = None
 ) -> Json:
     """The analysis as the API serves it (raises NotFinished if the moves do not end the game)."""
-    # Checked before any search: an unfinished game gets no analysis at all (R-60).
+    check_finished(record)
+    entries = analyse_moves(record, settings, 0, len(record.moves), progress)
+    return assemble(record, settings, entries)
+
+
+def check_finished(record: GameRecord) -> None:
+    """Raise NotFinished unless the moves end the game: checked before any search (R-60)."""
     if not replay(record.options, record.seed, record.moves).over:
         raise NotFinished("the game is not finished: only finished games are analysed")
-    state = new_game(record.options, record.seed)
-    n = record.options.players
-    total = len(record.moves)
+
+
+def analyse_moves(
+    record: GameRecord,
+    settings: ReviewSettings,
+    start: int,
+    stop: int,
+    progress: Progress | None = None,
+) -> list[Json]:
+    """The entries of moves `start`..`stop - 1` (0-based), so a long analysis can be cut into
+    parts that run one after another (in a worker process) and report progress between them."""
+    state = replay(record.options, record.seed, record.moves[:start])
     entries: list[Json] = []
-    for number, (seat, action) in enumerate(record.moves, start=1):
+    for number in range(start + 1, stop + 1):
+        seat, action = record.moves[number - 1]
         seed = decision_seed(record.game_id, number)
         entries.append({"move": number} | analyse_move(state, seat, action, seed, settings))
         state, _ = apply(state, action, seat)
         if progress is not None:
-            progress(number, total)
-    scores = final_scores(state)
+            progress(number, len(record.moves))
+    return entries
+
+
+def assemble(record: GameRecord, settings: ReviewSettings, entries: list[Json]) -> Json:
+    """The analysis document from every move's entry (in order)."""
+    final = replay(record.options, record.seed, record.moves)
+    scores = final_scores(final)
     return {
         "format": FORMAT,
         "game_id": record.game_id,
         "settings": settings.to_json(),
-        "players": [_player_summary(s, entries) for s in range(n)],
+        "players": [_player_summary(s, entries) for s in range(record.options.players)],
         "winners": scores["winners"],
         "totals": [p["total"] for p in sorted(scores["players"], key=lambda p: p["seat"])],
         "moves": entries,
@@ -135,7 +158,7 @@ def _player_summary(seat: int, entries: list[Json]) -> Json:
         "accuracy": None if acc is None else round(acc, 1),
     }
     for name in LABELS:
-        out[name + "s"] = sum(1 for e in judged if e["label"] == name)
+        out[PLURAL[name]] = sum(1 for e in judged if e["label"] == name)
     return out
 
 

@@ -25,6 +25,8 @@ def outcomes(
     seat = seat_of(game, user_id)
     if seat is None:
         raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+    if seat.bot_level is not None:
+        raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
     if game.status != "live":
         raise ServiceError("not_started" if game.status == "open" else "game_over", "not live")
     if version != game.version:

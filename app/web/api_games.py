@@ -118,6 +118,15 @@ def leave_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep)
 
 
 @router.post(
+    "/{game_id}/cancel", response_model=GameOut, responses=errors(401, 403, 404, 409, 422, 503)
+)
+def cancel_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+    """The host cancels a table not started yet (403 not_host for others, who may leave it;
+    409 not_open once started)."""
+    return GameOut.of(lobby.cancel_game(db, game_id, user, notifier=notifier), user.id)
+
+
+@router.post(
     "/{game_id}/start",
     response_model=GameOut,
     responses=errors(401, 403, 404, 409, 422, 429, 503),

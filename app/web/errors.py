@@ -73,7 +73,7 @@ STATUS: dict[str, int] = {
     "invalid_password": 422,
     "invalid_options": 422,
     "body_too_large": 413,
-    # notices and rematches (issue 14)
+    # notices and rematches
     "invalid_email": 422,
     "account_required": 403,
     "not_rated": 409,

@@ -119,7 +119,7 @@ class CreateGameIn(Body):
         json_schema_extra=LAYOUTS_RULE,
     )
     first_player: int | None = Field(default=None, ge=0, le=4)
-    # The turn clock (issue 14); the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
+    # The turn clock; the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
     clock: ClockIn | None = None
     # Its result moves the players' ratings (accounts only: a guest gets 403 account_required).
     rated: bool = False
@@ -215,6 +215,8 @@ class GameOut(BaseModel):
     finished_at: datetime | None
     # The turn clock as everyone sees it (app/services/clocks.py `public`); {"mode": "none"}.
     clock: dict[str, Any]
+    # Every seat is held (by a person or a bot): an open table then waits for its host.
+    full: bool = False
     # Names of the winners once finished (ties share the win); and the rematch table, if any.
     winners: list[str] | None = None
     rematch_of: int | None = None
@@ -245,6 +247,7 @@ class GameOut(BaseModel):
             started_at=game.started_at,
             finished_at=game.finished_at,
             clock=clocks.public(game.clock),
+            full=not any(s.is_empty for s in game.seats),
             winners=_winners(game),
             rematch_of=game.rematch_of,
             rated=game.rated,

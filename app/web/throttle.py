@@ -28,10 +28,17 @@ STORAGE_TIMEOUT_S = 1.0
 
 
 def make_storage(redis_url: str | None) -> storage.Storage:
-    """Counters in Redis when a URL is given, else in this process's memory."""
-    if redis_url and redis_url.startswith(("redis://", "rediss://")):
+    """Counters in the shared Redis when given one (`Settings.shared_redis_url`), else in this
+    process's memory."""
+    if redis_url:
+        # The limits library names a Redis socket `redis+unix://`.
+        url = (
+            "redis+unix://" + redis_url.removeprefix("unix://")
+            if redis_url.startswith("unix://")
+            else redis_url
+        )
         return storage.storage_from_string(
-            redis_url,
+            url,
             wrap_exceptions=True,
             socket_timeout=STORAGE_TIMEOUT_S,
             socket_connect_timeout=STORAGE_TIMEOUT_S,
@@ -162,7 +169,7 @@ class Throttles:
     @classmethod
     def from_settings(cls, settings: Settings) -> Throttles:
         """Limits as configured by the `SEADRAGONS_*_LIMITS*` settings."""
-        store = make_storage(settings.redis_url)
+        store = make_storage(settings.shared_redis_url)
         ns = namespace_for(settings.resolved_database_url())
         return cls(
             login=LoginThrottle(

@@ -183,7 +183,7 @@ def test_invite_link_with_the_code_alone(browser: Any, real_server: str) -> None
 
 
 def test_step_away_and_take_the_seat_back(browser: Any, real_server: str) -> None:
-    """A player lets a bot play their seat from the table, then takes it back (issue 6)."""
+    """A player lets a bot play their seat from the table, then takes it back."""
     url = real_server
     ctx = browser.new_context(viewport={"width": 1300, "height": 900})
     page = ctx.new_page()

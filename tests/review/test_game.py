@@ -11,7 +11,7 @@ from app.bots.determinise import determinise
 from app.engine import apply, legal_actions, replay, to_act, view_for
 from app.review import GameRecord, NotFinished, ReviewSettings, analyse_game, decision_seed
 from app.review.decision import analyse_decision, index_of
-from app.review.game import analyse_move
+from app.review.game import PLURAL, analyse_move, analyse_moves, assemble
 from app.review.labels import Thresholds, label
 
 from .conftest import greedy_game
@@ -49,7 +49,7 @@ def test_summary_counts_the_labels_of_each_player(analysis: dict) -> None:
         mine = [m for m in analysis["moves"] if m["seat"] == summary["seat"] and not m["forced"]]
         assert summary["decisions"] == len(mine) > 0
         for name in ("inaccuracy", "mistake", "blunder"):
-            assert summary[name + "s"] == sum(1 for m in mine if m["label"] == name)
+            assert summary[PLURAL[name]] == sum(1 for m in mine if m["label"] == name)
         assert 0.0 <= summary["accuracy"] <= 100.0
 
 
@@ -110,3 +110,11 @@ def test_the_played_action_must_be_legal() -> None:
     with pytest.raises(ValueError, match="not among the legal"):
         wrong = {"type": "end_turn"}
         analyse_decision(view_for(state, seat), legal_actions(state, seat), wrong, 1, 1)
+
+
+def test_an_analysis_cut_into_parts_is_the_same_analysis(analysis: dict) -> None:
+    record = greedy_game()
+    n = len(record.moves)
+    parts = [analyse_moves(record, FAST, a, min(a + 17, n)) for a in range(0, n, 17)]
+    entries = [e for part in parts for e in part]
+    assert assemble(record, FAST, entries) == analysis

@@ -1,4 +1,4 @@
-// Thin JSON helpers for the REST API of issue 4. Errors come back as {error: {code, message}};
+// Thin JSON helpers for the REST API. Errors come back as {error: {code, message}};
 // they are thrown as ApiError so callers can switch on the stable code.
 
 export class ApiError extends Error {

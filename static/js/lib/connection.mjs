@@ -14,7 +14,7 @@ const ACK_TIMEOUT_MS = 10000; // an action unanswered this long: resync and repo
 const RESTART_CLOSE = 1012; // the server restarts: reconnect at once (maybe to another instance)
 
 /** The document in an HTTP state reply: view, legal actions (as the compact form's `other`
- * list) and the turn clock (issue 14), in the shape socket patches apply to. */
+ * list) and the turn clock, in the shape socket patches apply to. */
 function docOf(data) {
   const doc = { view: data.view, legal: looseLegal(data.legal_actions) };
   if (data.clock !== undefined) doc.clock = data.clock;

@@ -1,6 +1,6 @@
-// Realm majorities, live (issue 13.5): a compact table beside the board and an overlay drawn on
+// Realm majorities, live: a compact table beside the board and an overlay drawn on
 // the board itself (toggled with the "Majorities" button or M). The figures come from the
-// engine's view (lib/realms.mjs rebuilds them for replays).
+// engine's view, live and in replays.
 
 import { realmSummary } from "../lib/realms.mjs";
 import { fill, h } from "./dom.mjs";

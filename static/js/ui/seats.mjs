@@ -30,6 +30,8 @@ export function logText(text, names, content = null) {
   );
 }
 
+const cancelAsked = new Set(); // tables whose host pressed "Cancel the table" once
+
 /** Render the waiting room; `reload` refetches the game after any change. */
 export function renderWaiting(el, game, me, reload) {
   const run = (fn) => async () => {
@@ -72,8 +74,9 @@ export function renderWaiting(el, game, me, reload) {
   if (seated && !isHost) buttons.push(h("button", { type: "button", dataset: { key: "leave" }, onclick: run(() => api(`/api/games/${game.id}/leave`, { method: "POST" })) }, "Leave the table"));
   if (isHost) {
     // Two steps, so a slip of the finger does not end the table for everyone seated.
-    const sure = h("button.danger", { type: "button", hidden: true, dataset: { key: "cancel-sure" }, onclick: run(() => api(`/api/games/${game.id}/cancel`, { method: "POST" })) }, "Yes, cancel it");
-    const ask = h("button", { type: "button", dataset: { key: "cancel-table" }, onclick: () => ((sure.hidden = false), sure.focus()) }, "Cancel the table");
+    // The second step survives the waiting room's redraws (a player joining or leaving).
+    const sure = h("button.danger", { type: "button", hidden: !cancelAsked.has(game.id), dataset: { key: "cancel-sure" }, onclick: run(() => api(`/api/games/${game.id}/cancel`, { method: "POST" })) }, "Yes, cancel it");
+    const ask = h("button", { type: "button", dataset: { key: "cancel-table" }, onclick: () => (cancelAsked.add(game.id), (sure.hidden = false), sure.focus()) }, "Cancel the table");
     buttons.push(ask, sure);
   }
   if (isHost && free) {

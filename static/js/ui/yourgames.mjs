@@ -1,4 +1,4 @@
-// "Your games" in the lobby (issue 14): the games waiting for me first (with their clocks), then
+// "Your games" in the lobby: the games waiting for me first (with their clocks), then
 // my other games, then finished ones with my place, points and rating change (GET
 // /api/me/history, paged); the tab title counts those waiting for me.
 

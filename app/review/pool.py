@@ -1,0 +1,77 @@
+"""Where analyses think: niced worker processes, so people's moves never wait for them.
+
+An analysis is a minute of pure-Python CPU. In the server process it would hold the interpreter
+lock against the event loop; in a worker process at a lower priority (`SEADRAGONS_REVIEW_NICE`)
+the operating system serves people's requests first. `run` blocks its caller (a job worker's
+thread) while the part runs; a worker that dies is replaced and the error raised, so the job is
+retried. With 0 processes the parts run in the caller's thread (tests, tiny deployments).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from app.services.bot_pool import _start_worker as start_niced_worker
+
+from .game import GameRecord, ReviewSettings, analyse_moves
+
+Json = dict[str, Any]
+
+
+def timed_part(
+    record: GameRecord, settings: ReviewSettings, start: int, stop: int
+) -> tuple[list[Json], float]:
+    """One part of an analysis and the CPU seconds it took (runs in a worker)."""
+    began = time.process_time()
+    entries = analyse_moves(record, settings, start, stop)
+    return entries, time.process_time() - began
+
+
+class AnalysisPool:
+    """`processes` niced workers shared by this process's analysis jobs (started on first use)."""
+
+    def __init__(self, processes: int, nice: int) -> None:
+        self.processes = processes
+        self.nice = nice
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                # Spawned, not forked: the server process has threads a fork would copy.
+                self._pool = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=start_niced_worker,
+                    initargs=(self.nice,),
+                )
+            return self._pool
+
+    def run_part(
+        self, record: GameRecord, settings: ReviewSettings, start: int, stop: int
+    ) -> tuple[list[Json], float]:
+        """`timed_part` in a worker (or here, with 0 processes)."""
+        if self.processes <= 0:
+            return timed_part(record, settings, start, stop)
+        pool = self._executor()
+        try:
+            return pool.submit(timed_part, record, settings, start, stop).result()
+        except BrokenProcessPool:
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+    def close(self) -> None:
+        """Stop the workers (at shutdown)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,11 @@
+"""The JS tests' analysis is the one the review computes now (tests/js/analysis.test.mjs)."""
+
+from __future__ import annotations
+
+from tests.review.analysis_fixture import FIXTURE, build, text
+
+
+def test_the_fixture_is_current() -> None:
+    document = build()
+    assert FIXTURE.read_text() == text(document)
+    assert any(m.get("label") for m in document["moves"])  # the markers have something to show
