@@ -113,6 +113,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.mailer = sender_for(app.state.sessionmaker, settings)
     app.state.jobs = job_runner_for(app.state.sessionmaker, settings, job_handlers())
+    # A game's end enqueued its results job: run it now rather than at the next poll.
+    app.state.notifier.on_game_changed.append(
+        lambda _gid, _v, move: (
+            app.state.jobs.wake() if move is not None and move.status == "finished" else None
+        )
+    )
     app.state.analysis_jobs, app.state.analysis_pool = analysis.runner_for(
         app.state.sessionmaker, settings
     )

@@ -162,10 +162,11 @@ def plans(engine, user_id: int) -> dict[str, list[str]]:
             "AND r.display_after IS NOT NULL "
             "ORDER BY r.id DESC LIMIT 200"
         ),
-        "opponents' averages": (
-            "SELECT count(*), avg(o.gold) FROM game_results m JOIN games g ON g.id = m.game_id "
-            "AND g.visibility = 'public' JOIN game_results o ON o.game_id = m.game_id "
-            "AND o.seat != m.seat WHERE m.user_id = :u"
+        "averages, own and opponents'": (
+            "SELECT count(DISTINCT m.game_id), avg(CASE WHEN o.seat = m.seat THEN o.gold END), "
+            "avg(CASE WHEN o.seat != m.seat THEN o.gold END) FROM game_results m "
+            "JOIN games g ON g.id = m.game_id AND g.visibility = 'public' "
+            "JOIN game_results o ON o.game_id = m.game_id WHERE m.user_id = :u"
         ),
         "rank": (
             "SELECT count(*) FROM ratings WHERE variant = 'base' AND display > 1500 AND sigma <= 5"

@@ -21,6 +21,9 @@ from app.services.names import display_seat_name
 
 CATEGORIES = ("gold", "ships", "missions", "most_missions", "realms", "tails")
 RESULT_COLUMNS = tuple(GameResult.__table__.c)  # rows, not ORM objects: reads stay cheap
+# Built once: an alias proxies every column, and building one per read shows in its cost.
+MINE = aliased(GameResult, name="mine")
+THEIRS = aliased(GameResult, name="theirs")
 
 
 def account(db: Session, username: str) -> User:
@@ -106,26 +109,32 @@ def _by_players(db: Session, user_id: int) -> list[dict[str, Any]]:
 
 
 def _averages(db: Session, user_id: int) -> dict[str, Any]:
-    """Mean points per scoring category: the player's, and their opponents' in the same games."""
-    own = db.execute(
-        select(func.count(), *(func.avg(getattr(GameResult, c)) for c in CATEGORIES))
-        .join(Game, _public())
-        .where(GameResult.user_id == user_id)
-    ).one()
-    mine = aliased(GameResult)
-    opp = db.execute(
-        select(func.count(), *(func.avg(getattr(GameResult, c)) for c in CATEGORIES))
+    """Mean points per scoring category: the player's, and their opponents' in the same games
+    (one pass over every seat of the player's public games)."""
+    mine, seat = MINE, GameResult  # `seat`: every seat of those games, the player's included
+
+    def avg(column: str, own: bool) -> Any:
+        same = seat.seat == mine.seat if own else seat.seat != mine.seat
+        return func.avg(case((same, getattr(seat, column))))
+
+    row = db.execute(
+        select(
+            func.count(func.distinct(mine.game_id)),
+            *(avg(c, True) for c in CATEGORIES),
+            *(avg(c, False) for c in CATEGORIES),
+        )
         .select_from(mine)
         .join(Game, and_(Game.id == mine.game_id, Game.visibility == "public"))
-        .join(GameResult, and_(GameResult.game_id == mine.game_id, GameResult.seat != mine.seat))
+        .join(seat, seat.game_id == mine.game_id)
         .where(mine.user_id == user_id)
     ).one()
+    n = len(CATEGORIES)
 
-    def shape(row: Any) -> dict[str, float | None]:
-        values = zip(CATEGORIES, row[1:], strict=True)
-        return {c: None if v is None else round(float(v), 2) for c, v in values}
+    def shape(values: Any) -> dict[str, float | None]:
+        pairs = zip(CATEGORIES, values, strict=True)
+        return {c: None if v is None else round(float(v), 2) for c, v in pairs}
 
-    return {"games": own[0], "you": shape(own), "opponents": shape(opp)}
+    return {"games": row[0], "you": shape(row[1 : 1 + n]), "opponents": shape(row[1 + n :])}
 
 
 def _names(db: Session, game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
@@ -210,7 +219,7 @@ def _recent(db: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
 
 def head_to_head(db: Session, user: User, other: User, limit: int) -> dict[str, Any]:
     """Public finished games both played: who placed ahead how often, and the latest games."""
-    theirs = aliased(GameResult)
+    theirs = THEIRS
     pairs = db.execute(
         select(*RESULT_COLUMNS, theirs.place.label("their_place"))
         .join(Game, _public())

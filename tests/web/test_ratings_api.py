@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -228,3 +229,42 @@ def test_the_pages_are_served(client_factory: Callable[..., TestClient]) -> None
     assert 'data-username="ann"' in r.text
     r = anon.get("/leaderboard")
     assert r.status_code == 200 and "/static/js/pages/leaderboard.mjs" in r.text
+
+
+@pytest.mark.timeout(120)
+def test_the_end_of_a_game_wakes_the_job_runner(
+    database_url: str, make_settings: Callable[..., Settings]
+) -> None:
+    """The runner polls once an hour here: the results still come at once, woken by the end."""
+    from sqlalchemy import func, select
+
+    from app.db.models import GameResult
+    from app.main import create_app
+
+    application = create_app(make_settings(database_url, jobs_poll_seconds=3600.0))
+    try:
+        with TestClient(application) as client:
+            r = client.post("/api/session/guest", json={"name": "Gus"})
+            assert r.status_code == 200
+            game = client.post("/api/games", json={"players": 2}).json()
+            assert client.post(f"/api/games/{game['id']}/bots", json={"level": "random"}).is_success
+            assert client.post(f"/api/games/{game['id']}/start").is_success
+            with application.state.sessionmaker() as db:
+                while (g := lobby.get_game(db, game["id"])).status == "live":
+                    state = games.load_state(db, g)
+                    seat = rules.to_act(state)
+                    action = rules.legal_actions(state, seat)[0]
+                    try:
+                        games.submit_seat_action(
+                            db, g.id, seat, g.version, action, notifier=application.state.notifier
+                        )
+                    except Exception:  # the bot runner played this version first
+                        db.rollback()
+                query = select(func.count()).select_from(GameResult)
+                deadline = time.monotonic() + 60
+                while db.scalar(query.where(GameResult.game_id == game["id"])) != 2:
+                    assert time.monotonic() < deadline, "the results job did not run"
+                    db.rollback()
+                    time.sleep(0.05)
+    finally:
+        application.state.engine.dispose()
