@@ -27,6 +27,15 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("migrate", help="apply pending database migrations")
 
+    rating = sub.add_parser("ratings", help="ratings maintenance")
+    rating_sub = rating.add_subparsers(dest="ratings_command", required=True)
+    rating_sub.add_parser(
+        "recompute",
+        help="rebuild every rating from the stored game results (same rules, same numbers)",
+    )
+    job = sub.add_parser("jobs", help="background jobs")
+    job_sub = job.add_subparsers(dest="jobs_command", required=True)
+    job_sub.add_parser("run", help="run every due background job once, then exit")
     from app.review.cli import add_parser as add_analyse
 
     add_analyse(sub)
@@ -53,7 +62,35 @@ def main(argv: list[str] | None = None) -> int:
 
         upgrade_to_head()
         return 0
+    if args.command in ("ratings", "jobs"):
+        return _maintenance(args)
     return 2
+
+
+def _maintenance(args: argparse.Namespace) -> int:
+    """`seadragons ratings recompute` and `seadragons jobs run`, on the configured database."""
+    import json
+
+    from app.db.migrate import upgrade_to_head
+    from app.db.session import make_engine, make_sessionmaker
+    from app.services import jobs, ratings
+    from app.services.job_handlers import job_handlers
+    from app.settings import get_settings
+
+    settings = get_settings()
+    engine = make_engine(settings.resolved_database_url())
+    try:
+        upgrade_to_head(engine=engine)
+        sessions = make_sessionmaker(engine)
+        if args.command == "ratings":
+            with sessions() as db:
+                print(json.dumps(ratings.recompute(db)))
+            return 0
+        runner = jobs.runner_for(sessions, settings, job_handlers())
+        print(json.dumps({"ran": runner.run_due(), **runner.finished}))
+        return 0
+    finally:
+        engine.dispose()
 
 
 if __name__ == "__main__":

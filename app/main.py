@@ -32,8 +32,10 @@ from app.web import (
     api_analysis,
     api_bots,
     api_games,
+    api_hints,
     api_me,
     api_previews,
+    api_ratings,
     api_rematch,
     api_replays,
     api_users,
@@ -41,6 +43,7 @@ from app.web import (
     health,
     pages,
     pages_account,
+    pages_ratings,
 )
 from app.web.inputs import ControlCharacterMiddleware
 from app.web.limits import BodyLimitMiddleware
@@ -51,8 +54,8 @@ log = logging.getLogger(__name__)
 
 
 def _redis_client(url: str | None) -> object | None:
-    """A Redis client for the readiness check (None without Redis)."""
-    if not url or not url.startswith(("redis://", "rediss://")):
+    """A Redis client for the readiness check (None without Redis: `shared_redis_url`)."""
+    if url is None:
         return None
     import redis
 
@@ -71,8 +74,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(the_app: FastAPI) -> AsyncIterator[None]:
         await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
-        await the_app.state.deadlines.start()  # turns that ran out (issue 14)
-        await the_app.state.mailer.start()  # "your turn" emails (issue 14)
+        await the_app.state.deadlines.start()  # turns that ran out
+        await the_app.state.mailer.start()  # "your turn" emails
         await the_app.state.jobs.start()  # background jobs (app/services/jobs.py)
         await the_app.state.analysis_jobs.start()  # game analyses (app/services/analysis.py)
         # Everything loaded so far (modules, content, compiled statements) lives as long as the
@@ -99,7 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.schema_heads = health.head_revisions(engine)
-    app.state.redis = _redis_client(settings.redis_url)
+    app.state.redis = _redis_client(settings.shared_redis_url)
     app.state.sessionmaker = make_sessionmaker(engine)
     app.state.notifier = Notifier()
     app.state.throttles = Throttles.from_settings(settings)
@@ -110,6 +113,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.mailer = sender_for(app.state.sessionmaker, settings)
     app.state.jobs = job_runner_for(app.state.sessionmaker, settings, job_handlers())
+    # A game's end enqueued its results job: run it now rather than at the next poll.
+    app.state.notifier.on_game_changed.append(
+        lambda _gid, _v, move: (
+            app.state.jobs.wake() if move is not None and move.status == "finished" else None
+        )
+    )
     app.state.analysis_jobs, app.state.analysis_pool = analysis.runner_for(
         app.state.sessionmaker, settings
     )
@@ -142,13 +151,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_games.router)
     app.include_router(api_games.invites_router)
     app.include_router(api_previews.router)  # placement outcomes from the engine
+    app.include_router(api_hints.router)  # the expert's move, at unrated tables
     app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
-    app.include_router(api_account.router)  # issue 14: email notices
-    app.include_router(api_me.router)  # issue 14: your games
-    app.include_router(api_rematch.router)  # issue 14: rematch
+    app.include_router(api_account.router)  # email notices
+    app.include_router(api_me.router)  # your games
+    app.include_router(api_rematch.router)  # rematch
     app.include_router(api_analysis.router)  # game review
-    app.include_router(pages_account.router)  # issue 14: account page, email links
+    app.include_router(pages_account.router)  # account page, email links
+    app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
+    app.include_router(pages_ratings.router)
     app.include_router(health.router)
     install_realtime(app)
     app.include_router(pages.router)
@@ -196,7 +208,7 @@ def serve(host: str, port: int, workers: int = 1) -> int:
     if workers <= 1:
         uvicorn.run(create_app(settings), **options)
         return 0
-    if not settings.redis_url or settings.redis_url.startswith("memory"):
+    if settings.shared_redis_url is None:
         print(
             f"seadragons serve --workers {workers}: several processes need the Redis bus to "
             "hear each other's moves; set SEADRAGONS_REDIS_URL=redis://HOST:6379/0 "

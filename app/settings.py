@@ -14,6 +14,9 @@ SECRET_FILE = "secret_key"
 SQLITE_FILE = "seadragons.db"
 
 
+REDIS_SCHEMES = ("redis", "rediss", "unix")  # what `redis_url` may name a Redis by
+
+
 class Settings(BaseSettings):
     """Everything the server reads from its environment; unset values get safe local defaults."""
 
@@ -22,7 +25,8 @@ class Settings(BaseSettings):
     data_dir: Path = Path("./data")
     # None: a SQLite file in data_dir. Plain postgresql:// URLs are mapped to psycopg 3.
     database_url: str | None = None
-    # None: one process, in-memory broadcast (used by app/realtime).
+    # None or memory://: one process (in-memory broadcast and rate limits). redis://, rediss://
+    # or unix://: the Redis every instance shares (see `shared_redis_url`).
     redis_url: str | None = None
     # None: generated once and kept in data_dir, so sessions survive restarts.
     secret_key: str | None = None
@@ -62,6 +66,16 @@ class Settings(BaseSettings):
     # Placement previews (GET /api/games/{id}/outcomes): a card with more legal placements
     # than this is refused with 413 too_many_outcomes rather than applied that many times.
     outcomes_max: int = 2000
+    # Why not here (GET /api/games/{id}/explain): the longest action text one request may
+    # carry, and the requests per user (the ghost asks when it rests on an illegal spot).
+    explain_action_max_chars: int = 1000
+    explain_limits_per_user: str = "10/second;600/minute"
+    # Hints at unrated tables (POST /api/games/{id}/hint): the expert's thinking time and its
+    # most search rounds per hint (in a bot worker process, app/services/bot_pool.py), and the
+    # hints per user.
+    hint_budget_seconds: float = 1.0
+    hint_rounds: int = 12
+    hint_limits_per_user: str = "6/minute;60/hour"
     # Replays of finished games (GET /api/games/{id}/replay) kept built, per process.
     replay_cache_games: int = 32
     # Retry-After (seconds) sent with 503 `unavailable` while the database does not answer.
@@ -93,10 +107,15 @@ class Settings(BaseSettings):
     # never), and resumes within BOT_RESUME_CHECK_SECONDS of one coming back.
     bot_pause_after_seconds: float = 120.0
     bot_resume_check_seconds: float = 2.0
-    # Open sockets at once, per user (many tabs and games, not a flood) and per address for
-    # anonymous spectators (several people may share one address). Per server process.
+    # Open sockets at once, per user (many tabs and games, not a flood), per address for
+    # anonymous spectators (several people may share one address), and per address for
+    # signed-in users (a school behind one address; not one guest per tab). Per server process.
     max_sockets_per_user: int = 20
     max_sockets_per_address: int = 100
+    max_signed_in_sockets_per_address: int = 300
+    # How often an open socket's session is checked again (sign-outs close sockets within
+    # this even when the bus between instances is away).
+    session_recheck_seconds: float = 5.0
     # Real-time (app/realtime): how often every room's version is compared with the database
     # (the bound on catching up after a lost notice, docs/protocol.md), how often presence is
     # re-announced and seated sockets mark their players seen, and the memory for action ids.
@@ -187,6 +206,22 @@ class Settings(BaseSettings):
                 return json.loads(text)
             return [part.strip() for part in text.split(",") if part.strip()]
         return value
+
+    @field_validator("redis_url", mode="before")
+    @classmethod
+    def _check_redis_url(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip() or None
+        if isinstance(value, str) and urlsplit(value).scheme not in (*REDIS_SCHEMES, "memory"):
+            raise ValueError("use memory:// or a Redis URL (redis://, rediss://, unix://)")
+        return value
+
+    @property
+    def shared_redis_url(self) -> str | None:
+        """The Redis URL that the bus, the rate limits and /readyz all use, or None when this
+        process is on its own (unset, or memory://). The one reading of `redis_url`."""
+        url = self.redis_url
+        return url if url is not None and urlsplit(url).scheme in REDIS_SCHEMES else None
 
     @field_validator("public_url", mode="before")
     @classmethod

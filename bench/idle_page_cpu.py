@@ -7,6 +7,8 @@ Performance.getMetrics TaskDuration) and the CPU time of every Chromium process 
 each as a share of one core, plus the style recalculations and layouts in the window.
 
     nice -n 10 .venv/bin/python bench/idle_page_cpu.py --seconds 20
+    git archive cdb5da2 static | tar -x -C /tmp/before   # the same page before the change
+    nice -n 10 .venv/bin/python bench/idle_page_cpu.py --seconds 20 --static-dir /tmp/before/static
 """
 
 from __future__ import annotations
@@ -69,11 +71,19 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--settle", type=float, default=3.0, help="wait before measuring")
     ap.add_argument("--reduced-motion", action="store_true", help="prefers-reduced-motion")
+    ap.add_argument(
+        "--static-dir",
+        help="serve this static/ instead (e.g. an older commit's: git archive REV static | tar -x)",
+    )
     args = ap.parse_args()
 
     import uvicorn
     from playwright.sync_api import sync_playwright
 
+    if args.static_dir:
+        from app.web import pages
+
+        pages.STATIC_DIR = Path(args.static_dir)
     table = Table(3, 7)
     table.advance(12, random.Random(7))
     port = free_port()

@@ -6,7 +6,7 @@ are. After `--per-member` games each, a level's anchor is its instances' mean mu
 Greedy beats random in every game, so that gap grows with the games played: the anchors are
 stated for a fixed number of games per player (the calibration target, 30), not a limit.
 
-    nice -n 10 .venv/bin/python bench/rating_anchors.py --per-member 30
+    cd bench && nice -n 10 ../.venv/bin/python rating_anchors.py --per-member 30
 """
 
 from __future__ import annotations

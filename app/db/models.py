@@ -76,7 +76,7 @@ class User(Base):
     username: Mapped[str | None] = mapped_column(String(32), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    # "Your turn" emails (issue 14): an address counts once its verification link was opened;
+    # "Your turn" emails: an address counts once its verification link was opened;
     # `notices` is the player's on/off switch (also turned off by the one-click unsubscribe).
     email: Mapped[str | None] = mapped_column(String(254))
     email_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
@@ -209,7 +209,7 @@ class Move(Base):
     # Full events, secrets included; filtered per viewer with engine.event_for on the way out.
     events: Mapped[list[dict[str, Any]]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    # A bot played this move because the seat's clock ran out (issue 14).
+    # A bot played this move because the seat's clock ran out.
     timeout: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_moves_game_seq"),)

@@ -9,16 +9,20 @@ Public API:
     replay_view(state): a position of a finished game with every secret shown (R-60)
     state_to_json(state), state_from_json(data), replay(options, seed, moves)
     canonical_action(action): what to store in a move log
+    parse_action(data) -> Action: an action parsed once (apply takes it as it is)
+    explain(state, seat, action) -> Reason | None: why `apply` would refuse it (code, facts)
+    explain_unparsed(data, error) -> Reason: the same for an action that does not parse
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import parse_action
+from .actions import Action, parse_action
 from .actions import to_json as _action_json
 from .errors import CODES, EngineError
 from .events import describe
+from .explain import Reason, explain, explain_unparsed
 from .legal import legal_actions
 from .rules import apply, to_act
 from .scoring import final_scores
@@ -32,9 +36,9 @@ def is_over(state: State) -> bool:
     return state.over
 
 
-def canonical_action(action: dict[str, Any]) -> dict[str, Any]:
+def canonical_action(action: dict[str, Any] | Action) -> dict[str, Any]:
     """The action in its canonical JSON form, without unknown fields (raises bad_action)."""
-    return _action_json(parse_action(action))
+    return _action_json(action if isinstance(action, Action) else parse_action(action))
 
 
 def replay(options: GameOptions, seed: int, moves: list[tuple[int, dict[str, Any]]]) -> State:
@@ -47,17 +51,22 @@ def replay(options: GameOptions, seed: int, moves: list[tuple[int, dict[str, Any
 
 __all__ = [
     "CODES",
+    "Action",
     "EngineError",
     "GameOptions",
+    "Reason",
     "State",
     "apply",
     "canonical_action",
     "describe",
     "event_for",
+    "explain",
+    "explain_unparsed",
     "final_scores",
     "is_over",
     "legal_actions",
     "new_game",
+    "parse_action",
     "replay",
     "replay_view",
     "shared_view",

@@ -24,6 +24,7 @@ TYPES = (
     "decline",
     "keep_treasure",
     "choose_tail",
+    "take_back",
 )
 TRACKS = ("green", "purple", "red")
 

@@ -89,6 +89,11 @@ TEMPLATES = {
         + (f" and took {e['gold']} Gold" if e.get("gold") else "")
     ),
     "ancestral_declared": lambda e: f"{_who(e)} will place the Ancestral Dragon head",
+    "taken_back": lambda e: (
+        f"{_who(e)} took back the Ancestral Dragon head"
+        if e["what"] == "ancestral"
+        else f"{_who(e)} took back the Hidden Treasure {e['card']}"
+    ),
 }
 
 

@@ -270,9 +270,12 @@ def _use_treasure(s: State, a: Any, events: Events) -> None:
             )
         player.ships[src] -= 1
         player.ships[dst] += 1
+    index = player.treasures.index(a.card)
     player.treasures.remove(a.card)
     player.used.append(a.card)
     s.turn.treasure_used = True
+    if effect in BEFORE_PLACING:
+        s.turn.undo.append({"kind": "treasure", "card": a.card, "index": index})
     events.append({"type": "treasure_used", "seat": seat, "card": a.card, "effect": effect})
     if effect == "reef4":
         s.pending[0] = {**front, "count": 4, "declined": True}
@@ -330,7 +333,44 @@ def _use_ancestral(s: State, a: Any, events: Events) -> None:
     if not player.ancestral or s.turn.ancestral:
         raise EngineError("not_allowed", "the Ancestral head is used once per game (R-56)")
     s.turn.ancestral = True
+    s.turn.undo.append({"kind": "ancestral"})
     events.append({"type": "ancestral_declared", "seat": s.turn.seat})
+
+
+def _take_back(s: State, a: Any, events: Events) -> None:
+    """Undo the last switch made for the coming placement: the Ancestral head declared, or a
+    before-placing treasure used. Only straight after it (the undo list is emptied by every
+    other action), so it never crosses revealed information or another player's move."""
+    if s.turn.phase != "place" or not s.turn.undo:
+        raise EngineError(
+            "not_allowed",
+            "nothing to take back: only the Ancestral head or a treasure just switched on for "
+            "the placement, before anything else happens",
+        )
+    entry = s.turn.undo.pop()
+    seat = s.turn.seat
+    if entry["kind"] == "ancestral":
+        s.turn.ancestral = False
+        events.append({"type": "taken_back", "seat": seat, "what": "ancestral"})
+        return
+    player = s.players[seat]
+    card = entry["card"]
+    player.used.pop()  # the card just used: nothing has been added since
+    player.treasures.insert(entry["index"], card)
+    s.turn.treasure_used = False
+    s.turn.effects.remove(_effect(card))
+    events.append({"type": "taken_back", "seat": seat, "what": "treasure", "card": card})
+
+
+def take_back_view(s: State) -> dict[str, Any] | None:
+    """What `take_back` would undo now, as the view shows it (public: the card was shown when
+    used), or None."""
+    if s.turn.phase != "place" or not s.turn.undo:
+        return None
+    entry = s.turn.undo[-1]
+    if entry["kind"] == "ancestral":
+        return {"kind": "ancestral"}
+    return {"kind": "treasure", "card": entry["card"], "effect": _effect(entry["card"])}
 
 
 def ancestral_placement(s: State) -> bool:
@@ -378,6 +418,7 @@ def free_actions(s: State) -> list[dict[str, Any]]:
 HANDLERS: dict[str, Any] = {
     "play_reef": _play_reef,
     "use_ancestral": _use_ancestral,
+    "take_back": _take_back,
 }
 PENDING_HANDLERS: dict[str, Any] = {
     "use_treasure": _use_treasure,

@@ -50,8 +50,7 @@ def outcome(state: State, seat: int, action: Json) -> Json:
     after, events = apply(state, action, seat)
     notes: list[str] = []
     waiting = next((d for d in after.pending if d["kind"] == "advance"), None)
-    if waiting is not None:
-        after = after.clone()
+    if waiting is not None:  # `after` is this function's own: changing it touches nothing else
         after.pending.remove(waiting)
         tail_events: list[Json] = []
         expansion.advance_for_ships(after, seat, waiting["ships"], tail_events)

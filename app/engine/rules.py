@@ -35,12 +35,13 @@ def to_act(state: State) -> int | None:
     return None if state.over else state.turn.seat
 
 
-def apply(state: State, action: dict[str, Any], seat: int) -> tuple[State, Events]:
-    """Apply one action by `seat`; returns the new state and its events.
+def apply(state: State, action: dict[str, Any] | Action, seat: int) -> tuple[State, Events]:
+    """Apply one action by `seat` (a dict, or an Action its caller parsed once already);
+    returns the new state and its events.
 
     Raises EngineError (stable `code`) for anything illegal; `state` itself is never changed.
     """
-    act = parse_action(action)
+    act = action if isinstance(action, Action) else parse_action(action)
     if state.over:
         raise EngineError("game_over", f"the game is over; cannot {act.describe()}")
     if seat != state.turn.seat:
@@ -57,7 +58,10 @@ def apply(state: State, action: dict[str, Any], seat: int) -> tuple[State, Event
         raise EngineError("not_allowed", f"cannot {act.describe()}: not part of this game")
     new = state.clone()
     events: Events = []
+    undo = list(new.turn.undo)
     handler(new, act, events)
+    if act.type != "take_back" and new.turn.undo == undo:
+        new.turn.undo = []  # anything else done since: no taking back across it
     advance(new, events)
     return new, events
 

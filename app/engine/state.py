@@ -132,6 +132,9 @@ class Turn:
     treasure_used: bool = False  # at most one Hidden Treasure per turn
     effects: list[str] = field(default_factory=list)  # Hidden Treasure effects active this turn
     ancestral: bool = False  # the next placement uses the Ancestral Dragon Head
+    # What `take_back` may undo, newest last: {"kind": "ancestral"} or {"kind": "treasure",
+    # "card", "index" (its place in the treasures held)}. Emptied by any other action.
+    undo: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -170,7 +173,13 @@ class State:
             players=[p.clone() for p in self.players],
             decks={k: list(v) for k, v in self.decks.items()},
             market={k: list(v) for k, v in self.market.items()},
-            turn=Turn(**{**self.turn.__dict__, "effects": list(self.turn.effects)}),
+            turn=Turn(
+                **{
+                    **self.turn.__dict__,
+                    "effects": list(self.turn.effects),
+                    "undo": list(self.turn.undo),
+                }
+            ),
             pending=[dict(d) for d in self.pending],
             reward=self.reward,  # fixed after setup
             occupied=self.occupied,
@@ -204,10 +213,17 @@ def state_to_json(state: State) -> dict[str, Any]:
         "players": [{k: v for k, v in p.__dict__.items() if k != "pieces"} for p in state.players],
         "decks": {k: list(v) for k, v in state.decks.items()},
         "market": {k: list(v) for k, v in state.market.items()},
-        "turn": {**state.turn.__dict__, "effects": list(state.turn.effects)},
+        "turn": _turn_json(state.turn),
         "pending": [dict(d) for d in state.pending],
         "reward": state.reward,
     }
+
+
+def _turn_json(turn: Turn) -> dict[str, Any]:
+    out = {**turn.__dict__, "effects": list(turn.effects), "undo": [dict(u) for u in turn.undo]}
+    if not turn.undo:
+        del out["undo"]  # usually empty: snapshots stay as they were before take-backs existed
+    return out
 
 
 def state_from_json(d: dict[str, Any]) -> State:

@@ -114,6 +114,9 @@ def shared_view(state: State) -> dict[str, Any]:
             # The decks this turn's draw may come from (the same-deck treasure adds the
             # played card's deck), so a client never works it out.
             "draw_decks": draw_decks(state),
+            # What a `take_back` action would undo now (None: nothing), so the table can
+            # show what is switched on for the placement and offer to undo it.
+            "take_back": expansion.take_back_view(state),
         },
         "public_presence": public_presence(state),
     }

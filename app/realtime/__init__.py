@@ -17,28 +17,25 @@ from app.realtime.bus import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
 from app.realtime.endpoint import route
 from app.realtime.hub import Hub
+from app.services.live import SqlLiveStore
 
 
 def install(app: FastAPI) -> Hub:
     """Mount the socket route and start/stop the hub with the app's lifespan."""
     settings = app.state.settings
     hub = Hub(
-        create_bus(settings.redis_url),
-        app.state.sessionmaker,
+        create_bus(settings.shared_redis_url),
+        SqlLiveStore(app.state.sessionmaker, app.state.notifier),
         app.state.notifier,
-        channel_prefix(settings.redis_url),
+        channel_prefix(settings.shared_redis_url),
         check_s=settings.room_check_seconds,
         heartbeat_s=settings.socket_heartbeat_seconds,
+        session_recheck_s=settings.session_recheck_seconds,
         recent_bytes=settings.recent_action_bytes,
-        limits=SocketLimits(
-            queue_frames=settings.ws_queue_frames,
-            messages_per_s=settings.ws_messages_per_second,
-            message_burst=settings.ws_message_burst,
-            chats_per_s=settings.ws_chats_per_second,
-            chat_burst=settings.ws_chat_burst,
-        ),
+        limits=SocketLimits.from_settings(settings),
+        retry_after_s=settings.unavailable_retry_after_seconds,
+        chat_limiter=getattr(app.state, "chat_limiter", None),
     )
-    hub.chat_limiter = getattr(app.state, "chat_limiter", None)
     app.state.realtime = hub
     app.router.routes.append(route())
 

@@ -174,16 +174,9 @@ class RedisBus(Bus):
                     self._dispatch(channel, RECONNECTED)
 
 
-def create_bus(url: str | None) -> Bus:
-    """The bus for `url`: None or `memory://` in-process, `redis://` / `rediss://` Redis."""
-    if not url:
-        return MemoryBus()
-    scheme = urlsplit(url).scheme
-    if scheme == "memory":
-        return MemoryBus()
-    if scheme in ("redis", "rediss", "unix"):
-        return RedisBus(url)
-    raise ValueError(f"unsupported broadcast URL scheme {scheme!r}: use memory:// or redis://")
+def create_bus(redis_url: str | None) -> Bus:
+    """The bus on the shared Redis (`Settings.shared_redis_url`), or in-process without one."""
+    return RedisBus(redis_url) if redis_url else MemoryBus()
 
 
 def channel_prefix(url: str | None) -> str:

@@ -19,23 +19,39 @@ from typing import Any, Protocol
 
 from app.realtime.documents import SPECTATOR, ViewerKey
 from app.realtime.protocol import CLOSE_TRY_AGAIN
-from app.realtime.store import Viewer
+from app.services.live import Viewer
+from app.settings import Settings
 
 log = logging.getLogger(__name__)
 
 
+def _default(name: str) -> Any:
+    return Settings.model_fields[name].default
+
+
 @dataclass(frozen=True)
 class SocketLimits:
-    """Per-socket limits (from the `SEADRAGONS_WS_*` settings)."""
+    """Per-socket limits: the `SEADRAGONS_WS_*` settings (their defaults are the settings')."""
 
-    queue_frames: int = 256  # frames queued for a slow reader before it is dropped (1013)
-    messages_per_s: float = 50.0  # bots may act fast
-    message_burst: float = 100.0
-    chats_per_s: float = 0.5
-    chat_burst: float = 5.0
+    queue_frames: int = _default("ws_queue_frames")  # frames for a slow reader, then 1013
+    messages_per_s: float = _default("ws_messages_per_second")
+    message_burst: float = _default("ws_message_burst")
+    chats_per_s: float = _default("ws_chats_per_second")
+    chat_burst: float = _default("ws_chat_burst")
     # Each refused frame costs a strike; a flood that outlasts them is closed (1008).
     strikes_per_s: float = 10.0
     strike_burst: float = 500.0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SocketLimits:
+        """The limits a server runs with."""
+        return cls(
+            queue_frames=settings.ws_queue_frames,
+            messages_per_s=settings.ws_messages_per_second,
+            message_burst=settings.ws_message_burst,
+            chats_per_s=settings.ws_chats_per_second,
+            chat_burst=settings.ws_chat_burst,
+        )
 
 
 DEFAULT_LIMITS = SocketLimits()

@@ -10,13 +10,13 @@ socket. Only a seat that acts now has legal actions; everyone else's `legal` is 
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any, NamedTuple
 
 import app.engine as rules
 from app.realtime.legal_wire import pack_legal
-from app.realtime.protocol import CHAT_MAX_CHARS, dumps
-from app.realtime.store import GameSnap, MoveInfo
+from app.realtime.protocol import dumps
+from app.services.games import timeout_note
+from app.services.live import GameSnap, MoveInfo
 
 
 class ViewerKey(NamedTuple):
@@ -48,7 +48,7 @@ def document(
 ) -> dict[str, Any]:
     """The viewer's document; secrets are stripped by the engine's view_for (R-60).
 
-    `clock`: the game's public turn clock (issue 14), the same for every viewer. `shared`: the
+    `clock`: the game's public turn clock, the same for every viewer. `shared`: the
     engine's `shared_view(state)`, computed once for all the viewer kinds of one change (their
     documents then share those public parts; documents are never modified once built).
     """
@@ -136,18 +136,23 @@ def _diff_dicts(
 
 
 def log_frame(move: MoveInfo, key: ViewerKey, over: bool) -> str:
-    """A move's readable log entry for one viewer: events filtered by event_for (R-60)."""
+    """A move's log entry for one viewer, as GET /log gives it: events filtered by event_for
+    (R-60)."""
     events = [rules.event_for(ev, key.seat, over) for ev in move.events]
-    frame = {
+    frame: dict[str, Any] = {
         "type": "log",
         "seq": move.seq,
         "seat": move.seat,
         "player": move.player,
+        "at": move.at,
         "events": events,
         "text": [rules.describe(ev) for ev in events],
     }
-    if move.timeout:  # issue 14: as in GET /log
-        frame.update(timeout=True, note=f"{move.player} ran out of time: a bot played this move")
+    # Every field of GET /log's entry for this move, so a page with a socket never fetches it.
+    if move.timeout:
+        frame.update(timeout=True, note=timeout_note(move.player))
+    if over and move.action is not None:
+        frame["action"] = move.action  # actions can name secret cards: only after the end
     return dumps(frame)
 
 
@@ -167,20 +172,3 @@ def presence_frame(
                 }
             )
     return dumps({"type": "presence", "game_id": game_id, "seats": seats, "spectators": spectators})
-
-
-# Bidirectional overrides and isolates: they can make a line display as something else.
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def clean_chat(text: str) -> str | None:
-    """Chat text as stored: control characters dropped, spaces trimmed; None if empty or long.
-
-    Stored and sent as plain text: clients must escape it (textContent, never innerHTML).
-    """
-    kept = "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI else ch for ch in text
-    ).strip()
-    if not kept or len(kept) > CHAT_MAX_CHARS:
-        return None
-    return kept

@@ -1,21 +1,21 @@
-"""`WS /ws/games/{id}`: origin and access checks on the upgrade, then the message loop."""
+"""`WS /ws/games/{id}`: access and socket caps on the upgrade, then the message loop.
+
+The Origin of the upgrade is checked before this runs, by app.web.security's middleware (as
+for every state-changing request): a socket from another site's page never gets here.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import time
-from urllib.parse import urlsplit
 
-from anyio import to_thread
-from itsdangerous import BadSignature
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.db.errors import is_unavailable
-from app.realtime import store
 from app.realtime.connection import Connection
-from app.realtime.hub import RETRY_AFTER_S, Hub
+from app.realtime.hub import Hub
 from app.realtime.protocol import (
     CLOSE_INTERNAL,
     CLOSE_POLICY,
@@ -30,42 +30,25 @@ from app.realtime.protocol import (
     pong_frame,
 )
 from app.realtime.room import Room
+from app.realtime.storage import Viewer
 from app.services.errors import ServiceError
 from app.settings import Settings
-from app.web.deps import COOKIE
+from app.web.deps import client_address, session_token
 
 log = logging.getLogger(__name__)
 
-
-def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
-    """Same-origin or a configured origin; no Origin header means a non-browser client.
-
-    Browsers always send Origin on WebSocket upgrades and attach cookies cross-site, so this
-    check is what stops another site from playing with a visitor's session (CSWSH).
-    """
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    origin = origin.strip().rstrip("/").lower()
-    if origin in (o.rstrip("/").lower() for o in settings.allowed_origins):
-        return True
-    parts = urlsplit(origin)
-    host = websocket.headers.get("host", "").lower()
-    return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
-
-
-def session_token(websocket: WebSocket) -> str | None:
-    """The session token from the signed cookie (as app.web.deps does for HTTP)."""
-    cookie = websocket.cookies.get(COOKIE)
-    if not cookie:
-        return None
-    try:
-        return websocket.app.state.signer.unsign(cookie).decode()
-    except BadSignature:
-        return None
-
-
 MAX_GAME_ID = 2**31 - 1  # beyond an int column: no such game
+
+
+def socket_caps(viewer: Viewer, address: str, settings: Settings) -> list[tuple[str, int]]:
+    """The counters an open socket takes a place in, each with its limit (all must have room):
+    per user and per address for signed-in users, per address for anonymous spectators."""
+    if viewer.user_id is None:
+        return [(f"addr:{address}", settings.max_sockets_per_address)]
+    return [
+        (f"user:{viewer.user_id}", settings.max_sockets_per_user),
+        (f"signed:{address}", settings.max_signed_in_sockets_per_address),
+    ]
 
 
 async def game_socket(websocket: WebSocket) -> None:
@@ -77,7 +60,7 @@ async def game_socket(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.realtime
     game_id = websocket.path_params["game_id"]
     settings: Settings = websocket.app.state.settings
-    if not 1 <= game_id <= MAX_GAME_ID or not origin_allowed(websocket, settings):
+    if not 1 <= game_id <= MAX_GAME_ID:
         # Before accepting: the browser sees a refused handshake (HTTP 403), and learns nothing.
         await websocket.close(code=CLOSE_POLICY)
         return
@@ -85,9 +68,7 @@ async def game_socket(websocket: WebSocket) -> None:
     invite = invite[:64] if invite else None
     await hub.start()  # normally done at startup; harmless if already running
     try:
-        viewer = await to_thread.run_sync(
-            store.authorise, hub.sessions, game_id, session_token(websocket), invite
-        )
+        viewer = await hub.run(hub.store.authorise, game_id, session_token(websocket), invite)
     except ServiceError as exc:
         # Accept so the client can read why (a refused handshake carries no reason to JS).
         await _refuse(websocket, error_frame(exc.code, exc.message), CLOSE_POLICY)
@@ -98,7 +79,7 @@ async def game_socket(websocket: WebSocket) -> None:
             frame = error_frame(
                 "unavailable",
                 "the database is unavailable; reconnect soon",
-                retry_after=RETRY_AFTER_S,
+                retry_after=hub.retry_after_s,
             )
             await _refuse(websocket, frame, CLOSE_TRY_AGAIN)
         else:
@@ -107,21 +88,23 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     # Per-socket limits do not stop one client from opening hundreds of sockets: cap them.
-    key = f"user:{viewer.user_id}" if viewer.user_id else f"addr:{_address(websocket)}"
-    limit = settings.max_sockets_per_user if viewer.user_id else settings.max_sockets_per_address
-    if hub.sockets_by_key[key] >= limit:
+    caps = socket_caps(viewer, client_address(websocket), settings)
+    full = next(((k, n) for k, n in caps if hub.sockets_by_key[k] >= n), None)
+    if full is not None:
         await websocket.send_text(
-            error_frame("too_many_sockets", f"at most {limit} open sockets; close some tabs")
+            error_frame("too_many_sockets", f"at most {full[1]} open sockets; close some tabs")
         )
         await websocket.close(code=CLOSE_POLICY)
         return
-    hub.sockets_by_key[key] += 1
+    for key, _limit in caps:
+        hub.sockets_by_key[key] += 1
     try:
         await _follow(hub, game_id, viewer, websocket)
     finally:
-        hub.sockets_by_key[key] -= 1
-        if hub.sockets_by_key[key] <= 0:
-            del hub.sockets_by_key[key]
+        for key, _limit in caps:
+            hub.sockets_by_key[key] -= 1
+            if hub.sockets_by_key[key] <= 0:
+                del hub.sockets_by_key[key]
 
 
 async def _refuse(websocket: WebSocket, frame: str, code: int) -> None:
@@ -131,15 +114,11 @@ async def _refuse(websocket: WebSocket, frame: str, code: int) -> None:
         await websocket.close(code=code)
 
 
-def _address(websocket: WebSocket) -> str:
-    return websocket.client.host if websocket.client else "unknown"
-
-
-async def _follow(hub: Hub, game_id: int, viewer: store.Viewer, websocket: WebSocket) -> None:
+async def _follow(hub: Hub, game_id: int, viewer: Viewer, websocket: WebSocket) -> None:
     """Join the game's room and serve the socket until it closes."""
     conn = Connection(websocket, viewer, hub.limits)
     try:
-        room = await hub.join(game_id, conn)
+        room = await hub.registry.join(game_id, conn)
     except Exception:
         log.exception("joining game %s failed", game_id)
         room = None
@@ -149,20 +128,20 @@ async def _follow(hub: Hub, game_id: int, viewer: store.Viewer, websocket: WebSo
         await websocket.close(code=CLOSE_POLICY)
         return
     conn.on_drop = room.leave
-    hub.register(conn)
+    hub.opened(conn)
     # Seen on connect and on disconnect (the room's heartbeat marks it in between): the grace
     # period before a bot may stand in counts from the disconnect.
     await _mark_seen(hub, room, viewer)
     try:
         await _serve(hub, room, conn, websocket)
     finally:
-        hub.unregister(conn)
+        hub.closed(conn)
         room.leave(conn)
         await conn.shutdown()
         await _mark_seen(hub, room, viewer, closing=True)
 
 
-async def _mark_seen(hub: Hub, room: Room, viewer: store.Viewer, closing: bool = False) -> None:
+async def _mark_seen(hub: Hub, room: Room, viewer: Viewer, closing: bool = False) -> None:
     """Mark a seated viewer seen (and their socket open), or, as their last socket here closes,
     seen with no socket open."""
     snap = room.snap
@@ -171,12 +150,11 @@ async def _mark_seen(hub: Hub, room: Room, viewer: store.Viewer, closing: bool =
         return
     try:
         if not closing:
-            seen = {room.game_id: [user_id]}
-            await to_thread.run_sync(store.mark_seen_many, hub.sessions, seen, hub.socket_ttl_s)
+            await hub.run(hub.store.mark_seen_many, {room.game_id: [user_id]}, hub.socket_ttl_s)
         elif not any(c.viewer.user_id == user_id for c in room.conns):
-            await to_thread.run_sync(store.socket_closed, hub.sessions, room.game_id, user_id)
+            await hub.run(hub.store.socket_closed, room.game_id, user_id)
         else:  # another socket of theirs is still open here
-            await to_thread.run_sync(store.mark_seen_many, hub.sessions, {room.game_id: [user_id]})
+            await hub.run(hub.store.mark_seen_many, {room.game_id: [user_id]})
     except Exception as exc:  # presence is best effort: a socket must not die over it
         log.warning("could not mark user %s seen in game %s: %s", user_id, room.game_id, exc)
 
@@ -206,7 +184,7 @@ async def _serve(hub: Hub, room: Room, conn: Connection, websocket: WebSocket) -
             if parsed.close is not None:
                 conn.close_after_queue(parsed.close)
             continue
-        await _dispatch(hub, room, conn, parsed)
+        await dispatch(hub, room, conn, parsed)
 
 
 def _refuse_flood(conn: Connection) -> None:
@@ -221,16 +199,19 @@ def _refuse_flood(conn: Connection) -> None:
         conn.send(error_frame("rate_limited", "too many messages; some were dropped"))
 
 
-async def _dispatch(
+async def dispatch(
     hub: Hub, room: Room, conn: Connection, msg: ActionMsg | ResyncMsg | ChatMsg | PingMsg
 ) -> None:
+    """One parsed client message to the part that handles it (actions answer for themselves,
+    with their id, whatever fails)."""
+    if isinstance(msg, ActionMsg):
+        await hub.authority.act(room, conn, msg)
+        return
     try:
-        if isinstance(msg, ActionMsg):
-            await hub.action(room, conn, msg)
-        elif isinstance(msg, ResyncMsg):
+        if isinstance(msg, ResyncMsg):
             await room.resync(conn, msg.version)
         elif isinstance(msg, ChatMsg):
-            await hub.chat(room, conn, msg.text)
+            await hub.chat.say(room, conn, msg.text)
         else:
             conn.send(pong_frame(int(time.time() * 1000)))
     except Exception as exc:
@@ -241,7 +222,7 @@ async def _dispatch(
                 error_frame(
                     "unavailable",
                     "the database is unavailable; try again",
-                    retry_after=RETRY_AFTER_S,
+                    retry_after=hub.retry_after_s,
                 )
             )
             return

@@ -22,12 +22,12 @@ from pydantic import (
 )
 
 from app.metrics import count_error
+from app.services.chat import CHAT_MAX_CHARS
 
 # A frame larger than this is refused before any parsing (an `error` frame, the socket stays).
 MAX_FRAME_BYTES = 16 * 1024
 # Larger than this is not a mistake but abuse: the socket is closed (1009, "message too big").
 ABSURD_FRAME_BYTES = 256 * 1024
-CHAT_MAX_CHARS = 500
 
 # Close codes (RFC 6455 section 7.4.1).
 CLOSE_NORMAL = 1000
@@ -65,7 +65,8 @@ class ChatMsg(_Message):
     """A chat line for everyone watching the game."""
 
     type: Literal["chat"]
-    text: StrictStr = Field(max_length=CHAT_MAX_CHARS * 2)  # trimmed and re-checked by chat.py
+    # Trimmed and checked again by app.services.chat.
+    text: StrictStr = Field(max_length=CHAT_MAX_CHARS * 2)
 
 
 class PingMsg(_Message):
@@ -178,15 +179,22 @@ MAX_ERROR_MESSAGE = 300  # an error's text may quote the input: never echo it at
 
 
 def error_frame(
-    code: str, message: str, msg_id: str | int | None = None, retry_after: float | None = None
+    code: str,
+    message: str,
+    msg_id: str | int | None = None,
+    retry_after: float | None = None,
+    reason: dict[str, Any] | None = None,
 ) -> str:
-    """A refused message; nothing changed. `retry_after` (seconds): try again, it may work then."""
+    """A refused message; nothing changed. `retry_after` (seconds): try again, it may work then.
+    `reason`: which rule refused an action, `{code, facts, text}` (app/engine/explain.py)."""
     count_error(code, "ws")
     if len(message) > MAX_ERROR_MESSAGE:
         message = message[: MAX_ERROR_MESSAGE - 1] + "…"
     frame: dict[str, Any] = {"type": "error", "id": msg_id, "code": code, "message": message}
     if retry_after is not None:
         frame["retry_after"] = retry_after
+    if reason is not None:
+        frame["reason"] = reason
     return dumps(frame)
 
 

@@ -1,14 +1,16 @@
-"""A game's sockets on this server instance, and the fan-out of its changes to them.
+"""A game's sockets on this instance: committed changes in, per-viewer frames out.
 
 The room holds the game as last seen (`snap`), each viewer kind's current document, and a short
-history of patches per viewer kind for resyncs. All changes to what a socket holds happen under
-`lock`, so a socket never misses or reorders a patch: it joins, resyncs and receives fan-out in
-one sequence.
+history of patches per viewer kind for resyncs. It decides nothing about the game: changes come
+to it already committed. All changes to what a socket holds happen under `lock`, so a socket
+never misses or reorders a patch: it joins, resyncs and receives fan-out in one sequence.
 
 How a change reaches the room, fastest first:
 - a move committed in this process is handed over in memory (`advance`): no database read;
-- a change made elsewhere (another instance, the lobby) arrives as a bus notice: one light reload;
-- a notice that never came (bus down, lost message, a failed reload) is caught by the hub's
+- another instance's move arrives as a `changed` bus message with the move, and is replayed on
+  the room's state (the engine is deterministic); a room not exactly one version behind, or a
+  change that is not a move (the lobby, seats), reloads once instead;
+- a message that never came (bus down, lost message, a failed reload) is caught by the hub's
   periodic check of every room's version, status and seats (`needs_refresh`), and a failed
   reload retries with backoff until the database answers. docs/protocol.md states the bound.
 """
@@ -17,20 +19,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
-from collections import Counter, deque
-from typing import TYPE_CHECKING, Any
-
-from anyio import to_thread
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 import app.engine as rules
 from app.metrics import ROOM_UPDATES
 from app.realtime import documents as docs
-from app.realtime import store
+from app.realtime.bus import Bus
+from app.realtime.codec import (
+    BusMessage,
+    Changed,
+    ChatLine,
+    Codec,
+    Presence,
+    Received,
+    Reconnected,
+)
 from app.realtime.connection import Connection
 from app.realtime.documents import ViewerKey
+from app.realtime.presence import RoomPresence
 from app.realtime.protocol import (
     CLOSE_INTERNAL,
     dumps,
@@ -39,33 +49,54 @@ from app.realtime.protocol import (
     status_frame,
     your_turn_frame,
 )
-from app.realtime.store import GameSnap, Mark, load_game, marks_of, recent_chat
+from app.realtime.storage import GameSnap, LiveStore, Mark
 from app.services.games import Committed
-
-if TYPE_CHECKING:
-    from app.realtime.hub import Hub
+from app.services.live import marks_of
 
 log = logging.getLogger(__name__)
 
 HISTORY = 32  # patches kept per viewer kind for resync
-PRESENCE_TTL_S = 45.0  # another instance's presence counts expire unless refreshed
-# Presence is coalesced: changes within a short window go out as one frame per socket. The window
-# grows with the room, so opening n sockets costs O(n) presence frames, not O(n^2).
-PRESENCE_MIN_DELAY_S = 0.2
-PRESENCE_DELAY_PER_SOCKET_S = 0.003
-PRESENCE_MAX_DELAY_S = 3.0
+CHAT_IDS_KEPT = 256  # ids of chat lines delivered here, so a catch-up repeats none
 RETRY_FIRST_S = 0.2  # a failed reload is retried after this, doubling up to RETRY_MAX_S
 RETRY_MAX_S = 2.0
 RECHECK_MIN_S = 0.5  # at most one "is my snapshot current?" read per room this often
 
 
+class RoomHost(Protocol):
+    """What a room needs from its surroundings (the hub)."""
+
+    store: LiveStore
+    bus: Bus
+    codec: Codec
+
+    def channel(self, game_id: int) -> str:
+        """The game's bus channel."""
+        ...
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a blocking storage call in a worker thread."""
+        ...
+
+    async def publish(self, channel: str, message: BusMessage) -> bool:
+        """Publish; False (and logged) if the bus refused."""
+        ...
+
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        """Run in the background."""
+        ...
+
+    def room_empty(self, room: Room) -> None:
+        """The last socket left (the room may close after a grace period)."""
+        ...
+
+
 class Room:
     """The sockets watching one game on this instance."""
 
-    def __init__(self, hub: Hub, game_id: int) -> None:
-        self.hub = hub
+    def __init__(self, host: RoomHost, game_id: int) -> None:
+        self.host = host
         self.game_id = game_id
-        self.channel = hub.channel(game_id)
+        self.channel = host.channel(game_id)
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.snap: GameSnap | None = None
@@ -74,11 +105,10 @@ class Room:
         self.closed = False
         self.stale = False  # the last reload failed: retried until one succeeds
         self.ready = asyncio.Event()
-        # instance id -> (seat counts, spectators, monotonic time); ours is kept up to date here.
-        self.presence: dict[str, tuple[dict[int, int], int, float]] = {}
-        self._presence_handle: asyncio.TimerHandle | None = None
-        self._presence_publish = False
-        self._presence_frame: str | None = None
+        self.presence = RoomPresence(
+            game_id, host.codec.instance, self.conns, lambda: self.snap, self._publish_soon
+        )
+        self._chat_ids: deque[int] = deque(maxlen=CHAT_IDS_KEPT)
         self._retrying = False
         self._rechecked_at = 0.0
         self._task = asyncio.create_task(self._run(), name=f"room-{game_id}")
@@ -87,14 +117,18 @@ class Room:
 
     async def _run(self) -> None:
         try:
-            async with self.hub.bus.subscribe(self.channel) as sub:
+            async with self.host.bus.subscribe(self.channel) as sub:
                 # Subscribed before the first load: no change can fall between the two.
-                await self._refresh_safely()
+                await self.refresh_safely()
                 self.ready.set()
                 # Ask the other instances for their counts of this game's sockets.
-                await self.hub.publish(self.channel, self._own_presence_message(hello=True))
-                async for message in sub:
-                    await self._on_bus(message)
+                await self.host.publish(self.channel, self.presence.own(hello=True))
+                async for text in sub:
+                    received = self.host.codec.decode(text)  # None: our own, or unreadable
+                    if received is not None:
+                        await self.on_bus(received)
+                    if self.closed:
+                        return
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -110,13 +144,20 @@ class Room:
     async def close(self) -> None:
         """Stop listening (the last socket left); tell other instances we hold no one."""
         self.closed = True
-        if self._presence_handle is not None:
-            self._presence_handle.cancel()
-            self._presence_handle = None
+        self.presence.close()
         self._task.cancel()
+        # A cancellation can be lost inside a library that turns it into a timeout (a Redis
+        # client reconnecting under asyncio.timeout, then caught as an error): ask again until
+        # the task has ended, rather than wait for it forever.
+        while not self._task.done():
+            await asyncio.wait({self._task}, timeout=0.5)
+            self._task.cancel()
         with contextlib.suppress(BaseException):
-            await self._task
-        await self.hub.publish(self.channel, self._own_presence_message(empty=True))
+            self._task.result()
+        await self.host.publish(self.channel, self.presence.own(empty=True))
+
+    def _publish_soon(self, message: BusMessage) -> None:
+        self.host.spawn(self.host.publish(self.channel, message))
 
     # --- sockets ---------------------------------------------------------------------------
 
@@ -132,28 +173,30 @@ class Room:
                 return False
             self.conns.add(conn)
             self._send_full(conn)
-            seats = {s.user_id: s.seat for s in self.snap.seats if s.user_id is not None}
+            seats = self._seat_by_user()
         try:
-            history = await to_thread.run_sync(recent_chat, self.hub.sessions, self.game_id, seats)
+            history = await self.host.run(self.host.store.chat_since, self.game_id, seats)
         except Exception as exc:  # chat is a nicety: the game goes on without its history
             log.warning("room %s: chat history failed: %s", self.game_id, exc)
             history = []
         conn.send(dumps({"type": "chat_history", "game_id": self.game_id, "messages": history}))
         conn.chat_seen = max((m["id"] for m in history), default=0)
-        # The newcomer hears the latest picture at once; everyone hears the new count shortly.
-        if self._presence_frame is not None:
-            conn.presence_sent = self._presence_frame
-            conn.send(self._presence_frame)
-        self._presence_changed()
+        self.presence.greet(conn)
         return True
 
     def leave(self, conn: Connection) -> None:
         """Forget a socket; an empty room closes after a grace period (reloads are cheap)."""
         if conn in self.conns:
             self.conns.discard(conn)
-            self._presence_changed()
+            self.presence.changed()
             if not self.conns:
-                self.hub.schedule_close(self)
+                self.host.room_empty(self)
+
+    def _seat_by_user(self) -> dict[int, int]:
+        snap = self.snap
+        if snap is None:
+            return {}
+        return {s.user_id: s.seat for s in snap.seats if s.user_id is not None}
 
     async def resync(self, conn: Connection, version: int) -> None:
         """Send `conn` what it missed since `version`: patches from history, else a state.
@@ -189,13 +232,13 @@ class Room:
             return
         self._rechecked_at = now
         try:
-            marks = await to_thread.run_sync(store.current_marks, self.hub.sessions, [self.game_id])
+            marks = await self.host.run(self.host.store.current_marks, [self.game_id])
         except Exception as exc:  # database away: answer from memory; the check retries
             log.warning("room %s: version check failed: %s", self.game_id, exc)
             self.stale = True
             return
         if self.needs_refresh(marks.get(self.game_id)):
-            await self._refresh_safely()
+            await self.refresh_safely()
 
     def needs_refresh(self, mark: Mark | None) -> bool:
         """Whether the database's `mark` shows a change this room has not loaded."""
@@ -210,9 +253,9 @@ class Room:
     async def advance(
         self, move: Committed, source: str = "local", ack: tuple[Connection, str] | None = None
     ) -> None:
-        """A move committed in this process (or replayed from another's notice): fan it out from
-        memory, or reload if the room lags behind it. `ack`: the mover's socket and its ack,
-        sent right after the mover's own patch."""
+        """A committed move (made here, or replayed from another instance's message): fan it
+        out from memory, or reload if the room lags behind it. `ack`: the mover's socket and
+        its ack, sent right after the mover's own patch."""
         async with self.lock:
             snap = self.snap
             if self.closed or snap is None or move.version <= snap.version:
@@ -230,15 +273,16 @@ class Room:
         async with self.lock:
             await self._refresh_locked()
 
-    async def _refresh_safely(self) -> None:
+    async def refresh_safely(self) -> None:
+        """`refresh`, or, if the database is away, keep the sockets and retry until it answers."""
         try:
             await self.refresh()
-        except Exception as exc:  # database away: keep the sockets, retry until it answers
+        except Exception as exc:
             log.warning("room %s: refresh failed: %s", self.game_id, exc)
             self.stale = True
             if not self._retrying:
                 self._retrying = True
-                self.hub.spawn(self._retry())
+                self.host.spawn(self._retry())
         else:
             self.stale = False
 
@@ -257,7 +301,7 @@ class Room:
     async def _refresh_locked(self) -> None:
         old = self.snap
         since = old.version if old is not None and old.state is not None else None
-        new = await to_thread.run_sync(load_game, self.hub.sessions, self.game_id, since)
+        new = await self.host.run(self.host.store.load_game, self.game_id, since)
         if new.same_as(old):
             return
         seats_changed = old is None or old.seats != new.seats
@@ -269,7 +313,7 @@ class Room:
         else:
             await self._fan_out(old, new, "reload")
         if seats_changed:
-            self._presence_changed()
+            self.presence.changed()
 
     async def _fan_out(
         self,
@@ -281,11 +325,9 @@ class Room:
         """Compute each viewer kind's document once, then queue every socket its frames.
 
         Runs on the event loop under the room's lock, so every socket gets this change's frames
-        in order. The cost is a few engine views and key-by-key diffs (well under a millisecond
-        per viewer kind), cheaper than a hop to a worker thread and back. `first`: the socket
-        that made the move and its ack: its own viewer kind is done first and the ack queued
-        right behind its patch, then the loop gets one turn to write them before the others'
-        documents are computed.
+        in order. `first`: the socket that made the move and its ack: its own viewer kind is
+        done first and the ack queued right behind its patch, then the loop gets one turn to
+        write them before the others' documents are computed.
         """
         ROOM_UPDATES.labels(source=source).inc()
         # Also the kinds nobody holds right now but someone held in this room's lifetime: a
@@ -311,8 +353,9 @@ class Room:
                 hist = self.history.setdefault(key, deque(maxlen=HISTORY))
                 hist.append((prev[0], new.version, patch))
             self.docs[key] = (new.version, doc)
-            logs = [docs.log_frame(m, key, over) for m in fresh]
-            for conn in by_key.get(key, ()):
+            conns = by_key.get(key, ())
+            logs = [docs.log_frame(m, key, over) for m in fresh] if conns else []
+            for conn in conns:
                 self._send_change(conn, key, doc, patch, logs, new, previous)
             if i == 0 and first is not None:
                 first[0].send(first[1])
@@ -391,138 +434,92 @@ class Room:
                 at = version
         return frames if at == current and since <= current else None
 
-    # --- bus messages: changes, chat, presence ---------------------------------------------
+    # --- chat ------------------------------------------------------------------------------
 
-    async def _on_bus(self, message: str) -> None:
-        try:
-            data = json.loads(message)
-            kind = data.get("kind")
-        except (ValueError, AttributeError):
-            log.warning("room %s: unreadable bus message", self.game_id)
+    def deliver_chat(self, message: dict[str, Any]) -> None:
+        """A stored chat line to this room's sockets (once each: a catch-up repeats none)."""
+        line_id = message.get("id", 0)
+        if line_id in self._chat_ids:
             return
-        if kind == "changed":
-            if data.get("local") and data.get("instance") == self.hub.instance:
-                return  # a move of ours: already handed over in memory (`advance`)
-            if await self._replay(data):
-                return
-            if self.snap is None or data.get("version", -1) >= self.snap.version:
-                await self._refresh_safely()
-        elif kind == "chat":
-            self._fan_out_chat(data["message"])
-        elif kind == "presence" and data.get("instance") != self.hub.instance:
-            seats = {int(k): int(v) for k, v in data.get("seats", {}).items()}
-            loop_time = asyncio.get_running_loop().time()
-            self.presence[data["instance"]] = (seats, int(data.get("spectators", 0)), loop_time)
-            if data.get("hello"):
-                # A new instance asks who is here: answer so its counts include ours.
-                await self.hub.publish(self.channel, self._own_presence_message())
-            self._presence_changed(publish=False)
-        elif kind == "reconnected":
-            await self._refresh_safely()
-            await self.hub.publish(self.channel, self._own_presence_message(hello=True))
+        self._chat_ids.append(line_id)
+        frame = dumps({"type": "chat", "game_id": self.game_id, **message})
+        for conn in list(self.conns):
+            if line_id > conn.chat_seen:
+                conn.send(frame)
 
-    async def _replay(self, data: dict[str, Any]) -> bool:
+    async def catch_up_chat(self) -> None:
+        """Deliver the lines said while the bus may have been away (they are stored)."""
+        try:
+            seats = self._seat_by_user()
+            lines = await self.host.run(self.host.store.chat_since, self.game_id, seats)
+        except Exception as exc:
+            log.warning("room %s: chat catch-up failed: %s", self.game_id, exc)
+            return
+        for line in lines:
+            self.deliver_chat(line)
+
+    # --- other instances -------------------------------------------------------------------
+
+    async def on_bus(self, received: Received) -> None:
+        """Another instance's message on this game's channel (ours were dropped undecoded)."""
+        message = received.message
+        if isinstance(message, Changed):
+            if await self._replay(message):
+                return
+            if self.snap is None or message.version >= self.snap.version:
+                await self.refresh_safely()
+        elif isinstance(message, ChatLine):
+            self.deliver_chat(message.message)
+        elif isinstance(message, Presence) and received.origin is not None:
+            self.presence.heard(received.origin, message)
+            if message.hello:
+                # A new instance asks who is here: answer so its counts include ours.
+                await self.host.publish(self.channel, self.presence.own())
+        elif isinstance(message, Reconnected):
+            await self.refresh_safely()
+            await self.catch_up_chat()
+            await self.host.publish(self.channel, self.presence.own(hello=True))
+
+    async def _replay(self, message: Changed) -> bool:
         """Another instance's move, replayed on the state this room holds; False if it cannot
-        be (the room is not exactly one version behind, or the notice carries no move)."""
-        move = data.get("move")
-        snap = self.snap
-        version = data.get("version")
-        if not isinstance(move, dict) or snap is None or snap.state is None:
+        be (the room is not exactly one version behind, or the message carries no move)."""
+        move, snap = message.move, self.snap
+        if move is None or snap is None or snap.state is None:
             return False
-        if not isinstance(version, int) or version != snap.version + 1:
+        if message.version != snap.version + 1 or len(move.bots) != len(snap.seats):
             return False
         try:
-            seat = int(move["seat"])
-            new_state, events = rules.apply(snap.state, move["action"], seat)
-            bots = tuple(move["bots"])
-            if len(bots) != len(snap.seats):
-                return False
-            committed = Committed(
-                self.game_id,
-                version,
-                seat,
-                new_state,
-                events,
-                "finished" if rules.is_over(new_state) else "live",
-                rules.to_act(new_state),
-                bots,
-                move.get("clock") or {"mode": "none"},
-                bool(move.get("timeout")),
-                move["action"],
-            )
+            new_state, events = rules.apply(snap.state, move.action, move.seat)
         except Exception as exc:  # not expected (the engine is deterministic): read instead
-            log.warning("room %s: cannot replay move %s: %s", self.game_id, version, exc)
+            log.warning("room %s: cannot replay move %s: %s", self.game_id, message.version, exc)
             return False
-        self.hub.cache_state(self.game_id, version, new_state)
+        committed = Committed(
+            self.game_id,
+            message.version,
+            move.seat,
+            new_state,
+            events,
+            "finished" if rules.is_over(new_state) else "live",
+            rules.to_act(new_state),
+            move.bots,
+            move.clock,
+            move.timeout,
+            move.action,
+            move.at,
+        )
+        self.host.store.cache_state(self.game_id, message.version, new_state)
         await self.advance(committed, "replay")
         return True
 
-    def _fan_out_chat(self, message: dict[str, Any]) -> None:
-        frame = dumps({"type": "chat", "game_id": self.game_id, **message})
-        for conn in list(self.conns):
-            if message.get("id", 0) > conn.chat_seen:
-                conn.send(frame)
-
-    def _local_counts(self) -> tuple[dict[int, int], int]:
-        seats = Counter(c.key.seat for c in self.conns if c.key.seat is not None)
-        spectators = sum(1 for c in self.conns if c.key.seat is None)
-        return dict(seats), spectators
-
-    def _own_presence_message(self, empty: bool = False, hello: bool = False) -> str:
-        seats, spectators = ({}, 0) if empty else self._local_counts()
-        return dumps(
-            {
-                "kind": "presence",
-                "instance": self.hub.instance,
-                "seats": {str(k): v for k, v in seats.items()},
-                "spectators": spectators,
-                "hello": hello,
-            }
-        )
-
-    def _presence_changed(self, publish: bool = True) -> None:
-        """Schedule one coalesced presence update (local sockets, and other instances)."""
-        self._presence_publish |= publish
-        if self._presence_handle is None and not self.closed:
-            delay = min(
-                PRESENCE_MAX_DELAY_S,
-                PRESENCE_MIN_DELAY_S + PRESENCE_DELAY_PER_SOCKET_S * len(self.conns),
-            )
-            loop = asyncio.get_running_loop()
-            self._presence_handle = loop.call_later(delay, self._flush_presence)
-
-    def _flush_presence(self) -> None:
-        """Recount, tell local sockets if the merged picture changed, tell other instances."""
-        self._presence_handle = None
-        now = asyncio.get_running_loop().time()
-        seats, spectators = self._local_counts()
-        self.presence[self.hub.instance] = (seats, spectators, now)
-        total_seats: Counter[int] = Counter()
-        total_spectators = 0
-        for instance, (counts, specs, at) in list(self.presence.items()):
-            if instance != self.hub.instance and now - at > PRESENCE_TTL_S:
-                del self.presence[instance]
-                continue
-            total_seats.update(counts)
-            total_spectators += specs
-        frame = docs.presence_frame(self.snap, dict(total_seats), total_spectators, self.game_id)
-        self._presence_frame = frame
-        for conn in list(self.conns):
-            if conn.presence_sent != frame:  # each socket hears each picture once
-                conn.presence_sent = frame
-                conn.send(frame)
-        if self._presence_publish:
-            self._presence_publish = False
-            self.hub.publish_soon(self.channel, self._own_presence_message())
+    # --- presence --------------------------------------------------------------------------
 
     def heartbeat(self) -> None:
         """Re-announce our counts (other instances expire silent ones) and expire theirs."""
-        self._presence_changed()
+        self.presence.changed()
 
     def seated_users(self) -> list[int]:
         """Users with a socket here who own a seat (their presence is refreshed in one write)."""
-        snap = self.snap
-        if snap is None:
+        if self.snap is None:
             return []
         return sorted(
             {c.viewer.user_id for c in self.conns if c.key.seat is not None and c.viewer.user_id}

@@ -1,4 +1,4 @@
-"""Account settings for notices (issue 14): the email address, its verification, on/off.
+"""Account settings for notices: the email address, its verification, on/off.
 
 An address counts only once its owner opened the verification link (a signed token naming the
 user and the address, sent through the outbox); changing the address starts over. Notices can

@@ -1,4 +1,4 @@
-"""Turn clocks (issue 14): what a clock is, when it runs, and what a move does to it.
+"""Turn clocks: what a clock is, when it runs, and what a move does to it.
 
 A *turn* is everything one seat does from the moment the turn passes to it (the engine's
 `turn_started`, or the game's start for the first turn) until it passes on (`turn_ended`) or the

@@ -1,4 +1,4 @@
-"""The text of the emails the server sends (issue 14): turn notices and address verification.
+"""The text of the emails the server sends: turn notices and address verification.
 
 Plain text only (nothing a mail client could run), with absolute links built from
 SEADRAGONS_PUBLIC_URL. Turn notices carry a one-click unsubscribe: a link in the text and the

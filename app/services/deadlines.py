@@ -1,4 +1,4 @@
-"""The deadline sweep (issue 14): one scheduler for any number of server instances.
+"""The deadline sweep: one scheduler for any number of server instances.
 
 Every instance runs a `DeadlineSweeper`. Each pass claims, one game per transaction, the live
 games whose `due_at` has passed while a person plays the seat to act, and acts on each exactly

@@ -14,11 +14,11 @@ from sqlalchemy.orm import Session, selectinload
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
 from app.metrics import MOVE_LATENCY, MOVES_APPLIED
-from app.services import analysis, clocks, notices, ratings
+from app.services import analysis, clocks, notices, presence, ratings
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, seat_of, visible_game
-from app.services.names import seat_name
+from app.services.names import names_key, seat_name
 from app.services.notify import Notifier, notify
 
 
@@ -62,6 +62,9 @@ def game_state(
     }
 
 
+SOCKET = "socket"  # the origin of a move made over a socket (Committed.origin)
+
+
 @dataclass(frozen=True)
 class Committed:
     """A move just committed, with what in-process listeners need to fan it out unread."""
@@ -74,9 +77,13 @@ class Committed:
     status: str
     to_act: int | None
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it now, if any
-    clock: dict[str, Any]  # the public turn clock at `version` (issue 14; mode "none" if none)
-    timeout: bool = False  # a bot played it because the seat's clock ran out (issue 14)
+    clock: dict[str, Any]  # the public turn clock at `version` (mode "none" if none)
+    timeout: bool = False  # a bot played it because the seat's clock ran out
     action: dict[str, Any] | None = None  # canonical, as stored: replaying it gives `state`
+    at: str | None = None  # when it was committed (ISO 8601), as the log says
+    # Which road it came by: SOCKET moves are fanned out by the socket's own handler (the
+    # mover's ack right behind its patch); every other move by the hub's after-commit hook.
+    origin: str = "service"
 
     @property
     def bot_to_act(self) -> str | None:
@@ -101,7 +108,7 @@ class Known:
     state: Any
     seat: int
     bots: tuple[str | None, ...]  # per seat: the level of the bot playing it, if any
-    # Whether the game may have a turn clock (issue 14): then the move reads the game row in
+    # Whether the game may have a turn clock: then the move reads the game row in
     # its transaction to move the clock. A table created without one never gets one.
     clocked: bool = True
 
@@ -111,17 +118,20 @@ def submit_action(
     game_id: int,
     user_id: int,
     version: int,
-    action: dict[str, Any],
+    action: dict[str, Any] | rules.Action,
     *,
     notifier: Notifier | None = None,
     known: Known | None = None,
+    back: bool = False,
+    origin: str = "service",
 ) -> Committed:
     """Apply `action` for the caller's seat against `version`; the committed move.
 
     Raises ServiceError; a refused action changes nothing. The reply may only be sent after this
     returns: by then the move is committed. With `known` the game is not read at all: one
     conditional UPDATE checks the version, the status and the seat's owner at once, and only a
-    refusal reads the game to say why.
+    refusal reads the game to say why. `back`: the mover's seat is marked "left"; the move
+    clears that in its own transaction. `origin`: which road the move came by (Committed).
     """
     if known is not None:
         committed = _commit(
@@ -135,6 +145,8 @@ def submit_action(
             owner=user_id,
             bots=known.bots,
             clocked=known.clocked,
+            back=back,
+            origin=origin,
         )
         if committed is not None:
             return committed
@@ -156,6 +168,8 @@ def submit_action(
         owner=user_id,
         bots=_bots(game),
         game=game,
+        back=back,
+        origin=origin,
     )
     if committed is None:
         raise ServiceError("stale_version", f"game {game.id} moved on past version {version}")
@@ -167,7 +181,7 @@ def submit_seat_action(
     game_id: int,
     seat: int,
     version: int,
-    action: dict[str, Any],
+    action: dict[str, Any] | rules.Action,
     *,
     notifier: Notifier | None = None,
     known: Known | None = None,
@@ -286,13 +300,15 @@ def _commit(
     seat: int,
     version: int,
     state: Any,
-    action: dict[str, Any],
+    action: dict[str, Any] | rules.Action,
     notifier: Notifier | None,
     *,
     owner: int | None,
     bots: tuple[str | None, ...],
     clocked: bool = True,
     game: Game | None = None,
+    back: bool = False,
+    origin: str = "service",
 ) -> Committed | None:
     """Apply and store one move in one transaction; None if the database refused the version,
     status or seat (nothing changed). The engine runs first: an illegal action never writes.
@@ -302,9 +318,13 @@ def _commit(
     """
     began = time.perf_counter()
     try:
+        if not isinstance(action, rules.Action):
+            action = rules.parse_action(action)  # once: the engine and the log take it as it is
         new_state, events = rules.apply(state, action, seat)
     except rules.EngineError as exc:
-        raise ServiceError(exc.code, exc.message) from None
+        why = rules.explain(state, seat, action)
+        reason = why.to_json() if why is not None else None
+        raise ServiceError(exc.code, exc.message, reason=reason) from None
     new_version = version + 1
     to_act = rules.to_act(new_state)
     status = "live"
@@ -318,7 +338,7 @@ def _commit(
         values.update(
             status=status, finished_at=utcnow(), final_scores=rules.final_scores(new_state)
         )
-    # The turn clock (issue 14): a turn that ends or starts moves it, in this same transaction.
+    # The turn clock: a turn that ends or starts moves it, in this same transaction.
     plan = None
     if (game is None and clocked) or (game is not None and game.clock is not None):
         # The clock is planned from the row as it is under our lock, never from an earlier
@@ -361,6 +381,8 @@ def _commit(
     if not moved:
         db.rollback()
         return None
+    if back:
+        presence.back_in(db, game_id, seat)  # as over HTTP: a move ends a "left" mark
     if status == "finished":
         # Its results and ratings: a job committed with the finish, or not at all (ratings.py).
         ratings.enqueue_results(db, game_id)
@@ -369,7 +391,7 @@ def _commit(
         assert game is not None
         clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; the turn notice
     elif to_act is not None and new_state.turn.number != state.turn.number:
-        # A turn starts: its "your turn" notice (issue 14), without reading the game.
+        # A turn starts: its "your turn" notice, without reading the game.
         notices.enqueue_turn_by_seat(db, game_id, to_act, new_state.turn.number)
     try:
         db.commit()
@@ -395,6 +417,8 @@ def _commit(
         clock,
         timeout,
         move["action"],
+        move["created_at"].isoformat(),
+        origin,
     )
     notify(notifier, game_id, new_version, committed)
     return committed
@@ -428,9 +452,9 @@ def game_log(
             "events": events,
             "text": [rules.describe(ev) for ev in events],
         }
-        if move.timeout:  # a bot played this move: the seat's clock had run out (issue 14)
+        if move.timeout:  # a bot played this move: the seat's clock had run out
             entry["timeout"] = True
-            entry["note"] = f"{names[move.seat]} ran out of time: a bot played this move"
+            entry["note"] = timeout_note(names[move.seat])
         if over:
             entry["action"] = move.action  # actions can name secret cards: only after the end
         entries.append(entry)
@@ -447,8 +471,13 @@ def game_log(
     return log
 
 
+def timeout_note(player: str) -> str:
+    """The log's note on a move a bot made because the seat's clock ran out."""
+    return f"{player} ran out of time: a bot played this move"
+
+
 def _seat_names(game: Game) -> list[str]:
-    return [seat_name(game.id, seat) for seat in game.seats]
+    return [seat_name(names_key(game), seat) for seat in game.seats]
 
 
 def _record(game: Game, names: list[str]) -> dict[str, Any]:

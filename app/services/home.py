@@ -1,4 +1,4 @@
-"""A home for one's games (issue 14): waiting for me first, then the others, then finished."""
+"""A home for one's games: waiting for me first, then the others, then finished."""
 
 from __future__ import annotations
 

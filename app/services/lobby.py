@@ -176,7 +176,7 @@ def join_game(
     if seat_of(game, user.id) is not None:
         db.rollback()
         return game
-    # A rematch keeps seats for its players (issue 14): one's own first, never someone else's.
+    # A rematch keeps seats for its players: one's own first, never someone else's.
     kept = [s for s in game.seats if s.is_empty and s.reserved_for == user.id]
     free = next(iter(kept), None) or next((s for s in game.seats if s.is_free_for(None)), None)
     if free is None:
@@ -216,6 +216,22 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     return get_game(db, game_id)
 
 
+def cancel_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
+    """The host calls off a table before the start: it is `cancelled`, gone from the lobby and
+    from everyone's games; its players are told through the usual change notice."""
+    game = visible_game(db, game_id, user.id)
+    if game.host_id != user.id:
+        raise ServiceError("not_host", "only the host can cancel the table")
+    game = lock_open_game(db, game_id)  # a started (or already cancelled) game: not_open
+    if game.host_id != user.id:
+        db.rollback()
+        raise ServiceError("not_host", "only the host can cancel the table")
+    game.status = "cancelled"
+    db.commit()
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
+
+
 def start_game(
     db: Session,
     game_id: int,
@@ -250,7 +266,7 @@ def start_game(
     game.status = "live"
     game.started_at = utcnow()
     game.clock, game.due_at = clocks.start(game.clock, game.players, state, game.started_at)
-    notices.enqueue_turn(db, game, game.to_act, state.turn.number)  # issue 14
+    notices.enqueue_turn(db, game, game.to_act, state.turn.number)
     db.commit()
     cache_for(db.get_bind()).put(game.id, 0, state)  # type: ignore[arg-type]
     notify(notifier, game_id, game.version)

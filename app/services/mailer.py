@@ -1,4 +1,4 @@
-"""The email sender (issue 14): sends the outbox in the background, with bounded retries.
+"""The email sender: sends the outbox in the background, with bounded retries.
 
 Requests and moves only add rows to `outbox_emails` in their own transaction; every instance runs
 one `MailSender`, which every `SEADRAGONS_MAIL_SWEEP_SECONDS` claims due rows (an UPDATE that

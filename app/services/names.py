@@ -1,7 +1,7 @@
 """Names of seats as people read them: a player's display name, or a bot's own name.
 
 Every bot seat gets a name of its own, so with two or more bots the log, the banner and the score
-table tell them apart by more than colour (issue 13, point 3). The name is a pure function of the
+table tell them apart by more than colour. The name is a pure function of the
 game's names key and the seat: the same on every instance, after restarts and in replays. The key
 is the game's id, except at a rematch, which keeps the names of the game it repeats
 (`games.bot_names_of`): the same bots come back under the same names.

@@ -1,4 +1,4 @@
-"""'Your turn' notices (issue 14): who gets one, written to the outbox with the move.
+"""'Your turn' notices: who gets one, written to the outbox with the move.
 
 A notice is queued in the transaction of the move that starts a person's turn, for an owner who
 verified an email address and left notices on; at most one per game and turn (a unique key in

@@ -4,7 +4,7 @@ Requests (`GET .../state`, `POST .../actions`) and open sockets mark the caller'
 host may hand a seat to a bot only once its owner left or has been unseen past the grace period.
 Writes are throttled so polling clients do not turn every read into a database write.
 
-Open sockets also keep `seats.socket_until` in the future (issue 14): each game room's heartbeat
+Open sockets also keep `seats.socket_until` in the future: each game room's heartbeat
 sets it ahead for every seated player with a socket there, and the player's last socket closing
 clears it, so any instance can tell whether the owner has the game open before it sends a "your
 turn" email.
@@ -43,7 +43,7 @@ def mark_seen(
 
     `back=True` (the player made a move) also clears a "left" mark, unless a bot already holds
     the seat: then only reclaiming gives it back. `socket_until` (a time, or None to clear; the
-    default False leaves it alone) is the open-socket mark of issue 14.
+    default False leaves it alone) is the open-socket mark.
     """
     if user_id is None:
         return
@@ -79,7 +79,7 @@ def mark_many_seen(
 ) -> None:
     """Record that these users are present at `game_id` now (the caller commits).
 
-    `socket_ttl_s`: they have a socket open on the game, vouched for that long (issue 14: no
+    `socket_ttl_s`: they have a socket open on the game, vouched for that long (no
     "your turn" email while `socket_until` is in the future); None leaves the mark alone.
     """
     if user_ids:
@@ -93,6 +93,17 @@ def mark_many_seen(
             .values(**values)
             .execution_options(synchronize_session=False)
         )
+
+
+def back_in(db: Session, game_id: int, seat: int) -> None:
+    """The seat's owner made a move: seen now, and no longer "left" unless a bot holds the seat
+    (then only reclaiming gives it back). In the move's transaction: the caller commits."""
+    db.execute(
+        update(Seat)
+        .where(Seat.game_id == game_id, Seat.seat == seat, Seat.bot_level.is_(None))
+        .values(last_seen_at=utcnow(), left_at=None)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def socket_closed(db: Session, game_id: int, user_id: int) -> None:

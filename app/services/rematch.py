@@ -1,4 +1,4 @@
-"""Rematches (issue 14): the same players, seats and options (clock included) at a new table.
+"""Rematches: the same players, seats and options (clock included) at a new table.
 
 Anyone seated at a finished game may offer it; the first offer creates the new table (a second
 offer, or a concurrent one, finds the same table: `games.rematch_of` is unique). The offerer is

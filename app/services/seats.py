@@ -192,7 +192,7 @@ def hand_seat_to_bot(
 def take_seat_back(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:
     """The owner plays their seat again from the next decision on (and is no longer "left").
 
-    During a turn whose clock ran out (issue 14) the bot finishes that turn, which has no time
+    During a turn whose clock ran out the bot finishes that turn, which has no time
     left to give, and the seat comes back when it ends (as after a first timeout).
     """
     for _ in range(3):  # a turn that ends meanwhile is looked at again

@@ -1,4 +1,4 @@
-"""Signed tokens in email links (issue 14): address verification and one-click unsubscribe.
+"""Signed tokens in email links: address verification and one-click unsubscribe.
 
 Both are signed with the server's secret key (itsdangerous), each with its own salt, so a token
 of one kind never passes for the other. A verification token names the user and the address and

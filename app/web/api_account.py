@@ -1,4 +1,4 @@
-"""Account settings routes (issue 14): the email address for "your turn" notices, on/off."""
+"""Account settings routes: the email address for "your turn" notices, on/off."""
 
 from __future__ import annotations
 

@@ -62,6 +62,7 @@ def create_game(
         clock=body.clock.model_dump() if body.clock is not None else None,
         max_clock_seconds=settings.clock_max_seconds,
         max_open=settings.max_open_tables_per_user,
+        rated=body.rated,
     )
     return GameOut.of(game, user.id)
 
@@ -114,6 +115,15 @@ def join_game(
 def leave_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
     """Give up one's seat before the start; in a live game, mark it left (a bot may stand in)."""
     return GameOut.of(seats.leave_game(db, game_id, user, notifier=notifier), user.id)
+
+
+@router.post(
+    "/{game_id}/cancel", response_model=GameOut, responses=errors(401, 403, 404, 409, 422, 503)
+)
+def cancel_game(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) -> GameOut:
+    """The host cancels a table not started yet (403 not_host for others, who may leave it;
+    409 not_open once started)."""
+    return GameOut.of(lobby.cancel_game(db, game_id, user, notifier=notifier), user.id)
 
 
 @router.post(

@@ -1,4 +1,4 @@
-"""The caller's home (issue 14): their games grouped for the lobby's "Your games"."""
+"""The caller's home: their games grouped for the lobby's "Your games"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rematch routes (issue 14): offer, see, accept and decline a rematch of a finished game."""
+"""Rematch routes: offer, see, accept and decline a rematch of a finished game."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Path, Query, Request, Response
 from itsdangerous import BadSignature, Signer
 from sqlalchemy.orm import Session
+from starlette.requests import HTTPConnection
 
 from app.db.models import User
 from app.logging_setup import bind_request
@@ -43,12 +44,13 @@ def get_notifier(request: Request) -> Notifier:
     return request.app.state.notifier
 
 
-def _signer(request: Request) -> Signer:
+def _signer(request: HTTPConnection) -> Signer:
     return request.app.state.signer
 
 
-def session_token(request: Request) -> str | None:
-    """The raw session token from the signed cookie, or None if absent or tampered with."""
+def session_token(request: HTTPConnection) -> str | None:
+    """The raw session token from the signed cookie, or None if absent or tampered with (an
+    HTTP request's or a WebSocket's: both carry the cookie)."""
     cookie = request.cookies.get(COOKIE)
     if not cookie:
         return None
@@ -96,7 +98,7 @@ def clear_session_cookie(request: Request, response: Response) -> None:
     )
 
 
-def client_address(request: Request) -> str:
+def client_address(request: HTTPConnection) -> str:
     """The caller's address for per-address limits (a trusted proxy's X-Forwarded-For applied
     by uvicorn, see SEADRAGONS_FORWARDED_ALLOW_IPS)."""
     return request.client.host if request.client else "unknown"

@@ -73,15 +73,20 @@ STATUS: dict[str, int] = {
     "invalid_password": 422,
     "invalid_options": 422,
     "body_too_large": 413,
-    # notices and rematches (issue 14)
+    # notices and rematches
     "invalid_email": 422,
     "account_required": 403,
+    "not_rated": 409,
     "email_disabled": 409,
     "too_many_emails": 429,
     "bad_token": 400,
     "not_finished": 409,
     # placement previews: a card with more legal placements than SEADRAGONS_OUTCOMES_MAX
     "too_many_outcomes": 422,
+    # why not here, and hints
+    "too_many_explains": 429,
+    "too_many_hints": 429,
+    "rated_table": 409,
     "no_rematch": 404,
     "not_invited": 403,
     "internal_error": 500,
@@ -118,7 +123,8 @@ def retry_after(response: JSONResponse, seconds: float | None) -> JSONResponse:
 async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     bind_request(error_code=exc.code)
-    return retry_after(error_response(exc.code, exc.message), exc.retry_after)
+    extra = {"reason": exc.reason} if exc.reason is not None else {}
+    return retry_after(error_response(exc.code, exc.message, **extra), exc.retry_after)
 
 
 # The database does not answer (down, restarting, unreachable, or its pool exhausted): a

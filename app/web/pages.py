@@ -1,4 +1,4 @@
-"""HTML pages of the browser client (issue 7) and the static card data its scripts need.
+"""HTML pages of the browser client and the static card data its scripts need.
 
 Pages are thin shells: each renders a Jinja2 template that loads one ES module from /static,
 and the module talks to the JSON API (and the WebSocket) itself. Mount with
@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
 from app.engine.content import content, expansion_content
+from app.services.chat import CHAT_MAX_CHARS
 from app.web.deps import GameId
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +52,9 @@ def join_page(request: Request, code: str) -> HTMLResponse:
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game_id: GameId) -> HTMLResponse:
     """The game table, for a seated player or a spectator."""
-    return _page(request, "game.html", title=f"Game {game_id}", game_id=game_id)
+    return _page(
+        request, "game.html", title=f"Game {game_id}", game_id=game_id, chat_max=CHAT_MAX_CHARS
+    )
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)

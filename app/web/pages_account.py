@@ -1,4 +1,4 @@
-"""Account pages (issue 14): settings, and the links in emails (verify, one-click unsubscribe).
+"""Account pages: settings, and the links in emails (verify, one-click unsubscribe).
 
 The links carry a signed token and need no session: they work from any device. Unsubscribing
 takes one click on the link (GET), and mail clients that support RFC 8058 send the same POST

@@ -119,8 +119,10 @@ class CreateGameIn(Body):
         json_schema_extra=LAYOUTS_RULE,
     )
     first_player: int | None = Field(default=None, ge=0, le=4)
-    # The turn clock (issue 14); the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
+    # The turn clock; the longest time is the server's SEADRAGONS_CLOCK_MAX_SECONDS.
     clock: ClockIn | None = None
+    # Its result moves the players' ratings (accounts only: a guest gets 403 account_required).
+    rated: bool = False
 
 
 class JoinIn(Body):
@@ -152,6 +154,8 @@ class UserOut(BaseModel):
 class PlayerOut(BaseModel):
     id: int
     display_name: str
+    # An account's username (its profile is /u/{username}); None for a guest.
+    username: str | None = None
 
 
 class SeatOut(BaseModel):
@@ -172,7 +176,9 @@ class SeatOut(BaseModel):
         """Build from the ORM row (`names`: its game's names key, app/services/names.py)."""
         player = None
         if seat.user is not None:
-            player = PlayerOut(id=seat.user.id, display_name=seat.user.display_name)
+            player = PlayerOut(
+                id=seat.user.id, display_name=seat.user.display_name, username=seat.user.username
+            )
         stand_in = player.display_name if player and seat.bot_level else None
         reserved = None
         if seat.reserved_for is not None and seat.reserved_user is not None:
@@ -209,9 +215,13 @@ class GameOut(BaseModel):
     finished_at: datetime | None
     # The turn clock as everyone sees it (app/services/clocks.py `public`); {"mode": "none"}.
     clock: dict[str, Any]
+    # Every seat is held (by a person or a bot): an open table then waits for its host.
+    full: bool = False
     # Names of the winners once finished (ties share the win); and the rematch table, if any.
     winners: list[str] | None = None
     rematch_of: int | None = None
+    # A rated table: its result moves the players' ratings (accounts only).
+    rated: bool = False
 
     @classmethod
     def of(cls, game: Game, user_id: int | None) -> GameOut:
@@ -237,8 +247,10 @@ class GameOut(BaseModel):
             started_at=game.started_at,
             finished_at=game.finished_at,
             clock=clocks.public(game.clock),
+            full=not any(s.is_empty for s in game.seats),
             winners=_winners(game),
             rematch_of=game.rematch_of,
+            rated=game.rated,
         )
 
 

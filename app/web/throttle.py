@@ -28,10 +28,17 @@ STORAGE_TIMEOUT_S = 1.0
 
 
 def make_storage(redis_url: str | None) -> storage.Storage:
-    """Counters in Redis when a URL is given, else in this process's memory."""
-    if redis_url and redis_url.startswith(("redis://", "rediss://")):
+    """Counters in the shared Redis when given one (`Settings.shared_redis_url`), else in this
+    process's memory."""
+    if redis_url:
+        # The limits library names a Redis socket `redis+unix://`.
+        url = (
+            "redis+unix://" + redis_url.removeprefix("unix://")
+            if redis_url.startswith("unix://")
+            else redis_url
+        )
         return storage.storage_from_string(
-            redis_url,
+            url,
             wrap_exceptions=True,
             socket_timeout=STORAGE_TIMEOUT_S,
             socket_connect_timeout=STORAGE_TIMEOUT_S,
@@ -122,6 +129,13 @@ class LoginThrottle:
         self.per_address.hit(address)
 
 
+def count_use(limit: Limit, user_id: int, code: str, what: str) -> None:
+    """Count one request of a user's; raise `code` (429, with Retry-After) past the limit."""
+    wait = limit.hit(str(user_id))
+    if wait is not None:
+        raise ServiceError(code, f"too many {what}; try again in {int(wait)} s", wait)
+
+
 def count_creation(limit: Limit, key: str, code: str, what: str) -> None:
     """Count one creation for `key`; raise `code` (429, with Retry-After) past the limit."""
     wait = limit.hit(key)
@@ -150,6 +164,8 @@ class Throttles:
     guests: Limit
     accounts: Limit
     chat: ChatLimiter
+    explain: Limit
+    hints: Limit
 
     def admit_guest(self, address: str) -> None:
         """Count a new guest from `address`; `too_many_guests` past the limit."""
@@ -162,7 +178,7 @@ class Throttles:
     @classmethod
     def from_settings(cls, settings: Settings) -> Throttles:
         """Limits as configured by the `SEADRAGONS_*_LIMITS*` settings."""
-        store = make_storage(settings.redis_url)
+        store = make_storage(settings.shared_redis_url)
         ns = namespace_for(settings.resolved_database_url())
         return cls(
             login=LoginThrottle(
@@ -172,4 +188,6 @@ class Throttles:
             guests=Limit(store, "guests", settings.guest_limits_per_address, ns),
             accounts=Limit(store, "accounts", settings.account_limits_per_address, ns),
             chat=ChatLimiter(Limit(store, "chat", settings.chat_limits_per_user, ns, moving=True)),
+            explain=Limit(store, "explain", settings.explain_limits_per_user, ns),
+            hints=Limit(store, "hints", settings.hint_limits_per_user, ns),
         )

@@ -1,4 +1,4 @@
-"""Chat messages per game (issue 5, real-time play).
+"""Chat messages per game (real-time play).
 
 Revision ID: 0002
 Revises: 0001

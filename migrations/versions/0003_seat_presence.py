@@ -1,4 +1,4 @@
-"""Seat presence for bot stand-ins: when the owner was last seen, and when they left (issue 6).
+"""Seat presence for bot stand-ins: when the owner was last seen, and when they left.
 
 Revision ID: 0003
 Revises: 0002

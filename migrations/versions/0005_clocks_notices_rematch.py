@@ -1,4 +1,4 @@
-"""Turn clocks, "your turn" emails and rematches (issue 14).
+"""Turn clocks, "your turn" emails and rematches.
 
 Games get their clock, the due time the deadline sweep looks at, and the game they are a rematch
 of; seats the socket presence used by notices and a rematch reservation; moves a timeout mark;

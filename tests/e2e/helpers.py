@@ -25,7 +25,7 @@ def watch_console(page: Any, errors: list[str] | None = None) -> list[str]:
         # A refused WebSocket handshake is expected against the stub server (it has no socket
         # endpoint): the client then polls. 409 is a lost race the client recovers from.
         # Anything else logged as an error is a bug: a signed-out page asks GET /api/session,
-        # which answers 200, so not even a 401 is expected any more (issue 13.8).
+        # which answers 200, so not even a 401 is expected any more.
         expected = ("WebSocket", "status of 409")
         if m.type == "error" and not any(x in m.text for x in expected):
             errors.append(f"console: {m.text}")

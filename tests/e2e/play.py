@@ -114,7 +114,7 @@ def place_with_keyboard(page: Any) -> None:
 
 
 def other_decision(page: Any, snap: dict[str, Any]) -> None:
-    """Any decision but placing, on its pieces (issue 13.4): a card to keep, a tail's track, a
+    """Any decision but placing, on its pieces: a card to keep, a tail's track, a
     mission card then its payment, a card to draw; else the pass as a discard and a draw."""
     types = snap["types"]
     picks = [k for k in ("keep_reef", "keep_treasure", "choose_tail", "decline") if k in types]

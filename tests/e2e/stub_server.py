@@ -8,6 +8,7 @@ the caller a spectator.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -21,8 +22,10 @@ from app.engine import (
     apply,
     describe,
     event_for,
+    explain,
     legal_actions,
     new_game,
+    preview,
     to_act,
     view_for,
 )
@@ -44,6 +47,7 @@ class Table:
         # Bot seats: seat -> {"level", "stand_in" (the owner is still named), "left"}.
         self.bots: dict[int, dict[str, Any]] = {}
         self.actions: list[tuple[int, dict[str, Any]]] = []  # (seat, action) as received
+        self.outcome_requests: list[tuple[int, str]] = []  # (version, card) previews asked for
 
     @classmethod
     def find(cls, players: int, want: Any, expansion: bool = False, seeds: int = 400) -> Table:
@@ -104,7 +108,7 @@ class Table:
 
 
 def make_app(tables: dict[int, Table]) -> FastAPI:
-    """The stub app: pages + static + the game endpoints of issue 4 for `tables`."""
+    """The stub app: pages + static + the game endpoints for `tables`."""
     app = FastAPI()
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
@@ -180,6 +184,29 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
             return JSONResponse({"error": {"code": e.code, "message": e.message}}, 400)
         return JSONResponse({"version": t.version, "events": events})
 
+    @app.get("/api/games/{game_id}/outcomes")
+    def outcomes(game_id: int, card: str, version: int) -> JSONResponse:
+        """As the real server answers the seat to act (app/services/previews.py)."""
+        t = table(game_id)
+        if version != t.version:
+            return JSONResponse({"error": {"code": "stale_version", "message": "stale"}}, 409)
+        t.outcome_requests.append((version, card))
+        try:
+            found = preview.outcomes(t.state, to_act(t.state), card)
+        except EngineError as e:
+            return JSONResponse({"error": {"code": e.code, "message": e.message}}, 422)
+        return JSONResponse({"version": t.version, "card": card, "outcomes": found})
+
+    @app.get("/api/games/{game_id}/explain")
+    def explain_action(game_id: int, version: int, action: str) -> JSONResponse:
+        """As the real server answers the seat to act (app/services/previews.py)."""
+        t = table(game_id)
+        if version != t.version:
+            return JSONResponse({"error": {"code": "stale_version", "message": "stale"}}, 409)
+        why = explain(t.state, to_act(t.state), json.loads(action))
+        reason = why.to_json() if why is not None else None
+        return JSONResponse({"version": t.version, "legal": why is None, "reason": reason})
+
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
     def reclaim(game_id: int, seat: int) -> dict[str, Any]:
         table(game_id).bots.pop(seat, None)
@@ -187,7 +214,7 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
 
     @app.get("/api/games/{game_id}/rematch")
     def rematch(game_id: int) -> dict[str, Any]:
-        """As the real server answers while nobody offered a rematch (issue 14)."""
+        """As the real server answers while nobody offered a rematch."""
         table(game_id)
         return {"game_id": game_id, "rematch_id": None, "status": None, "seats": []}
 

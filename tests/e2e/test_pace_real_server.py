@@ -1,4 +1,4 @@
-"""Issue 14 in the browser, against the real server: clocks, Your games, notifications, rematch.
+"""Clocks in the browser, against the real server: clocks, Your games, notifications, rematch.
 
 1. A guest creates a table with a live clock from the lobby form: the lobby lists the clock, the
    table shows a clock that ticks, "Your games" leads with the game waiting for her and the tab
@@ -133,7 +133,8 @@ def test_a_turn_that_runs_out_while_hidden_is_played_by_a_bot_then_the_page_noti
     # Permission is asked from a click on the offer, once.
     page.click("#notify-offer button")
     page.wait_for_function("() => window.__asked === 1")
-    page.wait_for_selector("#notify-offer", state="hidden")
+    # Granted, the offer becomes the page's own on/off switch (on).
+    page.wait_for_selector("#notify-offer .notify-switch[aria-pressed=true]")
     page.evaluate(HIDE_PAGE)
     # 4 s later turn 1 runs out: a bot plays it, the log says so; then the bot's own turn; then
     # it is my turn again, and the hidden page shows a notification.

@@ -1,4 +1,4 @@
-"""Issue 13, points 1 and 4: a placement panel that describes the ghost under the pointer, and
+"""a placement panel that describes the ghost under the pointer, and
 decisions made on the pieces (mission cards and payments, the pass as two choices, a tail by
 its track, kept cards as faces), each reachable by keyboard. Against the engine-backed stub."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app.engine import legal_actions, to_act
+from app.engine import legal_actions, preview, to_act
 from app.engine.content import content
 from tests.e2e.helpers import shot, watch_console
 from tests.e2e.play import CELL_CENTRE, PLACEABLE_CARDS
@@ -55,16 +55,24 @@ def test_the_placement_panel_describes_the_ghost_under_the_pointer(
     assert page.inner_text(STATUS).startswith("Not legal here")
     assert not page.is_enabled("#actions button[data-key=lock]")
     assert not page.is_enabled("#actions button[data-key=confirm]")
-    # The cost and rewards are those of the ghost where it now is, not of the last legal spot.
-    want = page.evaluate("() => window.seadragons.st.preview(window.seadragons.state)")
-    cost_text = page.inner_text("#actions .preview .cost")
-    assert cost_text == (f"Cost {want['cost']} Gold" if want["cost"] else "No cost")
+    # No numbers for a spot that is not legal (the engine has none), not the last legal spot's.
+    assert page.inner_text("#actions .preview") == "The outcome shows on a legal spot."
     assert page.evaluate("() => window.seadragons.state.anchor") == [1, 1]
     shot(page, "placement-pointer-illegal", full_page=False)
     # Back on the legal spot: legal again, and "Fix here" fixes it.
     page.mouse.move(*page.evaluate(CELL_CENTRE, legal_anchor))
     page.wait_for_selector(f"{STATUS}.ok", timeout=5000)
     assert page.inner_text(STATUS).startswith("Legal here")
+    # Legal again: the engine's outcome of exactly these squares (GET .../outcomes).
+    page.wait_for_selector("#actions .preview[data-ready=true]")
+    cells = page.evaluate("() => window.seadragons.st.currentAction(window.seadragons.state).cells")
+    (want,) = [
+        o
+        for o in preview.outcomes(t.state, to_act(t.state), card)
+        if sorted(map(tuple, o["action"]["cells"])) == sorted(map(tuple, cells))
+    ]
+    cost_text = page.inner_text("#actions .preview .cost")
+    assert cost_text == (f"Cost {want['cost']} Gold" if want["cost"] else "No cost")
     page.click("#actions button[data-key=lock]")
     page.wait_for_selector("#actions button[data-key=head]")
     assert page.is_enabled("#actions button[data-key=confirm]")

@@ -1,4 +1,4 @@
-"""Issue 13, points 5 to 8 against the engine-backed stub (which sends the coming CSP header):
+"""The table layout against the engine-backed stub (which sends the coming CSP header):
 live realm majorities (panel, board overlay, final table), the phone layout, the desktop
 layout, and the smaller things (the "Live" badge, card codes in the log, legends, Keys)."""
 
@@ -104,7 +104,8 @@ def test_final_table_per_realm_and_no_live_badge(
     assert page.locator("#scores tr.sub").count() == 4
     for realm, whirlpools in scores["realm_whirlpools"].items():
         row = page.locator(f"#scores tr.sub[data-realm='{realm}']")
-        cells = row.locator("td").all_inner_texts()
+        # The VP; beside them the Dragons counted (with the Hidden Dragons, test_table_truth).
+        cells = row.locator("td .realm-vp").all_inner_texts()
         assert cells == [str(p["realms"][realm] or "·") for p in scores["players"]], realm
         assert f"{whirlpools} Whirlpool" in row.locator("th").inner_text()
     page.wait_for_function("() => document.getElementById('conn').dataset.status === 'over'")

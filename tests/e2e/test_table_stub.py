@@ -122,7 +122,7 @@ def test_bot_seats_are_marked_and_a_stand_in_can_be_sent_away(
     errors = watch_console(page)
     page.goto(f"{stub_url}/games/1")
     panel = page.wait_for_selector(f"#players .player[data-seat='{other}']")
-    # Each bot seat has a name of its own; the level shows beside it (issue 13, point 3).
+    # Each bot seat has a name of its own; the level shows beside it.
     assert panel.query_selector(".name").inner_text() == bot_name(1, other)
     assert panel.query_selector(".badge-seat.bot").inner_text() == "bot · greedy"
     mine = page.locator(f"#players .player[data-seat='{me}']")

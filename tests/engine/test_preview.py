@@ -10,6 +10,7 @@ states with the state reached, and the Gold rules with their rulings (R-22..R-24
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -20,6 +21,7 @@ from app.engine import EngineError, GameOptions, apply, legal_actions, new_game,
 from app.engine.content import content, expansion_content
 from app.engine.preview import outcomes
 from app.engine.shapes import same_shape
+from app.realtime.legal_wire import expand_legal, pack_legal
 from tests.engine.helpers import game
 
 XC = expansion_content()
@@ -162,9 +164,25 @@ def _with_treasure(effect, hand):
     return s
 
 
+def _with_card(treasure, hand):
+    s = game(players=3, expansion=True)
+    s.players[0].treasures = [treasure]
+    s.players[0].hand = list(hand)
+    s, _ = apply(s, {"type": "use_treasure", "card": treasure}, 0)
+    return s
+
+
 def test_extra_body_outcomes_carry_the_fifth_square_R54():
-    s = _with_treasure("extra_body", ["M16"])  # HT10..HT12 give the extra body
+    """HT12 with M16: the legal list and the outcomes hold placements of 5 squares, and the
+    socket's compact form of the legal list keeps them (the fifth square is the server's)."""
+    assert XC.treasures["HT12"] == "extra_body"
+    s = _with_card("HT12", ["M16"])
     outs = outcomes(s, 0, "M16")
+    legal = legal_actions(s, 0)
+    assert sorted(map(json.dumps, expand_legal(pack_legal(legal)))) == sorted(
+        map(json.dumps, legal)
+    )
+    assert sum(1 for a in legal if a["type"] == "place" and len(a["cells"]) == 5) > 0
     shape = content().shapes[content().pattern_shape["M16"]]
     five = [o for o in outs if len(o["action"]["cells"]) == 5]
     four = [o for o in outs if len(o["action"]["cells"]) == 4]
@@ -206,3 +224,19 @@ def test_no_outcomes_after_the_placement():
     s, _ = apply(s, legal_actions(s, 0)[0], 0)
     with pytest.raises(EngineError):
         outcomes(s, 0, s.players[0].hand[0])
+
+
+def test_outcome_lines_name_no_card_drawn_R60():
+    """A Reef card kept because the deck held only one is not named before the move is made."""
+    s = game(players=3)
+    s.decks["reefs"] = s.decks["reefs"][:1]
+    secret = s.decks["reefs"][0]
+    seat = s.turn.seat
+    found = []
+    for card in dict.fromkeys(s.players[seat].hand):
+        found += [o for o in outcomes(s, seat, card) if o["reef_draws"] == 1]
+    assert found, "no placement of this position covers a Reef space"
+    for o in found:
+        assert any("kept a Reef card" in line for line in o["events"])
+        assert not any(secret in line for line in o["events"])
+        assert secret not in json.dumps(o)

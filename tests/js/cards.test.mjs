@@ -1,4 +1,4 @@
-// Card codes in log lines become previews (issue 13.8): only codes the content knows.
+// Card codes in log lines become previews: only codes the content knows.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

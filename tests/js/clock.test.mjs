@@ -1,4 +1,4 @@
-// Turn clocks, "Your games" lines and notification rules (issue 14).
+// Turn clocks, "Your games" lines and notification rules.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {

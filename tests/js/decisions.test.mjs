@@ -1,4 +1,4 @@
-// Decisions on the pieces (issue 13.4) against real engine documents: a mission's payments,
+// Decisions on the pieces against real engine documents: a mission's payments,
 // the pass as two choices, a tail by its track. Every action chosen is one of the listed ones.
 import { test } from "node:test";
 import assert from "node:assert/strict";

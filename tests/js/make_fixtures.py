@@ -10,6 +10,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,14 +19,16 @@ sys.path.insert(0, str(ROOT))
 from app.engine import (  # noqa: E402
     GameOptions,
     apply,
-    describe,
-    event_for,
     legal_actions,
     new_game,
+    preview,
+    replay_view,
     to_act,
     view_for,
 )
+from app.engine.content import expansion_content  # noqa: E402
 from app.realtime.legal_wire import pack_legal  # noqa: E402
+from app.services import replays  # noqa: E402
 from app.web.pages import client_content  # noqa: E402
 
 OUT = Path(__file__).parent / "fixtures"
@@ -94,29 +97,70 @@ def ancestral(players: int, seed: int, moves: int) -> dict[str, Any]:
     return doc(state, seat)
 
 
-def replay_record(players: int, seed: int, expansion: bool = False) -> dict[str, Any]:
-    """A finished game as the log API gives it: setup view, moves with public events, final view."""
+def card_outcomes(state: Any) -> dict[str, Any]:
+    """The engine's outcomes of the first placeable card (GET .../outcomes's answer)."""
+    seat = to_act(state)
+    card = next(a["card"] for a in legal_actions(state, seat) if a["type"] == "place")
+    return {"version": 10, "card": card, "outcomes": preview.outcomes(state, seat, card)}
+
+
+def with_treasure(players: int, effect: str) -> dict[str, Any]:
+    """An expansion game right after a before-placing treasure with `effect` was used: the
+    document and the outcomes of the first placeable card (squares other than its shape)."""
+    treasures = expansion_content().treasures
+
+    def usable(s: Any, acts: list[dict[str, Any]]) -> bool:
+        return any(a["type"] == "use_treasure" and treasures[a["card"]] == effect for a in acts)
+
+    state = find(players, True, usable)
+    seat = to_act(state)
+    use = next(
+        a
+        for a in legal_actions(state, seat)
+        if a["type"] == "use_treasure" and treasures[a["card"]] == effect
+    )
+    state, _ = apply(state, use, seat)
+    return {**doc(state, seat), "outcomes": card_outcomes(state)}
+
+
+def server_replay(players: int, seed: int, expansion: bool = False) -> dict[str, Any]:
+    """A finished random game as GET /api/games/{id}/replay answers it: the server's own
+    builder (app.services.replays.build) over stand-ins for the stored game and moves."""
+    options = GameOptions(players=players, expansion=expansion)
     rng = random.Random(seed)
-    state = new_game(GameOptions(players=players, expansion=expansion), seed)
-    setup = view_for(state, None)
+    state = new_game(options, seed)
     moves = []
     while not state.over:
         seat = to_act(state)
         acts = legal_actions(state, seat)
         places = [a for a in acts if a["type"] == "place"]
-        # Some passes and missions too, so every event kind is replayed.
-        pool = places if places and rng.random() < 0.9 else acts
-        state, events = apply(state, rng.choice(pool), seat)
-        shown = [event_for(e, None, over=True) for e in events]
-        moves.append(
-            {
-                "seq": len(moves) + 1,
-                "seat": seat,
-                "events": shown,
-                "text": [describe(e) for e in shown],
-            }
-        )
-    return {"setup": setup, "moves": moves, "final": view_for(state, None)}
+        # Some passes, missions and treasures too, so every kind of move is replayed.
+        action = rng.choice(places if places and rng.random() < 0.9 else acts)
+        state, _ = apply(state, action, seat)
+        moves.append(SimpleNamespace(seq=len(moves) + 1, seat=seat, action=action))
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    seats = [
+        SimpleNamespace(seat=i, user=SimpleNamespace(display_name=names[i]), bot_level=None)
+        for i in range(players)
+    ]
+    game = SimpleNamespace(
+        id=1, seed=seed, options=options.to_dict(), seats=seats, bot_names_of=None
+    )
+    return replays.build(game, moves)  # type: ignore[arg-type]
+
+
+def replay_checkpoints(replay: dict[str, Any], players: int, seed: int, expansion: bool) -> Any:
+    """The engine's after-the-end view at a few steps of `replay` (replayed from its actions),
+    so the JS test checks the documents it builds from the ops against the engine itself."""
+    state = new_game(GameOptions(players=players, expansion=expansion), seed)
+    n = len(replay["frames"])
+    steps = sorted({1, 10, n // 2, n - 1, n})
+    out = {}
+    for i, frame in enumerate(replay["frames"], start=1):
+        state, _ = apply(state, frame["action"], frame["seat"])
+        if i in steps:
+            out[str(i)] = replay_view(state)
+    return out
 
 
 def main(out: Path = OUT) -> None:
@@ -149,9 +193,15 @@ def main(out: Path = OUT) -> None:
         4, True, lambda s, acts: any(a["type"] == "use_treasure" and "convert" in a for a in acts)
     )
     samples["convert.json"] = doc(convert, to_act(convert))
-    samples["replay.json"] = replay_record(3, 5)
+    samples["outcomes_mid.json"] = card_outcomes(mid)
+    samples["extra_body.json"] = with_treasure(4, "extra_body")
+    samples["free_shape.json"] = with_treasure(4, "free_shape")
+    samples["replay.json"] = server_replay(3, 5)
     # The expansion: Ancestral heads (counted twice in their head's realm) and tails.
-    samples["replay_expansion.json"] = replay_record(4, 8, expansion=True)
+    samples["replay_expansion.json"] = server_replay(4, 8, expansion=True)
+    samples["replay_expansion_views.json"] = replay_checkpoints(
+        samples["replay_expansion.json"], 4, 8, True
+    )
     for name, data in samples.items():
         (out / name).write_text(json.dumps(data))
     print("wrote", ", ".join(samples), "and content.json; end over:", end.over)

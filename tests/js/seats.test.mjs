@@ -8,7 +8,7 @@ const bot = { seat: 1, player: null, bot_level: "greedy", bot_name: "Marina", st
 const standIn = { seat: 2, player: { id: 3, display_name: "Kraken" }, bot_level: "random", stand_in_for: "Kraken", left: true };
 const empty = { seat: 3, player: null, bot_level: null };
 
-test("a bot seat has a name of its own and a badge with its level (issue 13.3)", () => {
+test("a bot seat has a name of its own and a badge with its level", () => {
   assert.equal(seatName(bot), "Marina");
   assert.equal(seatName({ ...bot, bot_name: undefined }), "Greedy bot"); // an older server
   assert.deepEqual(seatBadges(seatInfo(bot)), [{ kind: "bot", text: "bot · greedy" }]);
@@ -33,7 +33,7 @@ test("invite links carry the code alone, escaped", () => {
   assert.equal(inviteUrl("http://h", "a/b?c"), "http://h/join/a%2Fb%3Fc");
 });
 
-test("invite links use the server's public URL, not the address the host opened (issue 11)", () => {
+test("invite links use the server's public URL, not the address the host opened", () => {
   assert.equal(inviteBase("https://dragons.example.org/", "http://127.0.0.1:8000"), "https://dragons.example.org");
   assert.equal(inviteBase("", "http://127.0.0.1:8000"), "http://127.0.0.1:8000");
   assert.equal(inviteBase(undefined, "http://h"), "http://h");
@@ -60,7 +60,7 @@ test("log lines name players instead of seat colours; ship colours stay", () => 
   assert.deepEqual(logPieces("The game is over", names), ["The game is over"]);
 });
 
-test("the connection badge says the game is over instead of Live (issue 13.8)", async () => {
+test("the connection badge says the game is over instead of Live", async () => {
   const { connLabel } = await import("../../static/js/lib/seats.mjs");
   assert.deepEqual(connLabel("live", false), { status: "live", text: "Live" });
   assert.deepEqual(connLabel("polling", false), { status: "polling", text: "Live (polling)" });
@@ -70,7 +70,7 @@ test("the connection badge says the game is over instead of Live (issue 13.8)", 
   assert.deepEqual(connLabel("offline", true), { status: "offline", text: "Offline, retrying…" });
 });
 
-test("a finished game's result: winners by name and every total (issue 13.8)", async () => {
+test("a finished game's result: winners by name and every total", async () => {
   const { resultText } = await import("../../static/js/lib/seats.mjs");
   const scores = { winners: [1], players: [{ seat: 0, total: 64 }, { seat: 1, total: 87 }, { seat: 2, total: 51 }] };
   assert.equal(resultText(scores, ["Ann", "Marina", "Cy"]), "Marina won · 87 – 64 – 51");
@@ -79,7 +79,7 @@ test("a finished game's result: winners by name and every total (issue 13.8)", a
   assert.equal(resultText(null, []), "");
 });
 
-test("an empty seat a rematch keeps says for whom (issue 14)", () => {
+test("an empty seat a rematch keeps says for whom", () => {
   const kept = { seat: 1, player: null, bot_level: null, reserved_for: { id: 2, display_name: "Bob" } };
   const info = seatInfo(kept);
   assert.ok(info.empty);

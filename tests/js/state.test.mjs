@@ -108,31 +108,6 @@ test("lock only on a legal spot; head defaults to the action's head; choose and 
   assert.equal(cellsKey(sent.cells), cellsKey(a.cells));
 });
 
-test("preview reads cost and rewards off the printed board (R-22, R-23)", () => {
-  const s = table();
-  const v = st.viewOf(s);
-  const cells = [];
-  const want = { cost: 0, gold: 0, reefs: 0 };
-  for (let r = 0; r < 15; r++) {
-    for (let c = 0; c < 15; c++) {
-      const ch = v.board.rows[r][c];
-      if (cells.length < 6 && "W~GR".includes(ch) && !cells.some(([a]) => a === r)) {
-        cells.push([r, c]);
-        if ("W~".includes(ch)) want.cost += 2;
-        if (ch === "G") want.gold += 1;
-        if (ch === "R") want.reefs += 1;
-      }
-    }
-  }
-  const [sr, sc, colour] = v.board.ships[0];
-  cells.push([sr, sc]);
-  const p = st.preview(s, cells);
-  assert.equal(p.cost, want.cost);
-  assert.equal(p.gold, want.gold);
-  assert.equal(p.reefs, want.reefs);
-  assert.deepEqual(p.ships, [colour]);
-});
-
 test("a new dragon in a later document is highlighted for a while", () => {
   const s = table();
   const doc = structuredClone(s.doc);

@@ -45,17 +45,26 @@ test("Convert: a ship held, then a colour listed for it; the action sent is the 
   assert.equal(s.decision, null);
 });
 
-test("what is switched on comes from the view's turn; Undo only while take_back is listed", () => {
+test("what is switched on comes from the view's turn; Undo only while the view offers take_back", () => {
   const s = table("ancestral.json");
   const v = s.doc.view;
-  const turn = { ...v.turn, ancestral: true, effects: ["triple_gold"] };
+  // Straight after "Use the Ancestral head" the engine's view offers the take-back.
+  assert.deepEqual(v.turn.take_back, { kind: "ancestral" });
+  assert.deepEqual(st.takeBackAction(s), { type: "take_back" });
+  assert.ok(!st.legalOf(s).some((a) => a.type === "take_back")); // an undo, not a listed move
+  const turn = { ...v.turn, ancestral: true, effects: ["triple_gold"], take_back: null };
   st.setDocument(s, { ...s.doc, view: { ...v, turn } }, 11, 0);
   assert.deepEqual(st.activeNow(s).map((x) => x.key), ["ancestral", "triple_gold"]);
   assert.ok(st.activeNow(s).every((x) => x.short && x.text));
-  assert.equal(st.takeBackAction(s), null);
-  const back = { type: "take_back" };
-  st.setDocument(s, { view: { ...v, turn }, legal_actions: [...s.doc.legal_actions, back] }, 12, 0);
-  assert.equal(st.takeBackAction(s), back);
+  assert.equal(st.takeBackAction(s), null); // the view's turn offers no take-back here
+  // The engine's view says what a take-back would undo (it is not in legal_actions).
+  const open = { ...turn, take_back: { kind: "ancestral" } };
+  st.setDocument(s, { view: { ...v, turn: open }, legal_actions: s.doc.legal_actions }, 12, 0);
+  assert.deepEqual(st.takeBackAction(s), { type: "take_back" });
+  const other = { ...open, seat: (s.seat + 1) % v.players.length };
+  st.setDocument(s, { view: { ...v, turn: other }, legal_actions: [] }, 12, 0);
+  assert.equal(st.takeBackAction(s), null); // not my turn: no Undo
+  st.setDocument(s, { view: { ...v, turn: open }, legal_actions: s.doc.legal_actions }, 12, 0);
   s.seat = null; // a spectator sees what is on, never an Undo
   assert.equal(st.activeNow(s).length, 2);
   assert.equal(st.takeBackAction(s), null);

@@ -1,5 +1,5 @@
 """The Content-Security-Policy in Debian's Chromium: pages and the game socket work under it,
-and an injected inline script does not run (issue 11.11)."""
+and an injected inline script does not run."""
 
 from __future__ import annotations
 

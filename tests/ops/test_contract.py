@@ -1,4 +1,4 @@
-"""One API contract (issue 11.12): the OpenAPI schema names the real error statuses, shapes
+"""One API contract: the OpenAPI schema names the real error statuses, shapes
 and limits, and a bounded schemathesis run against a real server on Postgres finds no 5xx
 and no status the schema does not list."""
 

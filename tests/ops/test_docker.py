@@ -1,4 +1,4 @@
-"""The image and the compose stack (issue 11.13): lint, contents, and a valid compose file."""
+"""The image and the compose stack: lint, contents, and a valid compose file."""
 
 from __future__ import annotations
 

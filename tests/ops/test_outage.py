@@ -1,4 +1,4 @@
-"""A database that goes away answers `503 unavailable` with Retry-After (issue 11.6)."""
+"""A database that goes away answers `503 unavailable` with Retry-After."""
 
 from __future__ import annotations
 

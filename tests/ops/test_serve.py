@@ -1,4 +1,4 @@
-"""A real `seadragons serve`: graceful SIGTERM, forwarded addresses, JSON logs (issue 11)."""
+"""A real `seadragons serve`: graceful SIGTERM, forwarded addresses, JSON logs."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def _failed_logins(server: Any, forwarded_for: list[str]) -> list[int]:
 def test_forwarded_addresses_are_believed_only_from_configured_proxies(
     tmp_path: Path, trusted: bool
 ) -> None:
-    """Issue 11.9: by default a client cannot escape the per-address throttle by rotating
+    """by default a client cannot escape the per-address throttle by rotating
     X-Forwarded-For; with the loopback proxy configured, the forwarded address counts."""
     settings = {"LOGIN_LIMITS_PER_ADDRESS": "3/minute"}
     if trusted:

@@ -1,4 +1,4 @@
-"""The turn clock on the socket (issue 14): in every document, the same for every viewer, patched
+"""The turn clock on the socket: in every document, the same for every viewer, patched
 with each turn; and an open socket marks its seat as connected for "your turn" notices."""
 
 from __future__ import annotations

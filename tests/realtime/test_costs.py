@@ -1,5 +1,5 @@
 """What sockets cost the server: presence frames linear in the room, bounded action-id memory,
-and several worker processes on one port (issue 10.2-10.3, issue 11.2)."""
+and several worker processes on one port."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def app_client(tmp_path: Path) -> Iterator[tuple[TestClient, Callable[[str], Tes
 def test_refused_actions_leave_no_memory_behind(
     app_client: tuple[TestClient, Callable[[str], TestClient]],
 ) -> None:
-    """Issue 11.2: the seat is checked before anything is remembered; what is remembered is a
+    """the seat is checked before anything is remembered; what is remembered is a
     digest and the reply, within the byte budget, whatever the actions' size."""
     main, guest = app_client
     hub = main.app.state.realtime  # type: ignore[attr-defined]
@@ -101,7 +101,7 @@ def test_refused_actions_leave_no_memory_behind(
                 )
             codes = _replies(ws, 16)
         assert codes == ["not_seated"] * 16
-    assert len(hub.recent) == 0 and hub.recent.bytes == 0
+    assert len(hub.authority.recent) == 0 and hub.authority.recent.bytes == 0
     # A seated player may be remembered, but only digests and replies, within the budget.
     with host.websocket_connect(f"/ws/games/{game['id']}") as ws:
         for j in range(300):
@@ -117,9 +117,9 @@ def test_refused_actions_leave_no_memory_behind(
             )
         codes = _replies(ws, 300)
     assert len(codes) == 300 and "internal" not in codes  # each refused by the engine
-    assert 0 < len(hub.recent) <= 64  # per player and game
-    assert hub.recent.bytes <= 64 * 1024
-    assert hub.recent.bytes < 64 * 2_000, "the actions themselves are not kept"
+    assert 0 < len(hub.authority.recent) <= 64  # per player and game
+    assert hub.authority.recent.bytes <= 64 * 1024
+    assert hub.authority.recent.bytes < 64 * 2_000, "the actions themselves are not kept"
 
 
 def _replies(ws: object, n: int) -> list[str]:
@@ -223,7 +223,7 @@ def _room_updates(server: Server) -> dict[str, float]:
 async def test_another_instances_moves_are_replayed_not_read_back(
     redis_url: str, tmp_path: Path, make_postgres_db: Callable[[], str]
 ) -> None:
-    """Issue 10.2: a notice carries the move; an instance one version behind replays it with
+    """a notice carries the move; an instance one version behind replays it with
     the (deterministic) engine instead of reloading the game from the database."""
     url = make_postgres_db()
     metrics = {"SEADRAGONS_METRICS_TOKEN": METRICS_TOKEN}  # /metrics is off the port otherwise

@@ -1,4 +1,4 @@
-"""Every socket converges after lost notices, a bus outage or a database outage (issue 10.1).
+"""Every socket converges after lost notices, a bus outage or a database outage.
 
 The bound (docs/protocol.md): a room compares itself with the database every
 SEADRAGONS_ROOM_CHECK_SECONDS (here 1 s) whatever the bus says, and a failed reload retries until
@@ -197,7 +197,7 @@ async def test_a_failed_reload_retries_until_the_database_is_back(
 async def test_bots_resume_within_3_s_of_the_databases_return(
     tmp_path: Path, make_postgres_db: Callable[[], str], servers: list[Server]
 ) -> None:
-    """Issue 11.6: a bot whose move fails because the database is away tries again soon."""
+    """a bot whose move fails because the database is away tries again soon."""
     url = make_postgres_db()
     proxy = TcpProxy("127.0.0.1", 5432)
     env = {**FAST, "SEADRAGONS_BOT_DELAY_SECONDS": "2.0", "SEADRAGONS_BOT_SWEEP_SECONDS": "3600"}

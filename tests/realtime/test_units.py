@@ -14,7 +14,7 @@ import pytest
 import app.engine as rules
 from app.realtime.bus import MemoryBus, channel_prefix, create_bus
 from app.realtime.connection import Connection, SocketLimits, TokenBucket
-from app.realtime.documents import SPECTATOR, ViewerKey, clean_chat, diff, document
+from app.realtime.documents import SPECTATOR, ViewerKey, diff, document
 from app.realtime.legal_wire import expand_legal, pack_legal
 from app.realtime.protocol import (
     MAX_FRAME_BYTES,
@@ -24,7 +24,9 @@ from app.realtime.protocol import (
     ResyncMsg,
     parse_client,
 )
-from app.realtime.store import Viewer
+from app.realtime.storage import Viewer
+from app.services.chat import clean as clean_chat_
+from app.settings import Settings
 from tests.realtime.helpers import canonical
 
 
@@ -80,12 +82,12 @@ def test_token_bucket_refills_at_its_rate() -> None:
 
 
 def test_chat_text_is_trimmed_and_limited() -> None:
-    assert clean_chat("  hi\tthere \n") == "hi there"
-    assert clean_chat("<b>&amp;</b>") == "<b>&amp;</b>"  # kept as typed: escaping is on display
-    assert clean_chat("a\u202eevil") == "a evil"  # bidi overrides could disguise a line
-    assert clean_chat("\U0001f409\u200d\U0001f525") == "\U0001f409\u200d\U0001f525"
-    assert clean_chat(" \n ") is None
-    assert clean_chat("x" * 500) is not None and clean_chat("x" * 501) is None
+    assert clean_chat_("  hi\tthere \n") == "hi there"
+    assert clean_chat_("<b>&amp;</b>") == "<b>&amp;</b>"  # kept as typed: escaping is on display
+    assert clean_chat_("a\u202eevil") == "a evil"  # bidi overrides could disguise a line
+    assert clean_chat_("\U0001f409\u200d\U0001f525") == "\U0001f409\u200d\U0001f525"
+    assert clean_chat_(" \n ") is None
+    assert clean_chat_("x" * 500) is not None and clean_chat_("x" * 501) is None
 
 
 @pytest.mark.parametrize(
@@ -219,19 +221,33 @@ async def test_a_slow_consumer_is_dropped_without_delaying_others() -> None:
     await fast.shutdown()
 
 
-def test_bus_urls_choose_the_backend() -> None:
-    assert isinstance(create_bus(None), MemoryBus)
-    assert isinstance(create_bus("memory://"), MemoryBus)
-    assert type(create_bus("redis://localhost:6379/0")).__name__ == "RedisBus"
-    with pytest.raises(ValueError, match="unsupported"):
-        create_bus("kafka://x")
+def test_one_reading_of_the_redis_url_serves_the_bus_the_limits_and_readiness() -> None:
+    from pydantic import ValidationError
+
+    from app.main import _redis_client
+    from app.web.throttle import make_storage
+
+    for alone in (None, "memory://", " "):
+        settings = Settings(redis_url=alone)
+        assert settings.shared_redis_url is None
+        assert isinstance(create_bus(settings.shared_redis_url), MemoryBus)
+        assert _redis_client(settings.shared_redis_url) is None  # /readyz checks no Redis
+        assert type(make_storage(settings.shared_redis_url)).__name__ == "MemoryStorage"
+    for shared in ("redis://localhost:6379/0", "rediss://h:6380/1", "unix:///run/redis.sock"):
+        settings = Settings(redis_url=shared)
+        assert settings.shared_redis_url == shared
+        assert type(create_bus(settings.shared_redis_url)).__name__ == "RedisBus"
+        assert _redis_client(settings.shared_redis_url) is not None
+        assert type(make_storage(settings.shared_redis_url)).__name__ == "RedisStorage"
+    with pytest.raises(ValidationError, match="Redis URL"):
+        Settings(redis_url="kafka://x")
     assert channel_prefix("redis://h:6379/15") != channel_prefix("redis://h:6379/0")
 
 
 @pytest.fixture(params=["memory", "redis"])
 def bus_url_param(request: pytest.FixtureRequest) -> str:
     """Each backend's URL (Redis: the shared fixture, which skips or fails when absent)."""
-    return "memory://" if request.param == "memory" else request.getfixturevalue("redis_url")
+    return "" if request.param == "memory" else request.getfixturevalue("redis_url")
 
 
 @pytest.mark.anyio

@@ -1,4 +1,4 @@
-"""Turn clocks (issue 14): banks and deadlines, timeouts played by a bot exactly once, hand-over."""
+"""Turn clocks: banks and deadlines, timeouts played by a bot exactly once, hand-over."""
 
 from __future__ import annotations
 

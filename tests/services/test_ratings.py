@@ -294,6 +294,31 @@ def test_recompute_rebuilds_the_same_numbers(
     ] == history
 
 
+def test_the_recompute_command_gives_the_same_numbers(
+    db: Session,
+    sessions: sessionmaker[Session],
+    make_account: MakeAccount,
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from app.cli import main
+
+    ann, bob = make_account("Ann"), make_account("Bob")
+    for _ in range(2):
+        _play(db, _rated_game(db, [ann, bob], ("random",)).id)
+    monkeypatch.setenv("SEADRAGONS_DATABASE_URL", database_url)
+    assert main(["jobs", "run"]) == 0  # the jobs the finishes enqueued
+    assert '"ran": 2' in capsys.readouterr().out
+    before = _ratings(db)
+    assert {v[3] for v in before.values()} == {2}
+    db.query(Rating).delete()
+    db.commit()
+    assert main(["ratings", "recompute"]) == 0
+    assert '"games": 2' in capsys.readouterr().out
+    assert _ratings(db) == before
+
+
 def test_the_waiting_room_prediction_favours_the_stronger_seat(
     db: Session, make_account: MakeAccount
 ) -> None:
@@ -305,3 +330,54 @@ def test_the_waiting_room_prediction_favours_the_stronger_seat(
     assert set(guess) == {0, 1, 2}
     assert guess[1]["win"] > guess[2]["win"]
     assert guess[1]["place"] < guess[2]["place"]
+
+
+def test_equal_ratings_share_a_rank_on_the_leaderboard_and_the_profile(
+    db: Session, make_account: MakeAccount
+) -> None:
+    from app.services import profiles
+    from app.settings import Settings
+
+    settings = Settings(rating_provisional_sigma=100.0, leaderboard_page_size=2)
+    people = [make_account(n) for n in ("Ann", "Bob", "Cat", "Dan")]
+    for user, display in zip(people, (1500, 1400, 1400, 1300), strict=True):
+        db.add(
+            Rating(user_id=user.id, variant="base", mu=25.0, sigma=3.0, display=display, games=9)
+        )
+    db.commit()
+    first = profiles.leaderboard(db, "base", 1, settings)
+    second = profiles.leaderboard(db, "base", 2, settings)
+    ranks = [e["rank"] for e in first["entries"] + second["entries"]]
+    assert ranks == [1, 2, 2, 4]
+    assert (first["total"], first["pages"]) == (4, 2)
+    shown = profiles.profile(db, "cat", settings)["ratings"][0]
+    assert (shown["rank"], shown["rating"]) == (2, 1400)
+
+
+def test_a_seat_a_bot_kept_after_two_timeouts_ranks_last(
+    db: Session, sessions: sessionmaker[Session], make_account: MakeAccount
+) -> None:
+    from app.services import deadlines
+
+    ann, bob = make_account("Ann"), make_account("Bob")
+    game = _rated_game(db, [ann, bob], clock={"mode": "daily", "per_turn": 3600})
+    later = utcnow() + timedelta(days=2)
+    timeouts = 0
+    while True:  # Ann's first two turns run out (the sweep hands them to a bot); Bob plays
+        game = lobby.get_game(db, game.id)
+        if game.status != "live":
+            break
+        ann_seat = game.seats[0]
+        if timeouts < 2 and game.to_act == 0 and ann_seat.bot_level is None:
+            claimed = deadlines.claim_timeout(db, later, "random", 2, set())
+            assert isinstance(claimed, deadlines.Timeout) and claimed.seat == 0
+            timeouts += 1
+            continue
+        seat, action, _ = _move(db, game)
+        games.submit_seat_action(db, game.id, seat, game.version, action)
+    assert timeouts == 2
+    assert game.seats[0].bot_level == "random"  # kept after the second timeout in a row
+    _runner(sessions).run_due()
+    rows = _results(db, game.id)
+    assert [r.quit for r in rows] == [True, False]
+    assert [r.place for r in rows] == [2, 1]

@@ -1,4 +1,4 @@
-"""Concurrent requests with one session cookie, and the open-table cap (issue 11.1, 11.5)."""
+"""Concurrent requests with one session cookie, and the open-table cap."""
 
 from __future__ import annotations
 

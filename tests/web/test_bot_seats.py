@@ -307,7 +307,7 @@ def test_a_restarted_server_resumes_a_bot_turn(
 
 
 def test_every_bot_seat_has_a_name_of_its_own(player: Callable[[str], TestClient]) -> None:
-    """Issue 13.3: with several bots, the seats, the log's record and the table tell them apart."""
+    """with several bots, the seats, the log's record and the table tell them apart."""
     host = player("Nessie")
     gid = host.post("/api/games", json={"players": 5}).json()["id"]
     for level in ("greedy", "greedy", "random", "greedy"):

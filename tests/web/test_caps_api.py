@@ -129,7 +129,7 @@ def test_rematch_offers_count_among_open_tables(capped_app: FastAPI) -> None:
 def test_a_rematch_of_a_bots_only_game_keeps_its_bots_and_their_names(
     capped_app: FastAPI,
 ) -> None:
-    """Issue 18.9: the same bots, the same levels, the same names, rematch after rematch."""
+    """the same bots, the same levels, the same names, rematch after rematch."""
     host = _guest(capped_app, "198.51.100.50", "Nessie")
     gid = _bot_table(host, 4)
     assert host.post(f"/api/games/{gid}/start").status_code == 200

@@ -1,4 +1,4 @@
-"""Clocks over HTTP (issue 14): chosen at creation, visible everywhere, timeouts in real time."""
+"""Clocks over HTTP: chosen at creation, visible everywhere, timeouts in real time."""
 
 from __future__ import annotations
 

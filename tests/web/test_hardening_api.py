@@ -1,4 +1,4 @@
-"""Probes of issue 11 over HTTP: large integers, private games, Origin, headers, limits."""
+"""Probes over HTTP: large integers, private games, Origin, headers, limits."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ BIG = 2**31  # one past the largest id a 32-bit column can hold
 
 
 def test_large_integers_are_refused_not_500(client_factory: Factory) -> None:
-    """Issue 11.4: on Postgres these used to raise inside the driver (500)."""
+    """on Postgres these used to raise inside the driver (500)."""
     client = client_factory("Counter")
     gid = client.post("/api/games", json={"players": 2}).json()["id"]
     for path in (
@@ -43,7 +43,7 @@ def test_large_integers_are_refused_not_500(client_factory: Factory) -> None:
 def test_a_private_game_looks_missing_to_strangers_everywhere(
     client_factory: Factory,
 ) -> None:
-    """Issue 11.7: no endpoint answers a stranger differently for a private game than for a
+    """no endpoint answers a stranger differently for a private game than for a
     game that does not exist; the access check comes before seats, status and roles."""
     host = client_factory("Host")
     game = host.post("/api/games", json={"players": 3, "visibility": "private"}).json()
@@ -88,7 +88,7 @@ def test_a_private_game_looks_missing_to_strangers_everywhere(
 
 
 def test_foreign_origins_cannot_change_anything(client_factory: Factory) -> None:
-    """Issue 11.8: cookie-carrying POSTs from another origin (or port) are refused."""
+    """cookie-carrying POSTs from another origin (or port) are refused."""
     client = client_factory("Victim")
     gid = client.post("/api/games", json={"players": 2}).json()["id"]
     for headers in (
@@ -135,7 +135,7 @@ def test_configured_and_public_origins_are_allowed(
 
 
 def test_security_headers_on_pages_and_api(client_factory: Factory) -> None:
-    """Issue 11.11: CSP without inline script, no framing, nosniff, a Referrer-Policy."""
+    """CSP without inline script, no framing, nosniff, a Referrer-Policy."""
     client = client_factory()
     for path in ("/", "/games/1", "/api/games", "/api/nothing", "/static/css/app.css"):
         r = client.get(path)
@@ -181,7 +181,7 @@ def _client(app: FastAPI, address: str) -> TestClient:
 
 
 def test_new_guests_per_address_are_limited(limited_app: FastAPI) -> None:
-    """Issue 11.5: 429 with Retry-After past the limit; renames and other addresses are free."""
+    """429 with Retry-After past the limit; renames and other addresses are free."""
     clients = [_client(limited_app, "198.51.100.1") for _ in range(4)]
     for c in clients[:3]:
         assert c.post("/api/session/guest", json={"name": "Many"}).status_code == 200
@@ -216,7 +216,7 @@ def test_open_tables_per_user_are_capped(limited_app: FastAPI) -> None:
 
 
 def test_unreadable_bodies_are_invalid_requests(client_factory: Factory) -> None:
-    """Issue 11.12: one contract, as docs/api.md says: every unreadable body is 422."""
+    """one contract, as docs/api.md says: every unreadable body is 422."""
     client = client_factory("Parser")
     for body in (b"{not json", b"\xff\xfe{", b""):
         r = client.post("/api/games", content=body, headers={"content-type": "application/json"})

@@ -84,7 +84,7 @@ def test_private_game_needs_the_invite_code(client_factory: Factory) -> None:
     game = host.post("/api/games", json={"players": 2, "visibility": "private"}).json()
     gid, code = game["id"], game["invite_code"]
     stranger = client_factory("Stranger")
-    # Without the code a private game is indistinguishable from a missing one (issue 11.7).
+    # Without the code a private game is indistinguishable from a missing one.
     missing = stranger.get("/api/games/999999").json()["error"]["message"]
     r = stranger.get(f"/api/games/{gid}")
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"

@@ -1,4 +1,4 @@
-"""Failed sign-ins are throttled per (username, address) and per address (issue 11.3).
+"""Failed sign-ins are throttled per (username, address) and per address.
 
 Nobody elsewhere can lock an account's owner out; a broken counter store (Redis down) lets
 sign-ins through with a log line instead of failing them.

@@ -1,4 +1,4 @@
-"""'Your turn' emails (issue 14) against a real SMTP server the test starts (aiosmtpd)."""
+"""'Your turn' emails against a real SMTP server the test starts (aiosmtpd)."""
 
 from __future__ import annotations
 
@@ -327,7 +327,7 @@ def test_a_password_is_never_sent_without_tls(smtp: tuple[Inbox, int]) -> None:
 def test_finished_emails_are_pruned_after_the_retention_and_pending_ones_kept(
     database_url: str, make_settings: Callable[..., Settings]
 ) -> None:
-    """The outbox is bounded (issue 14, left out before): finished rows older than
+    """The outbox is bounded: finished rows older than
     MAIL_KEEP_DAYS are deleted, a bounded batch per pass; pending and recent rows stay."""
     from datetime import timedelta
 

@@ -100,3 +100,48 @@ def test_a_card_with_too_many_placements_is_refused(make_settings, database_url)
             assert r.status_code == 422 and r.json()["error"]["code"] == "too_many_outcomes"
     finally:
         application.state.engine.dispose()
+
+
+def test_take_back_over_the_api_R56(start_game: Start) -> None:
+    """The view says what a take-back would undo; the move is stored and logged like any."""
+    gid, clients = start_game(3, expansion=True)
+    seat = _state(clients[0], gid)["to_act"]
+    me = clients[seat]
+    state = _state(me, gid)
+    assert state["view"]["turn"]["take_back"] is None
+    r = me.post(
+        f"/api/games/{gid}/actions",
+        json={"version": state["version"], "action": {"type": "use_ancestral"}},
+    )
+    assert r.status_code == 200, r.text
+    state = _state(me, gid)
+    assert state["view"]["turn"]["take_back"] == {"kind": "ancestral"}
+    watcher = _state(clients[(seat + 1) % 3], gid)
+    assert watcher["view"]["turn"]["take_back"] == {"kind": "ancestral"}  # public
+    assert {"type": "take_back"} not in state["legal_actions"]
+    r = me.post(
+        f"/api/games/{gid}/actions",
+        json={"version": state["version"], "action": {"type": "take_back"}},
+    )
+    assert r.status_code == 200, r.text
+    view = _state(me, gid)["view"]
+    assert view["turn"]["ancestral"] is False and view["turn"]["take_back"] is None
+    log = clients[0].get(f"/api/games/{gid}/log").json()["moves"]
+    who = view["players"][seat]["colour"].capitalize()
+    assert log[-1]["text"] == [f"{who} took back the Ancestral Dragon head"]
+    r = me.post(
+        f"/api/games/{gid}/actions",
+        json={"version": state["version"] + 1, "action": {"type": "take_back"}},
+    )
+    assert r.status_code == 422 and r.json()["error"]["code"] == "not_allowed"
+
+
+def test_no_outcomes_while_a_bot_plays_the_seat(start_game: Start) -> None:
+    gid, clients = start_game(2)
+    host = clients[0]
+    r = host.post(f"/api/games/{gid}/seats/0/bot", json={"level": "random"})
+    assert r.status_code == 200, r.text
+    state = _state(host, gid)
+    card = state["view"]["players"][0]["hand"][0]
+    r = host.get(f"/api/games/{gid}/outcomes", params={"card": card, "version": state["version"]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "seat_has_bot"

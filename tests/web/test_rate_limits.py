@@ -1,4 +1,4 @@
-"""Creation and chat limits shared by every instance through Redis (issue 11.5)."""
+"""Creation and chat limits shared by every instance through Redis."""
 
 from __future__ import annotations
 

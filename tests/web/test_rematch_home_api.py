@@ -1,4 +1,4 @@
-"""Rematches and "Your games" (issue 14, points 4 and 5) over HTTP."""
+"""Rematches and "Your games" over HTTP."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def test_a_private_games_rematch_is_for_its_players_only(
     app: FastAPI, client_factory: Factory
 ) -> None:
     """A private table's rematch, like the table, is hidden from strangers: 404, as for a game
-    that does not exist (issue 11.7)."""
+    that does not exist."""
     gid, (ann, bob) = _table(client_factory, visibility="private")
     _mark_finished(app, gid)
     offer = ann.post(f"/api/games/{gid}/rematch").json()

@@ -1,4 +1,4 @@
-"""Sessions cannot be forked or kept past an upgrade or a sign-in (issue 11.1)."""
+"""Sessions cannot be forked or kept past an upgrade or a sign-in."""
 
 from __future__ import annotations
 

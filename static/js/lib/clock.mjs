@@ -1,4 +1,4 @@
-// Turn clocks, "Your games" and turn notifications in words and numbers (issue 14). Pure: no
+// Turn clocks, "Your games" and turn notifications in words and numbers. Pure: no
 // DOM, no timers (the caller passes `now`), so it is tested under Node.
 //
 // A clock is what the server sends in GET /api/games/{id}, GET .../state and the socket

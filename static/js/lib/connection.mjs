@@ -14,7 +14,7 @@ const ACK_TIMEOUT_MS = 10000; // an action unanswered this long: resync and repo
 const RESTART_CLOSE = 1012; // the server restarts: reconnect at once (maybe to another instance)
 
 /** The document in an HTTP state reply: view, legal actions (as the compact form's `other`
- * list) and the turn clock (issue 14), in the shape socket patches apply to. */
+ * list) and the turn clock, in the shape socket patches apply to. */
 function docOf(data) {
   const doc = { view: data.view, legal: looseLegal(data.legal_actions) };
   if (data.clock !== undefined) doc.clock = data.clock;
@@ -232,7 +232,7 @@ export class Connection {
     } else if (msg.type === "pong") {
       this.measureClock(msg.now);
     } else if (msg.type === "error") {
-      const err = new ApiError(400, msg.code ?? "error", msg.message);
+      const err = new ApiError(400, msg.code ?? "error", msg.message, msg.reason ?? null);
       if (msg.id != null && this.waiting.has(msg.id)) this.settle(msg.id, err);
       else this.onMessage(msg);
       if (msg.code === "stale_version") this.resync();

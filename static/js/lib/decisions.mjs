@@ -1,4 +1,4 @@
-// Decisions on the pieces (issue 13.4): completing a mission by its card with a payment chosen
+// Decisions on the pieces: completing a mission by its card with a payment chosen
 // among the listed ones, passing as two small choices, advancing a tail by its track. Pure; no
 // DOM. The client never builds an action: every function here picks one of the listed legal
 // actions (st.legalOf), so what is sent is always exactly what the server offered.

@@ -21,7 +21,7 @@ export function seatInfo(seat) {
     standIn: !!(bot && person),
     left: !!seat?.left,
     empty: !person && !bot,
-    // issue 14: an empty seat a rematch keeps for this player until they answer.
+    // an empty seat a rematch keeps for this player until they answer.
     reservedFor: !person && !bot ? (seat?.reserved_for?.display_name ?? null) : null,
   };
 }

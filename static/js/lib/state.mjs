@@ -3,7 +3,8 @@
 // Legality is never computed here: a ghost is legal exactly when its squares equal the squares
 // of a `place` action the server listed in legal_actions.
 
-import { cellsKey, orient, orientationFor, placeAt, step, SIZE } from "./geometry.mjs";
+import { cellsKey, onBoard, orient, orientationFor, placeAt, step, SIZE } from "./geometry.mjs";
+import { matchOutcome, outcomeKey } from "./outcomes.mjs";
 import { shapeOf } from "./cards.mjs";
 
 /** A fresh table state. */
@@ -24,6 +25,8 @@ export function createState(opts = {}) {
     anchor: null, // [row, col] where the ghost's pivot sits (pointer or arrow keys), or null
     locked: false, // true once the player fixed a legal spot and is choosing the head
     headIndex: 0, // index into the ghost's squares of the chosen head square
+    freeCells: null, // the ghost's squares one by one (extra-body and free-shape treasures), or null: the card's shape
+    outcomes: null, // {key, list, error}: the engine's outcomes of the selected card's placements (lib/outcomes.mjs)
     decision: null, // an open chooser (lib/decisions.mjs): {kind: "mission", mission, pay} | {kind: "pass", discard, draw}
     pending: false, // an action was sent and not answered yet: input waits to avoid doubles
     lastPlaced: null, // {cells, at, still?} of the newest Dragon, highlighted after it lands (still: no pulse)
@@ -96,6 +99,7 @@ export function selectCard(s, card) {
   s.mirrored = false;
   s.locked = false;
   s.headIndex = 0;
+  s.freeCells = null;
   if (!s.anchor) s.anchor = [Math.floor(SIZE / 2), Math.floor(SIZE / 2) - 3];
   return true;
 }
@@ -105,17 +109,20 @@ export function clearSelection(s) {
   s.selected = null;
   s.locked = false;
   s.headIndex = 0;
+  s.freeCells = null;
 }
 
 /** R: a quarter turn clockwise. */
 export function rotateGhost(s) {
   if (!s.selected || s.locked) return;
+  s.freeCells = null; // back to the card's shape, turned
   s.rot = (s.rot + 1) % 4;
 }
 
 /** F: mirror left-right. Mirroring after a rotation must look like flipping what is shown. */
 export function mirrorGhost(s) {
   if (!s.selected || s.locked) return;
+  s.freeCells = null;
   s.mirrored = !s.mirrored;
   // orient() mirrors before rotating; flipping the displayed shape left-right equals mirroring
   // the base and rotating the other way round.
@@ -124,18 +131,25 @@ export function mirrorGhost(s) {
 
 /** Put the ghost's pivot on a square (pointer move). */
 export function moveGhostTo(s, cell) {
-  if (!s.selected || s.locked || !cell) return;
+  // Squares chosen one by one stay put under the pointer: a click adds or removes one.
+  if (!s.selected || s.locked || !cell || s.freeCells) return;
   s.anchor = [cell[0], cell[1]];
 }
 
 /** Arrow keys: move the ghost one square. */
 export function moveGhostBy(s, dr, dc) {
   if (!s.selected || s.locked) return;
+  if (s.freeCells) {
+    const moved = s.freeCells.map(([r, c]) => [r + dr, c + dc]);
+    if (onBoard(moved)) s.freeCells = moved;
+    return;
+  }
   s.anchor = step(s.anchor ?? [7, 7], dr, dc);
 }
 
 /** The board squares the ghost covers now, or [] with no card selected. */
 export function ghostCells(s) {
+  if (s.selected && s.freeCells) return s.freeCells;
   const shape = shapeOf(s.content, s.selected);
   if (!shape || !s.anchor) return [];
   return placeAt(orient(shape, s.rot, s.mirrored), s.anchor);
@@ -147,6 +161,56 @@ export function currentAction(s) {
   if (!cells.length) return null;
   const key = cellsKey(cells);
   return placeActions(s).find((a) => cellsKey(a.cells) === key) ?? null;
+}
+
+const shapeMemo = { key: null, value: false };
+
+/**
+ * Whether the selected card's listed placements include squares its printed shape cannot cover
+ * (the extra-body treasure adds a square, the free-shape treasure allows any shape): then the
+ * ghost's squares can be added and removed one by one. Read off the listed actions, so the
+ * client never knows which treasure allows what.
+ */
+export function shapeIsFree(s) {
+  const key = `${s.docSeq}|${s.selected}`;
+  if (shapeMemo.key !== key) {
+    const shape = shapeOf(s.content, s.selected);
+    shapeMemo.key = key;
+    shapeMemo.value = !!shape && placeActions(s).some((a) => a.cells.length !== shape.length || !orientationFor(shape, a.cells));
+  }
+  return shapeMemo.value;
+}
+
+/**
+ * Add or remove one square of the ghost (free shapes): a square of the ghost is removed, any
+ * other is added. The first change starts from the ghost's squares as they are.
+ */
+export function toggleSquare(s, cell) {
+  if (!s.selected || s.locked || !cell || !onBoard([cell])) return false;
+  const cells = (s.freeCells ?? ghostCells(s)).filter(([r, c]) => r >= 0 && r < SIZE && c >= 0 && c < SIZE);
+  const i = cells.findIndex(([r, c]) => r === cell[0] && c === cell[1]);
+  s.freeCells = i >= 0 ? cells.filter((_, j) => j !== i) : [...cells, [cell[0], cell[1]]];
+  return true;
+}
+
+/** Start choosing the ghost's squares one by one, from those it covers now (on the board). */
+export function editSquares(s) {
+  if (!s.selected || s.locked || s.freeCells) return false;
+  s.freeCells = ghostCells(s).filter((c) => onBoard([c]));
+  return true;
+}
+
+/** Back to the card's printed shape (from squares chosen one by one). */
+export function shapeAgain(s) {
+  if (!s.freeCells || s.locked) return false;
+  s.freeCells = null;
+  return true;
+}
+
+/** The engine's outcome of the ghost's placement (cost, Gold, ...), or null (none, or not yet). */
+export function currentOutcome(s) {
+  if (!s.outcomes?.list || s.outcomes.key !== outcomeKey(s.version, s.selected)) return null;
+  return matchOutcome(s.outcomes.list, ghostCells(s), s.locked ? headCell(s) : null);
 }
 
 /** Every square covered by some legal placement of the selected card (a faint hint layer). */
@@ -217,33 +281,16 @@ export function cycleLegal(s, dir = 1) {
   while (here !== null && k !== i && cellsKey(acts[k].cells) === here) k = after(k);
   const next = acts[k];
   const o = orientationFor(shape, next.cells);
-  if (!o) return false;
+  if (!o) {
+    // Squares the printed shape cannot cover (extra body, free shape): the ghost takes them.
+    s.freeCells = next.cells.map(([r, c]) => [r, c]);
+    return true;
+  }
+  s.freeCells = null;
   s.rot = o.rot;
   s.mirrored = o.mirrored;
   s.anchor = o.anchor;
   return true;
-}
-
-/**
- * What covering the ghost's squares would cost and give, read off the board's printed
- * symbols (R-22, R-23): 2 Gold per Whirlpool or Current, ships, Gold and Reef symbols.
- * A preview only: the server computes the real outcome.
- */
-export function preview(s, cells = ghostCells(s)) {
-  const v = viewOf(s);
-  const out = { cost: 0, gold: 0, reefs: 0, ships: [] };
-  if (!v) return out;
-  const rows = v.board.rows;
-  const ships = new Map(v.board.ships.map(([r, c, col]) => [`${r},${c}`, col]));
-  for (const [r, c] of cells) {
-    const ch = rows[r]?.[c];
-    if (ch === "W" || ch === "~") out.cost += 2;
-    if (ch === "G") out.gold += 1;
-    if (ch === "R") out.reefs += 1;
-    const ship = ships.get(`${r},${c}`);
-    if (ship) out.ships.push(ship);
-  }
-  return out;
 }
 
 /** Whether the newest placement should still be highlighted. */
@@ -298,7 +345,15 @@ export function activeNow(s) {
   });
 }
 
-/** The listed `take_back` action (undo the head or treasure switched on), or null. */
+/**
+ * The `take_back` action (undo the head or treasure just switched on) when the engine offers it
+ * to me, or null. It is an undo, not a move, so the engine says so in the view's
+ * `turn.take_back` (what it would undo) rather than in legal_actions; only the seat to act,
+ * while it has a decision, may send it.
+ */
 export function takeBackAction(s) {
-  return legalOf(s).find((a) => a.type === "take_back") ?? null;
+  const listed = legalOf(s).find((a) => a.type === "take_back");
+  if (listed) return listed;
+  const t = viewOf(s)?.turn;
+  return t?.take_back && t.seat === s.seat && isMyTurn(s) ? { type: "take_back" } : null;
 }

@@ -3,6 +3,8 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { Connection } from "../lib/connection.mjs";
+import { cellsKey } from "../lib/geometry.mjs";
+import { outcomeKey } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
 import { Board } from "../ui/board.mjs";
@@ -12,12 +14,15 @@ import { renderHand, renderMarkets, renderPlayers } from "../ui/panels.mjs";
 import { renderRealms } from "../ui/realms.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
+import { renderProfileLinks } from "../ui/ratinglinks.mjs";
 import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
 import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
-import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // issue 14: clocks, notifications
-import { RematchPanel } from "../ui/rematch.mjs"; // issue 14: rematch
+import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notifications
+import { RematchPanel } from "../ui/rematch.mjs"; // rematch
+import { ReasonTip } from "../ui/reason.mjs"; // why not here, under an illegal ghost
+import { HintPanel } from "../ui/hint.mjs"; // the expert's move, at unrated tables
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -28,16 +33,19 @@ let conn = null; // the live Connection once the game has started
 let frame = 0; // pending requestAnimationFrame id (0 = none)
 let panelsDirty = true; // whether the DOM panels need rebuilding on the next frame
 let logSince = 0; // next move seq to fetch from the log API (polling mode)
+let revealPlacing = false; // on one column, scroll the sheet to the placing buttons after the next render
 let revealChooser = false; // scroll the decision's chooser into view after the next render
-// Issue 14; deadlines are the server's, so the countdown uses the server's time as the socket
+// deadlines are the server's, so the countdown uses the server's time as the socket
 // measured it (the browser's own clock until then).
 const clockPanel = new ClockPanel($("clock"), () => (conn ? conn.serverNow() : Date.now()));
-let turnNotifier = null; // issue 14: set for seated players once the game is live
-let rematchPanel = null; // issue 14: shown once the game is over
+let turnNotifier = null; // set for seated players once the game is live
+let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
+const reasonTip = new ReasonTip($("board"), { gameId, redraw: () => schedule(false) });
+const hintPanel = new HintPanel(document.querySelector(".board-bar"), { gameId, state, redraw: () => schedule(true) });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
-window.seadragons = { state, board, st };
+window.seadragons = { state, board, st, ghostKey: () => cellsKey(st.ghostCells(state)) };
 
 /** Ask for a redraw on the next animation frame; `panels` also rebuilds the DOM panels. */
 function schedule(panels = true) {
@@ -47,9 +55,12 @@ function schedule(panels = true) {
 
 function render(now) {
   frame = 0;
+  ensureOutcomes();
   board.draw(now);
+  reasonTip.update(state, board);
+  hintPanel.update();
   // The placement bar (and the board's label) describe the ghost under the pointer on every
-  // frame (issue 13.1): moving the pointer changes nothing else.
+  // frame: moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
   const view = st.viewOf(state);
   if (view) {
@@ -74,15 +85,21 @@ function render(now) {
   const tailChoice = legal.some((a) => a.type === "choose_tail");
   keyed("reward", [view.reward, view.players.map((p) => p.tails), s.names, tailChoice], () => renderReward($("reward"), view, s.names, s.content, { hidden: tailChoice, seat: s.seat }));
   keyed("realms", [view.realms, s.names, view.over], () =>
-    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed" } : {}),
+    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed", hiddenNote: "Every Hidden Dragon card counts now." } : {}),
   );
   keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
+  // Once over: each player's profile, where the game's result now shows.
+  keyed("profiles", [view.over], () => view.over && loadGame().then((g) => renderProfileLinks($("profile-links"), g)).catch(() => {}));
   keyed("log", [s.log.length, s.log.at(-1), s.names], renderLog);
   keyed("conn", [s.status, view.over], () => showStatus(view.over));
   updateTurnAlert();
   if (view.over && !sheetFoldedAtEnd) {
     sheetFoldedAtEnd = true;
     if (oneColumn()) sheet.setFolded(true);
+  }
+  if (revealPlacing) {
+    revealPlacing = false;
+    $("actions").querySelector(".placing-buttons")?.scrollIntoView({ block: "nearest" });
   }
   if (revealChooser) {
     revealChooser = false;
@@ -129,6 +146,37 @@ function showStatus(over) {
   el.textContent = text;
 }
 
+const outcomeCache = new Map(); // outcomeKey -> {key, list, error}: this version's outcomes per card
+
+/**
+ * Fetch the engine's outcomes of the selected card's placements once per version and card (the
+ * preview's numbers): only the seat to act, while it places.
+ */
+function ensureOutcomes() {
+  const s = state;
+  if (!s.selected || !conn || s.seat === null || !st.placeActions(s).length) return;
+  const key = outcomeKey(s.version, s.selected);
+  if (s.outcomes?.key === key) return;
+  for (const k of outcomeCache.keys()) if (!k.startsWith(`${s.version}|`)) outcomeCache.delete(k);
+  const cached = outcomeCache.get(key);
+  if (cached) {
+    s.outcomes = cached;
+    return;
+  }
+  const entry = { key, list: null, error: null };
+  outcomeCache.set(key, entry);
+  s.outcomes = entry;
+  const q = new URLSearchParams({ card: s.selected, version: String(s.version) });
+  api(`/api/games/${gameId}/outcomes?${q}`)
+    .then((r) => (entry.list = r.outcomes))
+    .catch((e) => {
+      // A newer version makes this answer useless (stale_version): the next render asks again.
+      if (e?.code === "stale_version") outcomeCache.delete(key);
+      else entry.error = errorText(e);
+    })
+    .finally(() => schedule(false));
+}
+
 /** Send an action; input pauses until the server answers, errors are shown, not thrown. */
 async function act(action) {
   if (state.pending || !conn) return;
@@ -150,7 +198,10 @@ async function act(action) {
 function pick(card) {
   if (state.decision?.kind === "pass") dec.passDiscard(state, card);
   else if (state.selected === card) st.clearSelection(state);
-  else if (st.selectCard(state, card)) dec.closeDecision(state);
+  else if (st.selectCard(state, card)) {
+    dec.closeDecision(state);
+    revealPlacing = oneColumn(); // the sheet is small: bring the placing buttons into it
+  }
   schedule();
 }
 
@@ -192,12 +243,17 @@ const controls = {
   passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
   passDraw: (key) => (dec.passDraw(state, key), schedule()),
   closeDecision: () => (dec.closeDecision(state), schedule()),
-  openConvert: (card) => (dec.openConvert(state, card) && st.clearSelection(state), schedule()),
+  openConvert: (card) => {
+    if (dec.openConvert(state, card)) st.clearSelection(state);
+    revealChooser = true; // on a phone the chooser opens below the fold of the sheet
+    schedule();
+  },
   convertPick: (side, colour) => (dec.convertPick(state, side, colour), schedule()),
   sendDecision,
   rotate: () => (st.rotateGhost(state), schedule()),
   mirror: () => (st.mirrorGhost(state), schedule()),
   nextLegal: () => (st.cycleLegal(state), schedule()),
+  editSquares: () => (st.shapeAgain(state) || st.editSquares(state), schedule()),
   lock: () => (st.lockGhost(state), schedule()),
   cycleHead: () => (st.chooseHead(state), schedule()),
   cancel: () => (st.clearSelection(state), schedule()),
@@ -227,6 +283,7 @@ function onKey(e) {
   else if (k === "f" || k === "F") controls.mirror();
   else if (k === "n" || k === "N") st.cycleLegal(state, e.shiftKey ? -1 : 1);
   else if (k === "h" || k === "H") st.chooseHead(state);
+  else if ((k === "e" || k === "E") && st.shapeIsFree(state)) controls.editSquares();
   else if (k === "Escape") state.locked ? st.unlockGhost(state) : st.clearSelection(state);
   else if (k === "Enter" && e.target.tagName !== "BUTTON") state.locked ? controls.confirm() : st.lockGhost(state);
   else return;
@@ -263,18 +320,21 @@ function renderLog() {
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
 
+/** The lines of one log entry (GET /log's, or a socket's log frame: the same fields). */
+function logLines(m) {
+  const lines = [];
+  if (m.note) lines.push({ seq: m.seq, text: m.note }); // a move a bot made: the clock ran out
+  for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
+  logSince = Math.max(logSince, m.seq + 1);
+  return lines;
+}
+
 async function fetchLog() {
   try {
     const q = new URLSearchParams({ since: String(logSince) });
     if (inviteCode) q.set("invite_code", inviteCode);
     const data = await api(`/api/games/${gameId}/log?${q}`);
-    const lines = [];
-    for (const m of data.moves ?? []) {
-      if (m.note) lines.push({ seq: m.seq, text: m.note }); // issue 14: a timeout move
-      for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
-      logSince = Math.max(logSince, m.seq + 1);
-    }
-    st.addLog(state, lines);
+    st.addLog(state, (data.moves ?? []).flatMap(logLines));
     schedule();
   } catch {
     // the log is a nicety: the board is the truth, so a failed fetch is retried next move
@@ -288,8 +348,7 @@ function onMessage(msg) {
     }
     renderChat();
   } else if (msg.type === "log") {
-    const texts = msg.entries ?? (Array.isArray(msg.text) ? msg.text.map((t) => ({ seq: msg.seq, text: t })) : [{ seq: msg.seq, text: msg.text }]);
-    st.addLog(state, texts.filter((t) => t.text));
+    st.addLog(state, logLines(msg).filter((t) => t.text));
     schedule();
   } else if (msg.type === "presence") {
     // Presence also changes when a bot takes or gives back a seat: re-read who sits where.
@@ -314,7 +373,7 @@ function renderChat() {
 $("chat-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const input = $("chat-input");
-  const text = input.value.trim().slice(0, 300);
+  const text = input.value.trim(); // at most the server's limit: the input's maxlength
   if (!text) return;
   if (conn?.chat(text)) input.value = "";
   else $("chat-note").textContent = "Chat needs the live connection; it will come back shortly.";
@@ -361,16 +420,18 @@ async function startLive(game) {
       const before = state.version;
       st.setDocument(state, doc, version);
       dec.reconcileDecision(state);
-      if (version !== before) fetchLog();
+      // A whole document (the first, a resync, polling) may follow moves this page has no log
+      // lines for: read them once. Patches come with their moves' log frames.
+      if (version !== before && meta && "seat" in meta) fetchLog();
       if (doc.view?.over) $("replay-link").hidden = false;
-      clockPanel.update(doc.clock, state.names, state.seat); // issue 14
-      if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // issue 14: once a turn
-      if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show(); // issue 14
+      clockPanel.update(doc.clock, state.names, state.seat);
+      if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // once a turn
+      if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show();
       schedule();
     },
   });
   state.seat = game.your_seat ?? null;
-  if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId); // issue 14
+  if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId);
   await conn.start();
 }
 

@@ -4,14 +4,14 @@ import { api, errorText } from "../lib/api.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { resultText, seatInfo } from "../lib/seats.mjs";
 import { badges } from "../ui/seats.mjs";
-import { clockLabel, clockSpec, isFull } from "../lib/clock.mjs"; // issue 14
-import { renderYourGames } from "../ui/yourgames.mjs"; // issue 14
+import { clockLabel, clockSpec, isFull } from "../lib/clock.mjs";
+import { renderYourGames } from "../ui/yourgames.mjs";
 
 let me = null; // the signed-in user or null
 // The server's limits (app/services/users.py): names and usernames 24 characters, passwords 128.
 const NAME_MAX = 24;
 const PASSWORD_MAX = 128;
-const baseTitle = document.title; // issue 14: "(n) " is put in front for games waiting for me
+const baseTitle = document.title; // "(n) " is put in front for games waiting for me
 
 function identityForms() {
   const tabs = ["Play as guest", "Log in", "Register"];
@@ -131,8 +131,8 @@ function gameItem(g, kind) {
       {},
       h("b", {}, `Table ${g.id}`),
       g.your_turn ? h("span.badge", {}, "your turn") : null,
-      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${status}`),
-      clockLabel(g.clock) ? h("div.meta.clock-meta", {}, clockLabel(g.clock)) : null, // issue 14
+      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${g.rated ? "rated · " : ""}${status}`),
+      clockLabel(g.clock) ? h("div.meta.clock-meta", {}, clockLabel(g.clock)) : null,
       h("div.meta.who-list", {}, who),
       kind === "finished" && g.final_scores ? h("div.result", {}, resultText(g.final_scores, seats.map((x) => x.name))) : null,
     ),
@@ -155,8 +155,9 @@ async function refresh() {
   me = (await api("/api/session").catch(() => null))?.user ?? null;
   renderIdentity();
   $("create").hidden = !me;
+  $("rated-option").hidden = !me || me.guest;
   await Promise.all([
-    renderYourGames($("my-games"), me, baseTitle).catch((e) => fill($("my-games"), h("li.muted", {}, errorText(e)))), // issue 14
+    renderYourGames($("my-games"), me, baseTitle).catch((e) => fill($("my-games"), h("li.muted", {}, errorText(e)))),
     loadList("open-games", "/api/games?status=open", "open"),
     loadList("live-games", "/api/games?status=live", "live"),
     loadList("finished-games", "/api/games?status=finished", "finished"),
@@ -169,7 +170,8 @@ $("create-form").addEventListener("submit", async (e) => {
   const players = Number(f.get("players"));
   const bots = Math.min(Number(f.get("bots")), players - 1);
   const body = { players, expansion: f.get("expansion") === "on", visibility: f.get("visibility") };
-  body.clock = clockSpec(f.get("clock")); // issue 14
+  if (f.get("rated") === "on") body.rated = true; // accounts only (the option is hidden for guests)
+  body.clock = clockSpec(f.get("clock"));
   const err = $("create-error");
   const submit = e.target.querySelector("button[type=submit]");
   submit.disabled = true;

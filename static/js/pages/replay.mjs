@@ -1,7 +1,10 @@
-// The replay page: step through a game's moves with a slider, buttons and arrow keys.
+// The replay page: step through a finished game with a slider, buttons and arrow keys. The
+// server replays the stored moves in the engine (GET /api/games/{id}/replay) and sends its view
+// at the start and the ops from each move's view to the next (lib/replaysteps.mjs applies them),
+// with every hand shown (the game is over, R-60): every number on the page is the engine's.
 
 import { api, errorText } from "../lib/api.mjs";
-import { buildFrames, clampStep } from "../lib/replay.mjs";
+import { ReplaySteps } from "../lib/replaysteps.mjs";
 import * as st from "../lib/state.mjs";
 import { Board } from "../ui/board.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
@@ -14,15 +17,17 @@ import { seatInfo } from "../lib/seats.mjs";
 import { logText } from "../ui/seats.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
-// Private games: the invite code (from the game page's link) lets a non-player read the log.
+// Private games: the invite code (from the game page's link) lets a non-player watch it.
 const code = new URLSearchParams(location.search).get("code");
 const q = code ? `?invite_code=${encodeURIComponent(code)}` : "";
 const state = st.createState({ gameId }); // seat stays null: a replay is read-only
-let frames = []; // every public view of the game, setup first
-let step = 0; // the frame shown
+let steps = null; // the ReplaySteps once loaded
+let step = 0; // the step shown (0: the start)
 let frame = 0; // pending animation frame id
 
 const board = new Board($("board"), state, { redraw: () => (frame ||= requestAnimationFrame(draw)), maxSide: maxBoardSide });
+// Read-only handles for the browser tests (they read, never drive).
+window.seadragons = { state, board, st, replay: () => ({ steps, step }) };
 
 function draw() {
   frame = 0;
@@ -30,19 +35,29 @@ function draw() {
 }
 
 function show(i) {
-  step = clampStep(i, frames);
-  const f = frames[step];
-  state.doc = { view: f.view, legal_actions: [] };
-  // Highlight what this move placed (kept on while the frame is shown).
-  state.lastPlaced = f.lastPlaced ? { cells: f.lastPlaced, at: Date.now() + 1e9, still: true } : null;
+  if (!steps) return;
+  step = steps.clamp(i);
+  const view = steps.viewAt(step);
+  const move = steps.moveAt(step);
+  state.doc = { view, legal_actions: [] };
+  // Highlight what this move placed (kept on while the step is shown).
+  const placed = steps.placedAt(step);
+  state.lastPlaced = placed ? { cells: placed, at: Date.now() + 1e9, still: true } : null;
   $("slider").value = String(step);
-  $("step-label").textContent = step === 0 ? "Setup" : `Move ${step} of ${frames.length - 1}`;
-  const who = f.move ? `${state.names[f.move.seat] ?? f.move.player ?? ""}` : "";
-  fill($("move-text"), h("h3", {}, step === 0 ? "Setup" : `Move ${step}${who ? ` · ${who}` : ""}`), h("ul", {}, f.text.map((t) => h("li", {}, logText(t, state.names, state.content)))));
+  const last = steps.length - 1;
+  $("step-label").textContent = step === 0 ? "Setup" : `Move ${step} of ${last}`;
+  const who = move ? state.names[move.seat] ?? "" : "";
+  fill(
+    $("move-text"),
+    h("h3", {}, step === 0 ? "Setup" : `Move ${step}${who ? ` · ${who}` : ""}`),
+    h("ul", {}, (move?.lines ?? []).map((t) => h("li", {}, logText(t, state.names, state.content)))),
+  );
   renderPlayers($("players"), state);
-  // The game is over, so every Hidden Dragon kept so far counts (R-60): the standings as they were.
-  renderRealms($("realms"), f.view.realms, state.names, { subtitle: step === frames.length - 1 ? " · final" : " · at this move" });
-  renderScores($("scores"), f.view.over ? f.view.scores : null, state.names, f.view.players.map((p) => p.colour));
+  renderRealms($("realms"), view.realms, state.names, {
+    subtitle: step === last ? " · final" : " · at this move",
+    hiddenNote: "The game is over: every Hidden Dragon card kept so far counts.",
+  });
+  renderScores($("scores"), view.over ? view.scores : null, state.names, view.players.map((p) => p.colour));
   for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.step) === step);
   // Scroll only the move list (scrollIntoView would scroll the whole page too).
   const cur = $("moves").querySelector(".current");
@@ -53,28 +68,27 @@ function show(i) {
 
 async function main() {
   try {
-    const [content, log, game] = await Promise.all([
+    const [content, game] = await Promise.all([
       api("/content.json"),
-      api(`/api/games/${gameId}/log${q}`),
       api(`/api/games/${gameId}${q}`).catch(() => null), // seats: bot badges and the same names as the table
     ]);
     state.content = content;
-    const record = log.record;
-    if (!record) {
-      fill($("move-text"), h("p", {}, "The replay opens once the game is over."), h("a", { href: `/games/${gameId}` }, "Back to the game"));
+    if (game && game.status !== "finished") {
+      fill($("move-text"), h("p", {}, "The replay opens once the game is over."), h("a", { href: `/games/${gameId}${location.search}` }, "Back to the game"));
       return;
     }
+    const replay = await api(`/api/games/${gameId}/replay${q}`);
     state.seats = game ? game.seats.map(seatInfo) : [];
-    state.names = game ? state.seats.map((x) => x.name) : record.players ?? [];
-    frames = buildFrames(record.setup.public, log.moves, record.final_scores, content);
-    $("slider").max = String(frames.length - 1);
+    state.names = game ? state.seats.map((x) => x.name) : replay.seats ?? [];
+    steps = new ReplaySteps(replay);
+    $("slider").max = String(steps.length - 1);
     fill(
       $("moves"),
-      frames.slice(1).map((f, i) => h("li", { dataset: { step: i + 1 }, onclick: () => show(i + 1) }, `${i + 1}. `, logText(f.text[0] ?? "", state.names, content))),
+      replay.frames.map((f, i) => h("li", { dataset: { step: i + 1 }, onclick: () => show(i + 1) }, `${i + 1}. `, logText(f.lines[0] ?? "", state.names, content))),
     );
     show(0);
   } catch (e) {
-    fill($("move-text"), h("p.error", {}, errorText(e)));
+    fill($("move-text"), h("p.error", {}, e?.code === "not_finished" ? "The replay opens once the game is over." : errorText(e)));
   }
 }
 
@@ -82,7 +96,7 @@ $("slider").addEventListener("input", (e) => show(Number(e.target.value)));
 $("prev").addEventListener("click", () => show(step - 1));
 $("next").addEventListener("click", () => show(step + 1));
 $("first").addEventListener("click", () => show(0));
-$("last").addEventListener("click", () => show(frames.length - 1));
+$("last").addEventListener("click", () => show(steps ? steps.length - 1 : 0));
 function toggleOverlay() {
   board.overlay = !board.overlay;
   $("overlay-btn").setAttribute("aria-pressed", String(board.overlay));
@@ -96,7 +110,7 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") show(step - 1);
   else if (e.key === "ArrowRight") show(step + 1);
   else if (e.key === "Home") show(0);
-  else if (e.key === "End") show(frames.length - 1);
+  else if (e.key === "End") show(steps ? steps.length - 1 : 0);
 });
 
 main();

@@ -4,22 +4,32 @@
 // track. Action types the client does not know still get a button labelled from their JSON.
 
 import { actionGroup, actionLabel, phaseText } from "../lib/cards.mjs";
+import { cellsKey } from "../lib/geometry.mjs";
+import { outcomeBits } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
 import { convertChoices, drawChoices, missionChoices, passChoices, pickChoices } from "./decide.mjs";
 import { fill, h, shipChip } from "./dom.mjs";
 
-/** The ghost's cost and what the covered symbols give (R-22, R-23), as nodes. */
-function previewBits(s) {
-  const p = st.preview(s);
-  const bits = [h("span.cost", {}, p.cost ? `Cost ${p.cost} Gold` : "No cost")];
-  if (p.gold) bits.push(h("span", {}, `+${p.gold} Gold`));
-  if (p.reefs) bits.push(h("span", {}, `+${p.reefs} Reef draw${p.reefs > 1 ? "s" : ""}`));
-  if (p.ships.length) bits.push(h("span", {}, "ships ", p.ships.map((c) => shipChip(c))));
-  return bits;
+/**
+ * What the ghost's placement gives, as the engine works it out (GET .../outcomes, matched to
+ * the ghost's squares): nothing is computed here, so the preview is what placing then does.
+ */
+function previewBits(s, legal) {
+  if (!legal) return [h("span.muted", {}, "The outcome shows on a legal spot.")];
+  const o = st.currentOutcome(s);
+  if (!o) return [h("span.muted.outcome-wait", {}, s.outcomes?.error ? `No preview: ${s.outcomes.error}` : "Working out the outcome…")];
+  return outcomeBits(o, s.names).map((b) =>
+    h(`span.${b.kind === "cost" ? "cost" : `out-${b.kind}`}`, {}, b.text, ...(b.colours?.length ? [" ", ...b.colours.map((c) => shipChip(c))] : [])),
+  );
 }
 
 function statusText(s, legal, touch) {
+  const word = touch ? "Tap" : "Click";
+  if (s.freeCells && !s.locked) {
+    const n = s.freeCells.length;
+    return `${n} square${n === 1 ? "" : "s"}, ${legal ? "legal here: Fix here (Enter)" : "not legal"}. ${word} a square to add it, one of the Dragon's to remove it; Next spot for the legal ones.`;
+  }
   if (s.locked) return `Choose the head square (${touch ? "tap" : "click"} a square of the Dragon${touch ? "" : ", or H"}), then Place Dragon.`;
   if (touch) return legal ? "Legal here: tap it again (or Fix here)." : "Not legal here: tap another spot, or Next spot.";
   return legal ? "Legal here: click or press Enter to fix it." : "Not legal here. Move it (arrows / pointer), rotate (R), mirror (F), or N for the next legal spot.";
@@ -45,6 +55,8 @@ function placementBar(s, ctl, touch) {
       h("button", { type: "button", onclick: ctl.rotate, disabled: s.locked, dataset: { key: "rotate" }, title: "Rotate (R)" }, "⟳ Rotate"),
       h("button", { type: "button", onclick: ctl.mirror, disabled: s.locked, dataset: { key: "mirror" }, title: "Mirror (F)" }, "⇋ Mirror"),
       h("button", { type: "button", onclick: ctl.nextLegal, disabled: s.locked || !count, dataset: { key: "next" }, title: "Next legal spot (N)" }, "Next spot"),
+      // This turn the Dragon may take other squares than the card's shape (listed placements say so).
+      st.shapeIsFree(s) ? h("button.toggle", { type: "button", onclick: ctl.editSquares, disabled: s.locked, dataset: { key: "edit-squares" }, "aria-pressed": String(!!s.freeCells), title: "Add or remove squares one by one (E)" }, s.freeCells ? "Card's shape" : "Edit squares") : null,
       s.locked
         ? h("button", { type: "button", onclick: ctl.cycleHead, dataset: { key: "head" }, title: "Next head square (H)" }, "Head ↻")
         : h("button", { type: "button", onclick: ctl.lock, dataset: { key: "lock" }, title: "Fix the Dragon here (Enter)" }, "Fix here"),
@@ -61,23 +73,40 @@ const liveKey = new WeakMap(); // placing bar -> the JSON of the ghost it last d
  * Describe the ghost as it is now: legal or not, cost and rewards, and whether it can be fixed
  * or placed. Runs on every frame (the pointer moves the ghost without any other change) but
  * only touches the text and the buttons' disabled flags: no button is ever replaced, so a click
- * is never lost to it (issue 13, points 1 and 2).
+ * is never lost to it.
  */
 export function updatePlacement(el, s, touch = false) {
   const bar = el.querySelector(":scope > [data-slot=placing] > .placing");
   if (!bar) return;
-  const key = JSON.stringify([s.selected, s.rot, s.mirrored, s.anchor, s.locked, s.headIndex, s.docSeq, s.pending, touch]);
+  const key = JSON.stringify([s.selected, s.rot, s.mirrored, s.anchor, s.freeCells, s.locked, s.headIndex, s.docSeq, s.pending, touch, s.outcomes?.key, !!s.outcomes?.list]);
   if (liveKey.get(bar) === key) return;
   liveKey.set(bar, key);
   const legal = !!st.currentAction(s);
   const status = bar.querySelector(".status");
   status.textContent = statusText(s, legal, touch);
   status.className = `status ${legal ? "ok" : "bad"}`;
-  fill(bar.querySelector(".preview"), previewBits(s));
+  const preview = bar.querySelector(".preview");
+  fill(preview, previewBits(s, legal));
+  // Which squares the preview describes, and whether the engine's numbers are in (tests wait on it).
+  preview.dataset.ghost = cellsKey(st.ghostCells(s));
+  preview.dataset.ready = String(!!st.currentOutcome(s));
+  const edit = bar.querySelector("[data-key=edit-squares]");
+  if (edit) {
+    edit.setAttribute("aria-pressed", String(!!s.freeCells));
+    edit.textContent = s.freeCells ? "Card's shape" : "Edit squares";
+  }
   const lock = bar.querySelector("[data-key=lock]");
   if (lock) lock.disabled = !legal || s.pending;
   bar.querySelector("[data-key=confirm]").disabled = !s.locked || !legal || s.pending;
 }
+
+// What a pending step of the turn is about, in words (the engine's `pending[0].kind`).
+const PENDING_WORDS = {
+  reef: "Reef cards to draw",
+  advance: "tails to move for the ships taken",
+  tail: "choosing a tail to advance",
+  treasure: "keeping a Hidden Treasure",
+};
 
 /** A short line about what is awaited, for players and spectators alike. */
 function waitingLine(s) {
@@ -95,7 +124,7 @@ function waitingLine(s) {
   const pend = v.pending?.[0];
   const legal = st.legalOf(s);
   const canMission = legal.length ? legal.some((a) => a.type === "mission") : Array.isArray(v.missions_open) ? v.missions_open.length > 0 : undefined;
-  const what = pend ? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase, canMission);
+  const what = pend ? PENDING_WORDS[pend.kind] ?? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase, canMission);
   return h("p.turn-line", {}, h("b", {}, who), ` · ${what} · turn ${v.turn.number}`);
 }
 
@@ -165,7 +194,7 @@ function activeLine(s, ctl) {
     "div.active-now",
     { role: "status" },
     h("b", {}, mine ? "Switched on: " : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} switched on: `),
-    on.map((x, i) => [i ? " · " : "", h("span.active-tag", { dataset: { active: x.key }, title: x.text }, x.short), x.text ? h("small.muted", {}, ` (${x.text})`) : null]),
+    on.flatMap((x, i) => [i ? " · " : "", h("span.active-tag", { dataset: { active: x.key }, title: x.text }, x.short), x.text ? h("small.muted", {}, ` (${x.text})`) : null]),
     back ? h("button.ghost-btn.act-take_back", { type: "button", disabled: s.pending, onclick: () => ctl.act(back), dataset: { key: "take-back" }, title: "Take it back: it returns to your hand" }, "Undo") : null,
   );
 }
@@ -173,7 +202,7 @@ function activeLine(s, ctl) {
 /**
  * Render the decision panel. Each part lives in its own slot and is redrawn only when what it
  * shows changed: a bot's move changes the turn line, never the "Take my seat back" button, so a
- * click on that button cannot be lost to a rebuild (issue 13, point 2). `ctl` holds the
+ * click on that button cannot be lost to a rebuild. `ctl` holds the
  * controller's callbacks (and `touch()`: whether the last input was a finger).
  */
 export function renderActions(el, s, ctl) {
@@ -195,7 +224,9 @@ export function renderActions(el, s, ctl) {
   // (not on every document: a bot's move must not replace them); the ghost's description
   // follows the pointer on every frame (updatePlacement).
   keyedSlot(el, "active", [st.activeNow(s), v.turn.seat, st.takeBackAction(s), busy, s.names], () => activeLine(s, ctl));
-  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, busy, touch], () => placementBar(s, ctl, touch));
+  // While placing, only the status line speaks of taps (updated in place): a switch between
+  // finger and mouse must not rebuild the buttons between a press and its release.
+  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, busy, s.selected ? null : touch, st.shapeIsFree(s)], () => placementBar(s, ctl, touch));
   updatePlacement(el, s, touch);
   const picks = ofTypes(legal, ["keep_reef", "keep_treasure", "choose_tail", "decline"]);
   if (picks.some((a) => a.type === "decline")) picks.push(...ofTypes(legal, ["use_treasure"]));

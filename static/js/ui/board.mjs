@@ -81,6 +81,8 @@ export class Board {
    * Click/tap: with the ghost free, a click on a legal spot locks it (then the head is chosen);
    * on a locked ghost, a click on one of its squares makes that square the head, elsewhere
    * frees it again. A touch tap first moves the ghost there (no hover on touch screens).
+   * While the ghost's squares are chosen one by one (extra body, free shape), a click adds or
+   * removes the square under it.
    */
   onDown(e) {
     this.pointerType = e.pointerType;
@@ -89,7 +91,9 @@ export class Board {
     if (!s.selected || !cell) return;
     e.preventDefault();
     this.canvas.focus();
-    if (s.locked) {
+    if (s.freeCells && !s.locked) {
+      st.toggleSquare(s, cell); // squares one by one: a click adds or removes one
+    } else if (s.locked) {
       if (!st.chooseHead(s, cell)) {
         st.unlockGhost(s);
         st.moveGhostTo(s, cell);
@@ -240,6 +244,7 @@ export class Board {
     paint.roundRect(ctx, bx, by, tw, bh, 4);
     ctx.fill();
     ctx.fillStyle = "#2b1800";
+    ctx.textAlign = "left"; // other painters leave it centred
     ctx.textBaseline = "middle";
     ctx.fillText(text, bx + 5, by + bh / 2 + 0.5);
     ctx.restore();

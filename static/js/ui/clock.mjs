@@ -1,4 +1,4 @@
-// The turn clock on the table, and browser notifications of my turn (issue 14).
+// The turn clock on the table, and browser notifications of my turn.
 // Text only through textContent (ui/dom.mjs); styles through classes (static/css/pace.css).
 
 import { fill, h } from "./dom.mjs";

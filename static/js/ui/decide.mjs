@@ -1,4 +1,4 @@
-// Decisions drawn as the pieces they are about (issue 13.4): mission cards to click, payments
+// Decisions drawn as the pieces they are about: mission cards to click, payments
 // as ship tokens and Reef cards, draws as cards and decks, the pass as a discard and a draw,
 // kept cards as card faces, a tail by its track on the Reward Board. Every control is a button
 // (keyboard: Tab and Enter), and each sends only a listed action (lib/decisions.mjs).

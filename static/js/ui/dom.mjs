@@ -1,5 +1,5 @@
 // Tiny DOM helpers. Text always goes through textContent, so player names and chat can never
-// inject markup (names are escaped everywhere, issue 4).
+// inject markup (names are escaped everywhere).
 
 /** Create an element: h("button#id.primary", {onclick, title}, "text", child, ...). */
 export function h(spec, attrs = {}, ...children) {

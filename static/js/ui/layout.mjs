@@ -1,4 +1,4 @@
-// Page layout helpers for the table and the replay (issue 13, points 6 and 7). Wide screens:
+// Page layout helpers for the table and the replay. Wide screens:
 // the board column stays in view (sticky) and the board is sized to fit under the top bar.
 // One column (phones, narrow windows): the hand and the decisions sit in a bottom sheet, so
 // they stay in reach while the board is in view.

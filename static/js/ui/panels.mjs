@@ -35,6 +35,11 @@ function playerPanel(s, p) {
   const missions = p.missions.map((m) => h("span.tag.mission", { title: missionText(s.content, m) }, m));
   const played = p.played.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: `played ${c}` }, c));
   const reefs = (p.reefs ?? []).map((c) => h("span.tag.reef", { title: reefText(s.content, c) }, c));
+  // Another player's hand and treasures are in the view only once the game is over (R-60):
+  // then, and in a replay, they are shown (my own hand is the hand panel).
+  const other = p.seat !== s.seat;
+  const hand = other && Array.isArray(p.hand) ? p.hand.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: `in hand: ${c}` }, c)) : [];
+  const treasures = other && Array.isArray(p.treasures) ? p.treasures.map((c) => h("span.tag.treasure", { title: treasureText(s.content, c) }, c)) : [];
   // The Ancestral head (R-56) still in supply: a tag, so the stats grid never has to clip it.
   // Switched on for this placement, it says so (it is no longer just "ready").
   const ancOn = view.turn.ancestral && view.turn.seat === p.seat && !view.over;
@@ -59,6 +64,8 @@ function playerPanel(s, p) {
     h("div.ships", { title: "Ship tokens" }, ships),
     missions.length ? h("div.tags", {}, h("small", {}, `${plural(missions.length, "mission")} `), missions) : null,
     reefs.length ? h("div.tags", {}, h("small", {}, "Reefs "), reefs) : null,
+    hand.length ? h("div.tags.hand-tags", {}, h("small", {}, "Hand "), hand) : null,
+    treasures.length ? h("div.tags.treasure-tags", {}, h("small", {}, "Treasures "), treasures) : null,
     played.length ? h("details.played", {}, h("summary", {}, `Played (${played.length})`), h("div.tags", {}, played)) : null,
   );
 }
@@ -104,7 +111,7 @@ export function renderMarkets(el, s, ctl) {
 function missionCard(s, id, ctl) {
   const m = s.content?.missions?.[id];
   const can = dec.completableMissions(st.legalOf(s)).includes(id);
-  // A completable mission is a button: clicking it opens the payment chooser (issue 13.4).
+  // A completable mission is a button: clicking it opens the payment chooser.
   if (can) return missionButton(s, id, { class: `card mission can${s.decision?.mission === id ? " picked" : ""}`, disabled: s.pending, onclick: () => ctl.openMission(id) });
   return h(
     "div.card.mission",

@@ -1,6 +1,6 @@
-// Realm majorities, live (issue 13.5): a compact table beside the board and an overlay drawn on
+// Realm majorities, live: a compact table beside the board and an overlay drawn on
 // the board itself (toggled with the "Majorities" button or M). The figures come from the
-// engine's view (lib/realms.mjs rebuilds them for replays).
+// engine's view, live and in replays.
 
 import { realmSummary } from "../lib/realms.mjs";
 import { fill, h } from "./dom.mjs";
@@ -48,7 +48,7 @@ export function renderRealms(el, realms, names, opts = {}) {
     el,
     h("h3", {}, opts.title ?? "Realm majorities", h("small.muted", {}, opts.subtitle ?? " · VP if the game ended now")),
     h("table.realms", {}, h("thead", {}, head), h("tbody", {}, rows)),
-    h("p.note", {}, "Dragons counted per realm (an Ancestral head counts twice where it lies; pieces break ties); ", h("b", {}, "bold"), " leads. Hidden Dragon cards count only once revealed, your own excepted."),
+    h("p.note", {}, "Dragons counted per realm (an Ancestral head counts twice where it lies; pieces break ties); ", h("b", {}, "bold"), " leads. ", opts.hiddenNote ?? "Hidden Dragon cards count only once revealed, your own excepted."),
   );
 }
 

@@ -1,4 +1,4 @@
-// Rematch at the end of a game (issue 14): offer it, see everyone's answer, accept or decline.
+// Rematch at the end of a game: offer it, see everyone's answer, accept or decline.
 // Whoever offers or accepts goes straight to the new table.
 
 import { api, errorText } from "../lib/api.mjs";

@@ -44,7 +44,7 @@ export function renderScores(el, scores, names, colours) {
             "tr.sub",
             { dataset: { realm } },
             h("th", { scope: "row" }, h("span.realm-dot", { dataset: { realm } }), realm[0].toUpperCase() + realm.slice(1), w !== undefined ? h("small.muted", {}, ` · ${w} Whirlpool${w === 1 ? "" : "s"}`) : null),
-            players.map((p) => h("td", { dataset: { seat: p.seat } }, p.realms[realm] || "·", realmCell(p.realm_detail?.[realm]))),
+            players.map((p) => h("td", { dataset: { seat: p.seat } }, h("span.realm-vp", {}, p.realms[realm] || "·"), realmCell(p.realm_detail?.[realm]))),
           );
         });
   // Each track's Bonus tile, how far the tail got and the VP (R-53), from the engine's detail.

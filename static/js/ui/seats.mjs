@@ -5,6 +5,7 @@ import { inviteBase, inviteUrl, logPieces, seatBadges, seatInfo, seatName } from
 import { withCodes } from "./cards.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
+import { predictionBox } from "./ratinglinks.mjs";
 import { PLAYER_COLOURS } from "../lib/cards.mjs";
 
 export { seatName };
@@ -28,6 +29,8 @@ export function logText(text, names, content = null) {
     typeof p !== "string" ? h("span.pname", { style: { "--pc": PLAYER_HEX[p.seat] } }, p.name) : content ? withCodes(content, p) : p,
   );
 }
+
+const cancelAsked = new Set(); // tables whose host pressed "Cancel the table" once
 
 /** Render the waiting room; `reload` refetches the game after any change. */
 export function renderWaiting(el, game, me, reload) {
@@ -71,8 +74,9 @@ export function renderWaiting(el, game, me, reload) {
   if (seated && !isHost) buttons.push(h("button", { type: "button", dataset: { key: "leave" }, onclick: run(() => api(`/api/games/${game.id}/leave`, { method: "POST" })) }, "Leave the table"));
   if (isHost) {
     // Two steps, so a slip of the finger does not end the table for everyone seated.
-    const sure = h("button.danger", { type: "button", hidden: true, dataset: { key: "cancel-sure" }, onclick: run(() => api(`/api/games/${game.id}/cancel`, { method: "POST" })) }, "Yes, cancel it");
-    const ask = h("button", { type: "button", dataset: { key: "cancel-table" }, onclick: () => ((sure.hidden = false), sure.focus()) }, "Cancel the table");
+    // The second step survives the waiting room's redraws (a player joining or leaving).
+    const sure = h("button.danger", { type: "button", hidden: !cancelAsked.has(game.id), dataset: { key: "cancel-sure" }, onclick: run(() => api(`/api/games/${game.id}/cancel`, { method: "POST" })) }, "Yes, cancel it");
+    const ask = h("button", { type: "button", dataset: { key: "cancel-table" }, onclick: () => (cancelAsked.add(game.id), (sure.hidden = false), sure.focus()) }, "Cancel the table");
     buttons.push(ask, sure);
   }
   if (isHost && free) {
@@ -103,8 +107,9 @@ export function renderWaiting(el, game, me, reload) {
   fill(
     el,
     h("h2", {}, `Table ${game.id}`),
-    h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"} · ${game.visibility === "private" ? "private (invite only)" : "public"}`),
+    h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"} · ${game.visibility === "private" ? "private (invite only)" : "public"}${game.rated ? " · rated" : ""}`),
     h("ul.seats", {}, seats),
+    game.rated ? predictionBox(game, (seat) => seatInfo(game.seats[seat]).name ?? `seat ${seat + 1}`) : null,
     invite,
     h("div.buttons", {}, buttons),
     h("p.muted.wait-status", { role: "status" }, status),

@@ -1,0 +1,46 @@
+"""The code docs/rules-engine.md and docs/architecture.md name for previews, replays and
+take-backs exists under those names."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+NAMED = [
+    ("rules-engine.md", "preview.outcomes", "app.engine.preview", "outcomes"),
+    (
+        "rules-engine.md",
+        "legal.card_placement_actions",
+        "app.engine.legal",
+        "card_placement_actions",
+    ),
+    ("rules-engine.md", "replay_view(state)", "app.engine", "replay_view"),
+    ("rules-engine.md", "explain(state, seat, action)", "app.engine", "explain"),
+    ("rules-engine.md", "explain.REASONS", "app.engine.explain", "REASONS"),
+    ("rules-engine.md", "explain_unparsed(data, error)", "app.engine", "explain_unparsed"),
+    ("client.md", "GET /api/games/{id}/explain", "app.web.api_previews", "explain_action"),
+    ("client.md", "POST /api/games/{id}/hint", "app.web.api_hints", "game_hint"),
+    ("rules-engine.md", "expansion._take_back", "app.engine.expansion", "_take_back"),
+    ("rules-engine.md", "turn.undo", "app.engine.state", "Turn"),
+    ("architecture.md", "app/services/previews.py", "app.services.previews", "outcomes"),
+    ("architecture.md", "app/services/replays.py", "app.services.replays", "replay"),
+    ("architecture.md", "api_previews, api_replays", "app.web.api_previews", "router"),
+    ("architecture.md", "api_previews, api_replays", "app.web.api_replays", "router"),
+    ("architecture.md", "api_bots, api_hints", "app.web.api_hints", "router"),
+    ("architecture.md", "app/services/hints.py", "app.services.hints", "hint"),
+]
+
+
+@pytest.mark.parametrize(("doc", "text", "module", "name"), NAMED)
+def test_named_code_exists(doc, text, module, name):
+    assert text in (DOCS / doc).read_text()
+    assert hasattr(importlib.import_module(module), name)
+
+
+def test_the_state_keeps_its_undo_list():
+    from app.engine.state import Turn
+
+    assert Turn(seat=0).undo == []
