@@ -32,6 +32,7 @@ from app.web import (
     api_analysis,
     api_bots,
     api_games,
+    api_hints,
     api_me,
     api_previews,
     api_ratings,
@@ -150,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_games.router)
     app.include_router(api_games.invites_router)
     app.include_router(api_previews.router)  # placement outcomes from the engine
+    app.include_router(api_hints.router)  # the expert's move, at unrated tables
     app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
     app.include_router(api_account.router)  # email notices

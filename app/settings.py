@@ -66,6 +66,16 @@ class Settings(BaseSettings):
     # Placement previews (GET /api/games/{id}/outcomes): a card with more legal placements
     # than this is refused with 413 too_many_outcomes rather than applied that many times.
     outcomes_max: int = 2000
+    # Why not here (GET /api/games/{id}/explain): the longest action text one request may
+    # carry, and the requests per user (the ghost asks when it rests on an illegal spot).
+    explain_action_max_chars: int = 1000
+    explain_limits_per_user: str = "10/second;600/minute"
+    # Hints at unrated tables (POST /api/games/{id}/hint): the expert's thinking time and its
+    # most search rounds per hint (in a bot worker process, app/services/bot_pool.py), and the
+    # hints per user.
+    hint_budget_seconds: float = 1.0
+    hint_rounds: int = 12
+    hint_limits_per_user: str = "6/minute;60/hour"
     # Replays of finished games (GET /api/games/{id}/replay) kept built, per process.
     replay_cache_games: int = 32
     # Retry-After (seconds) sent with 503 `unavailable` while the database does not answer.

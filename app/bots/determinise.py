@@ -78,9 +78,17 @@ def _treasures_hidden(
 _TURN_FIELDS = frozenset(f.name for f in dataclasses.fields(Turn))
 
 
-def _turn(shown: Json) -> Turn:
+def _turn(shown: Json, held: list[str]) -> Turn:
     kept = {k: v for k, v in shown.items() if k in _TURN_FIELDS}
-    return Turn(**{**kept, "effects": list(shown["effects"])})
+    turn = Turn(**{**kept, "effects": list(shown["effects"])})
+    # The view shows only the newest thing `take_back` would undo; bots never take back, so that
+    # one entry (the treasure back at the end of the hand) is all a world needs to look the same.
+    newest = shown.get("take_back")
+    if newest is not None and newest["kind"] == "ancestral":
+        turn.undo = [{"kind": "ancestral"}]
+    elif newest is not None:
+        turn.undo = [{"kind": "treasure", "card": newest["card"], "index": len(held)}]
+    return turn
 
 
 def determinise(view: Json, rng: random.Random) -> State:
@@ -143,7 +151,7 @@ def determinise(view: Json, rng: random.Random) -> State:
         players=players,
         decks=decks,
         market={k: list(v) for k, v in view["market"].items()},
-        turn=_turn(view["turn"]),
+        turn=_turn(view["turn"], list(mine.get("treasures") or ())),
         pending=[_pending(d) for d in view["pending"]],
         reward=copy.deepcopy(view.get("reward") or {}),
     )

@@ -10,6 +10,8 @@ Public API:
     state_to_json(state), state_from_json(data), replay(options, seed, moves)
     canonical_action(action): what to store in a move log
     parse_action(data) -> Action: an action parsed once (apply takes it as it is)
+    explain(state, seat, action) -> Reason | None: why `apply` would refuse it (code, facts)
+    explain_unparsed(data, error) -> Reason: the same for an action that does not parse
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .actions import Action, parse_action
 from .actions import to_json as _action_json
 from .errors import CODES, EngineError
 from .events import describe
+from .explain import Reason, explain, explain_unparsed
 from .legal import legal_actions
 from .rules import apply, to_act
 from .scoring import final_scores
@@ -51,11 +54,14 @@ __all__ = [
     "Action",
     "EngineError",
     "GameOptions",
+    "Reason",
     "State",
     "apply",
     "canonical_action",
     "describe",
     "event_for",
+    "explain",
+    "explain_unparsed",
     "final_scores",
     "is_over",
     "legal_actions",

@@ -94,7 +94,8 @@ class GameAuthority:
         try:
             action = rules.parse_action(msg.action)  # once: the engine takes this value as it is
         except rules.EngineError as exc:
-            conn.send(error_frame(exc.code, exc.message, msg.id))
+            why = rules.explain_unparsed(msg.action, exc).to_json()
+            conn.send(error_frame(exc.code, exc.message, msg.id, reason=why))
             return
         pair, msg_id = (room.game_id, user_id), str(msg.id)
         key = digest(msg.version, action)
@@ -110,7 +111,7 @@ class GameAuthority:
             move = await self.run(self.store.submit, self._request(room, user_id, msg, action))
             text = ack_frame(msg.id, move.version, move.events_for(move.seat))
         except ServiceError as exc:
-            text = error_frame(exc.code, exc.message, msg.id)
+            text = error_frame(exc.code, exc.message, msg.id, reason=exc.reason)
         except Exception as exc:
             self.recent.forget(pair, msg_id)  # nothing known to be applied: let a retry run
             text = self.failure(exc, room.game_id, msg.id)

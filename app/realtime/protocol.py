@@ -179,15 +179,22 @@ MAX_ERROR_MESSAGE = 300  # an error's text may quote the input: never echo it at
 
 
 def error_frame(
-    code: str, message: str, msg_id: str | int | None = None, retry_after: float | None = None
+    code: str,
+    message: str,
+    msg_id: str | int | None = None,
+    retry_after: float | None = None,
+    reason: dict[str, Any] | None = None,
 ) -> str:
-    """A refused message; nothing changed. `retry_after` (seconds): try again, it may work then."""
+    """A refused message; nothing changed. `retry_after` (seconds): try again, it may work then.
+    `reason`: which rule refused an action, `{code, facts, text}` (app/engine/explain.py)."""
     count_error(code, "ws")
     if len(message) > MAX_ERROR_MESSAGE:
         message = message[: MAX_ERROR_MESSAGE - 1] + "…"
     frame: dict[str, Any] = {"type": "error", "id": msg_id, "code": code, "message": message}
     if retry_after is not None:
         frame["retry_after"] = retry_after
+    if reason is not None:
+        frame["reason"] = reason
     return dumps(frame)
 
 

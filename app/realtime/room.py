@@ -127,6 +127,8 @@ class Room:
                     received = self.host.codec.decode(text)  # None: our own, or unreadable
                     if received is not None:
                         await self.on_bus(received)
+                    if self.closed:
+                        return
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -144,8 +146,14 @@ class Room:
         self.closed = True
         self.presence.close()
         self._task.cancel()
+        # A cancellation can be lost inside a library that turns it into a timeout (a Redis
+        # client reconnecting under asyncio.timeout, then caught as an error): ask again until
+        # the task has ended, rather than wait for it forever.
+        while not self._task.done():
+            await asyncio.wait({self._task}, timeout=0.5)
+            self._task.cancel()
         with contextlib.suppress(BaseException):
-            await self._task
+            self._task.result()
         await self.host.publish(self.channel, self.presence.own(empty=True))
 
     def _publish_soon(self, message: BusMessage) -> None:

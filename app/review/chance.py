@@ -4,7 +4,8 @@ The expert's rollouts stop after the seat's own next placement and read the stat
 each seat's expected final VP (`Evaluator.base`, from the deciding seat's view, so opponents'
 unseen cards count at their usual worth). A winning chance is a softmax of those values whose
 temperature shrinks as the game runs out of heads: early on a 10 VP lead is far from safe, at the
-end it is decisive. A leaf where the game is over is exact: its winners (shared on a tie).
+end it is decisive. A leaf where the game is over reads its final scores the same way, at the end
+temperature: they are the scores of a sampled world.
 
 TEMP_END and TEMP_SPAN were fitted by `bench/review.py fit` on recorded bot games whose seeds are
 disjoint from the games the calibration in docs/benchmarks.md is measured on.
@@ -50,11 +51,11 @@ def margin_of(values: list[float], me: int) -> float:
 def outcome(leaf: State, me: int, weights: Weights = DEFAULT) -> Outcome:
     """What `me` may expect from the leaf state of one rollout."""
     if leaf.over:
+        # The final scores of a sampled world: still a guess at the real ones (the other seats'
+        # cards were sampled), so they go through the end temperature, not a certain 0 or 1.
         scores = final_scores(leaf)
         totals = [float(p["total"]) for p in sorted(scores["players"], key=lambda p: p["seat"])]
-        winners = scores["winners"]
-        chances = tuple(1.0 / len(winners) if s in winners else 0.0 for s in range(len(totals)))
-        return Outcome(chances, margin_of(totals, me))
+        return Outcome(softmax_chances(totals, 1.0), margin_of(totals, me))
     pos = position_from_view(view_for(leaf, me))
     values = Evaluator(pos, weights).base
     return Outcome(softmax_chances(values, pos.progress), margin_of(values, me))

@@ -5,7 +5,8 @@ read the true hidden cards because it is never given the State. It searches as t
 (app/bots/expert.py): greedy shortlists the legal actions, the played one is added if greedy left
 it out, and every candidate is played out on the same determinised worlds (common random numbers:
 candidates are compared on equal luck), a fixed number of rounds so the result depends only on
-the view and the seed, never on the machine's speed.
+the view and the seed, never on the machine's speed. A lead large enough for a label is
+confirmed on fresh worlds (`analyse_decision`).
 """
 
 from __future__ import annotations
@@ -58,24 +59,19 @@ def index_of(legal: list[Json], action: Json) -> int:
     raise ValueError("the played action is not among the legal actions")
 
 
-def analyse_decision(
-    view: Json, legal: list[Json], played: Json, seed: int, rounds: int
-) -> DecisionAnalysis:
-    """Search the played action and the expert's shortlist for `rounds` rounds from `view`."""
+def _evaluate(
+    view: Json, legal: list[Json], picks: list[int], rng: random.Random, rounds: int
+) -> list[Evaluation]:
+    """Mean outcome of each picked action over `rounds` worlds drawn from `rng`, every pick
+    played on the same worlds (common random numbers)."""
     me = view["viewer"]
-    scores = Scorer(view).score_all(legal)
-    shortlist = candidates(view, legal, scores)
-    played_at = index_of(legal, played)
-    if played_at not in shortlist:
-        shortlist.append(played_at)
-    rng = random.Random(seed)
-    sums_win = [0.0] * len(shortlist)
-    sums_margin = [0.0] * len(shortlist)
-    sums_chances = [[0.0] * view["players_count"] for _ in shortlist]
+    sums_win = [0.0] * len(picks)
+    sums_margin = [0.0] * len(picks)
+    sums_chances = [[0.0] * view["players_count"] for _ in picks]
     for _ in range(rounds):
         world_seed = rng.getrandbits(32)
         play_seed = rng.getrandbits(32)
-        for j, i in enumerate(shortlist):
+        for j, i in enumerate(picks):
             world = determinise(view, random.Random(world_seed))
             try:
                 leaf = outcome(playout(world, legal[i], me, random.Random(play_seed)), me)
@@ -87,20 +83,51 @@ def analyse_decision(
             sums_margin[j] += leaf.margin
             for s, c in enumerate(leaf.chances):
                 sums_chances[j][s] += c
-    evals = [
+    return [
         Evaluation(
             action=legal[i],
             win=sums_win[j] / rounds,
             margin=sums_margin[j] / rounds,
             chances=tuple(c / rounds for c in sums_chances[j]),
         )
-        for j, i in enumerate(shortlist)
+        for j, i in enumerate(picks)
     ]
-    # Best by winning chance, then margin; ties go to greedy's order (the shortlist's).
-    best = max(range(len(evals)), key=lambda j: (evals[j].win, evals[j].margin, -j))
+
+
+def _best(evals: list[Evaluation]) -> int:
+    """Best by winning chance, then margin; ties go to the earlier (greedy's order)."""
+    return max(range(len(evals)), key=lambda j: (evals[j].win, evals[j].margin, -j))
+
+
+def analyse_decision(
+    view: Json,
+    legal: list[Json],
+    played: Json,
+    seed: int,
+    rounds: int,
+    confirm_from: float = float("inf"),
+) -> DecisionAnalysis:
+    """Search the played action and the expert's shortlist for `rounds` rounds from `view`.
+
+    The candidate found best is the largest of several noisy means, so its lead over the
+    played move is biased upwards. When that lead is at least `confirm_from` points (a label
+    is at stake), the two are evaluated again on `rounds` fresh worlds and those unbiased
+    figures are reported; a lead that does not hold up there leaves the played move best.
+    """
+    scores = Scorer(view).score_all(legal)
+    shortlist = candidates(view, legal, scores)
+    played_at = index_of(legal, played)
+    if played_at not in shortlist:
+        shortlist.append(played_at)
+    rng = random.Random(seed)
+    evals = _evaluate(view, legal, shortlist, rng, rounds)
+    mine = shortlist.index(played_at)
+    best = _best(evals)
+    played_eval, best_eval = evals[mine], evals[best]
+    if best != mine and 100.0 * (best_eval.win - played_eval.win) >= confirm_from:
+        played_eval, best_eval = _evaluate(view, legal, [played_at, shortlist[best]], rng, rounds)
+        if _best([played_eval, best_eval]) == 0:
+            best_eval = played_eval
     return DecisionAnalysis(
-        played=evals[shortlist.index(played_at)],
-        best=evals[best],
-        candidates=len(shortlist),
-        rounds=rounds,
+        played=played_eval, best=best_eval, candidates=len(shortlist), rounds=rounds
     )

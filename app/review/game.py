@@ -135,7 +135,14 @@ def analyse_move(
     if len(legal) < 2:
         entry["forced"] = True
         return entry
-    found = analyse_decision(view_for(state, seat), legal, action, seed, settings.rounds)
+    found = analyse_decision(
+        view_for(state, seat),
+        legal,
+        action,
+        seed,
+        settings.rounds,
+        confirm_from=settings.thresholds.inaccuracy,
+    )
     drop = found.drop
     return entry | {
         "forced": False,

@@ -157,3 +157,17 @@ class DecisionPool:
         except BrokenProcessPool:
             _replace_broken(self.processes, self.nice, pool)
             raise
+
+
+def run_in_worker(processes: int, nice: int, timeout_s: float, fn: Any, *args: Any) -> Any:
+    """`fn(*args)` in a niced worker process of the shared pool, waited for by the calling
+    thread (never the event loop) for at most `timeout_s`; with 0 processes, in this thread.
+    `fn` must be importable (a module-level function) and its arguments picklable."""
+    if not processes:
+        return fn(*args)
+    pool = _process_pool(processes, nice)
+    try:
+        return pool.submit(fn, *args).result(timeout=timeout_s)
+    except BrokenProcessPool:
+        _replace_broken(processes, nice, pool)
+        raise

@@ -322,7 +322,9 @@ def _commit(
             action = rules.parse_action(action)  # once: the engine and the log take it as it is
         new_state, events = rules.apply(state, action, seat)
     except rules.EngineError as exc:
-        raise ServiceError(exc.code, exc.message) from None
+        why = rules.explain(state, seat, action)
+        reason = why.to_json() if why is not None else None
+        raise ServiceError(exc.code, exc.message, reason=reason) from None
     new_version = version + 1
     to_act = rules.to_act(new_state)
     status = "live"

@@ -7,19 +7,18 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 import app.engine as rules
+from app.db.models import Game
 from app.engine import preview
 from app.services.errors import ServiceError
 from app.services.games import load_state
 from app.services.lobby import seat_of, visible_game
 
 
-def outcomes(
-    db: Session, game_id: int, user_id: int, card: str, version: int, limit: int
-) -> dict[str, Any]:
-    """`{version, card, outcomes}`: every legal placement of `card` and what it would give.
+def seat_to_act(db: Session, game_id: int, user_id: int, version: int) -> tuple[Game, Any, int]:
+    """The game, its state and the caller's seat, when that seat decides now at `version`.
 
-    Only for the caller's own seat while it chooses a placement: the outcomes name cards cashed
-    and depend on Gold cards held, which are that seat's secrets (R-60).
+    Previews, reasons and hints read the deciding seat's own secrets (its hand, its Gold
+    cards), so only that seat's player is answered (R-60).
     """
     game = visible_game(db, game_id, user_id)
     seat = seat_of(game, user_id)
@@ -34,8 +33,20 @@ def outcomes(
     state = load_state(db, game)
     if state.turn.seat != seat.seat:
         raise ServiceError("not_your_turn", f"seat {state.turn.seat} decides now, not yours")
+    return game, state, seat.seat
+
+
+def outcomes(
+    db: Session, game_id: int, user_id: int, card: str, version: int, limit: int
+) -> dict[str, Any]:
+    """`{version, card, outcomes}`: every legal placement of `card` and what it would give.
+
+    Only for the caller's own seat while it chooses a placement: the outcomes name cards cashed
+    and depend on Gold cards held, which are that seat's secrets (R-60).
+    """
+    game, state, seat = seat_to_act(db, game_id, user_id, version)
     try:
-        actions = preview.placeable(state, seat.seat, card)
+        actions = preview.placeable(state, seat, card)
     except rules.EngineError as exc:
         raise ServiceError(exc.code, exc.message) from None
     if len(actions) > limit:
@@ -46,5 +57,17 @@ def outcomes(
     return {
         "version": game.version,
         "card": card,
-        "outcomes": [preview.outcome(state, seat.seat, action) for action in actions],
+        "outcomes": [preview.outcome(state, seat, action) for action in actions],
+    }
+
+
+def explain(db: Session, game_id: int, user_id: int, version: int, action: Any) -> dict[str, Any]:
+    """`{version, legal, reason}`: whether the deciding seat's `action` would be applied now,
+    and if not, why (the engine's reason, app/engine/explain.py)."""
+    game, state, seat = seat_to_act(db, game_id, user_id, version)
+    why = rules.explain(state, seat, action)
+    return {
+        "version": game.version,
+        "legal": why is None,
+        "reason": why.to_json() if why is not None else None,
     }

@@ -1,15 +1,19 @@
-"""Placement previews: GET /api/games/{id}/outcomes, the engine's outcomes of placements."""
+"""Placement previews: GET /api/games/{id}/outcomes, the engine's outcomes of placements, and
+GET /api/games/{id}/explain, the engine's reason an action would be refused."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.services import previews
+from app.services.errors import ServiceError
 from app.web.deps import DbDep, GameId, SettingsDep, UserDep
 from app.web.schemas import errors
+from app.web.throttle import count_use
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -80,3 +84,48 @@ def placement_outcomes(
     seat choosing a placement, at the game's version (409 stale_version otherwise); a card with
     more than SEADRAGONS_OUTCOMES_MAX placements: 422 too_many_outcomes."""
     return previews.outcomes(db, game_id, user.id, card, version, settings.outcomes_max)
+
+
+class ReasonOut(BaseModel):
+    code: str  # stable: one of app/engine/explain.py REASONS
+    facts: dict[str, Any]  # the numbers and squares the text cites, as data
+    text: str  # one sentence for people, squares named as the table names them
+
+
+class ExplainOut(BaseModel):
+    version: int
+    legal: bool
+    reason: ReasonOut | None
+
+
+ActionQuery = Annotated[str, Query(min_length=2, description="the action, as JSON")]
+
+
+@router.get(
+    "/{game_id}/explain",
+    response_model=ExplainOut,
+    responses=errors(401, 403, 404, 409, 422, 429, 503),
+)
+def explain_action(
+    request: Request,
+    game_id: GameId,
+    version: VersionQuery,
+    action: ActionQuery,
+    db: DbDep,
+    user: UserDep,
+    settings: SettingsDep,
+) -> dict[str, Any]:
+    """Why the engine would refuse an action of the seat to act (null `reason` if it would
+    not): only that seat, at the game's version. An action longer than
+    SEADRAGONS_EXPLAIN_ACTION_MAX_CHARS or not JSON: 422 invalid_request; past
+    SEADRAGONS_EXPLAIN_LIMITS_PER_USER: 429 too_many_explains."""
+    if len(action) > settings.explain_action_max_chars:
+        raise ServiceError(
+            "invalid_request", f"action: at most {settings.explain_action_max_chars} characters"
+        )
+    try:
+        parsed = json.loads(action)
+    except ValueError:
+        raise ServiceError("invalid_request", "action: not JSON") from None
+    count_use(request.app.state.throttles.explain, user.id, "too_many_explains", "explanations")
+    return previews.explain(db, game_id, user.id, version, parsed)

@@ -83,6 +83,10 @@ STATUS: dict[str, int] = {
     "not_finished": 409,
     # placement previews: a card with more legal placements than SEADRAGONS_OUTCOMES_MAX
     "too_many_outcomes": 422,
+    # why not here, and hints
+    "too_many_explains": 429,
+    "too_many_hints": 429,
+    "rated_table": 409,
     "no_rematch": 404,
     "not_invited": 403,
     "internal_error": 500,
@@ -119,7 +123,8 @@ def retry_after(response: JSONResponse, seconds: float | None) -> JSONResponse:
 async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     bind_request(error_code=exc.code)
-    return retry_after(error_response(exc.code, exc.message), exc.retry_after)
+    extra = {"reason": exc.reason} if exc.reason is not None else {}
+    return retry_after(error_response(exc.code, exc.message, **extra), exc.retry_after)
 
 
 # The database does not answer (down, restarting, unreachable, or its pool exhausted): a

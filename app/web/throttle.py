@@ -129,6 +129,13 @@ class LoginThrottle:
         self.per_address.hit(address)
 
 
+def count_use(limit: Limit, user_id: int, code: str, what: str) -> None:
+    """Count one request of a user's; raise `code` (429, with Retry-After) past the limit."""
+    wait = limit.hit(str(user_id))
+    if wait is not None:
+        raise ServiceError(code, f"too many {what}; try again in {int(wait)} s", wait)
+
+
 def count_creation(limit: Limit, key: str, code: str, what: str) -> None:
     """Count one creation for `key`; raise `code` (429, with Retry-After) past the limit."""
     wait = limit.hit(key)
@@ -157,6 +164,8 @@ class Throttles:
     guests: Limit
     accounts: Limit
     chat: ChatLimiter
+    explain: Limit
+    hints: Limit
 
     def admit_guest(self, address: str) -> None:
         """Count a new guest from `address`; `too_many_guests` past the limit."""
@@ -179,4 +188,6 @@ class Throttles:
             guests=Limit(store, "guests", settings.guest_limits_per_address, ns),
             accounts=Limit(store, "accounts", settings.account_limits_per_address, ns),
             chat=ChatLimiter(Limit(store, "chat", settings.chat_limits_per_user, ns, moving=True)),
+            explain=Limit(store, "explain", settings.explain_limits_per_user, ns),
+            hints=Limit(store, "hints", settings.hint_limits_per_user, ns),
         )

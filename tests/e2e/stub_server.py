@@ -8,6 +8,7 @@ the caller a spectator.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -21,6 +22,7 @@ from app.engine import (
     apply,
     describe,
     event_for,
+    explain,
     legal_actions,
     new_game,
     preview,
@@ -194,6 +196,16 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
         except EngineError as e:
             return JSONResponse({"error": {"code": e.code, "message": e.message}}, 422)
         return JSONResponse({"version": t.version, "card": card, "outcomes": found})
+
+    @app.get("/api/games/{game_id}/explain")
+    def explain_action(game_id: int, version: int, action: str) -> JSONResponse:
+        """As the real server answers the seat to act (app/services/previews.py)."""
+        t = table(game_id)
+        if version != t.version:
+            return JSONResponse({"error": {"code": "stale_version", "message": "stale"}}, 409)
+        why = explain(t.state, to_act(t.state), json.loads(action))
+        reason = why.to_json() if why is not None else None
+        return JSONResponse({"version": t.version, "legal": why is None, "reason": reason})
 
     @app.post("/api/games/{game_id}/seats/{seat}/reclaim")
     def reclaim(game_id: int, seat: int) -> dict[str, Any]:

@@ -18,9 +18,11 @@ COLOURS = ["#ff0000", "#00c000", "#0000ff"]
 
 
 def _analysis() -> dict[str, Any]:
-    """The real analysis, with a mistake and a blunder marked (so the button has work)."""
+    """The real analysis with exactly a mistake and a blunder marked (known button stops)."""
     doc = copy.deepcopy(json.loads(FIXTURE.read_text()))
     judged = [m for m in doc["moves"] if not m["forced"]]
+    for m in judged:
+        m["label"] = None
     judged[10]["label"], judged[30]["label"] = "mistake", "blunder"
     return doc
 
@@ -66,14 +68,14 @@ def test_the_panel_draws_lists_and_selects(browser: Any, stub_url: str) -> None:
     rows = page.locator("table.analysis-players tr")
     assert rows.count() == 1 + len(analysis["players"])
     first = analysis["players"][0]
-    assert rows.nth(1).inner_text().split("\t")[:2] == ["Ann", f"{first['accuracy']}%"]
+    assert rows.nth(1).inner_text().split("\t")[:2] == ["Ann", f"{first['accuracy']:g}%"]
 
     page.click("button.analysis-next")
     page.click("button.analysis-next")
     assert page.evaluate("window.selected") == [judged[10]["move"], judged[30]["move"]]
     assert page.locator("button.analysis-next").is_disabled()  # no mistake after the last
     detail = page.locator("p.analysis-move").inner_text()
-    assert "blunder" in detail and f"{judged[30]['win']['played']}%" in detail
+    assert "blunder" in detail and f"{judged[30]['win']['played']:g}%" in detail
 
     box = page.locator("canvas.analysis-graph").bounding_box()
     assert box is not None

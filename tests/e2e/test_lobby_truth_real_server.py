@@ -1,7 +1,7 @@
-"""The lobby and the waiting room tell the truth, against the real server (issue: the table
-tells the whole truth): the 10 s refresh keeps what a person types (point 4); a full waiting
-table is listed as full with nothing to join, the host can cancel, a player can leave (point 9);
-turn notices can be switched off in the page (point 14)."""
+"""The lobby and the waiting room tell the truth, against the real server: the 10 s refresh
+keeps what a person types; a full waiting table is listed as full with nothing to join, the host
+can cancel, a player can leave; turn notices can be switched off in the page; the log comes
+from the socket."""
 
 from __future__ import annotations
 
@@ -131,3 +131,35 @@ def test_turn_notices_can_be_switched_off_in_the_page(browser: Any, real_server:
     page.wait_for_selector(f"{switch}[aria-pressed=true]")
     assert not errors, errors
     ctx.close()
+
+
+def test_the_table_log_comes_from_the_socket(browser: Any, real_server: str) -> None:
+    """Moves' log lines arrive on the socket (its `log` frames): the page reads GET .../log
+    for the moves before it connected, not once per move."""
+    url = real_server
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_console(page)
+    log_reads: list[str] = []
+    page.on("request", lambda r: log_reads.append(r.url) if "/log?" in r.url else None)
+    sign_in_as_guest(page, url, "Ann")
+    game = page.request.post(url + "/api/games", data={"players": 2, "first_player": 0}).json()
+    assert page.request.post(url + f"/api/games/{game['id']}/bots", data={"level": "random"}).ok
+    page.goto(url + f"/games/{game['id']}")
+    page.click("#waiting button:has-text('Start the game')")
+    page.wait_for_selector("#conn[data-status=live]")
+    page.wait_for_function("() => window.seadragons.st.isMyTurn(window.seadragons.state)")
+    reads_at_start = len(log_reads)
+    lines_at_start = page.locator("#log li").count()
+    for _ in range(3):  # my moves through the API; the bot answers with its own
+        page.wait_for_function("() => window.seadragons.st.isMyTurn(window.seadragons.state)")
+        state = page.request.get(url + f"/api/games/{game['id']}/state").json()
+        legal = [a for a in state["legal_actions"] if a["type"] != "pass"] or state["legal_actions"]
+        body = {"version": state["version"], "action": legal[0]}
+        assert page.request.post(url + f"/api/games/{game['id']}/actions", data=body).ok
+        page.wait_for_function("v => window.seadragons.state.version > v", arg=state["version"])
+    page.wait_for_function(
+        "n => document.querySelectorAll('#log li').length > n", arg=lines_at_start
+    )
+    assert page.get_attribute("#conn", "data-status") == "live"
+    assert len(log_reads) == reads_at_start, log_reads  # no GET .../log per move
+    assert not errors, errors

@@ -70,6 +70,8 @@ def test_guest_plays_a_bot_to_the_end(browser: Any, real_server: str) -> None:
     player.wait_for_selector("#hand .card.pattern", timeout=20000)
     base_title = f"Game {game_id} · Sea Dragons Online"
 
+    log_reads: list[str] = []
+    watcher.on("request", lambda r: log_reads.append(r.url) if "/log" in r.url else None)
     watcher.goto(f"{url}/games/{game_id}")
     watcher.wait_for_selector("#players .player")
     assert "watching" in watcher.inner_text("#hand")
@@ -113,6 +115,10 @@ def test_guest_plays_a_bot_to_the_end(browser: Any, real_server: str) -> None:
     shot(player, "final-scores")
     watcher.wait_for_selector("#scores table.scores", timeout=20000)
     assert snapshot(watcher)["dragons"] == snapshot(player)["dragons"]
+    # The spectator's log came in the moves' log frames: the page read GET /log when it loaded
+    # (and at most again after a reconnect), not once per version.
+    assert watcher.locator("#log li").count() >= 10
+    assert 1 <= len(log_reads) <= 3, log_reads
     assert placements[0] >= 4
     assert bot in player.inner_text("#scores table.scores thead")
 

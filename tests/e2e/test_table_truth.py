@@ -55,7 +55,7 @@ def _types(acts: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 def test_the_neutral_step_says_continue(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
-    """Point 5: with no treasure to use, one "Continue" button (R-58's neutral step)."""
+    """With no treasure to use, one "Continue" button (R-58's neutral step)."""
     t = Table.find(
         3,
         lambda s, acts: bool(_types(acts, "decline")) and not _types(acts, "use_treasure"),
@@ -76,7 +76,7 @@ def test_the_neutral_step_says_continue(
 def test_a_treasure_that_may_answer_comes_second(
     browser: Any, stub_url: str, stub_tables: dict[int, Any]
 ) -> None:
-    """Point 5: holding a treasure that answers the choice, Continue first and the treasure next."""
+    """Holding a treasure that answers the choice, Continue first and the treasure next."""
     t = Table.find(
         3,
         lambda s, acts: bool(_types(acts, "decline")) and bool(_types(acts, "use_treasure")),
@@ -95,7 +95,7 @@ def test_a_treasure_that_may_answer_comes_second(
 def test_one_track_to_move_is_one_button(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
-    """Point 7: when only one tail can move there is nothing to choose: one button says which."""
+    """When only one tail can move there is nothing to choose: one button says which."""
     t = Table.find(3, lambda s, acts: len(_types(acts, "choose_tail")) == 1, expansion=True)
     stub_tables[1] = t
     (only,) = _types(legal_actions(t.state, to_act(t.state)), "choose_tail")
@@ -113,7 +113,7 @@ def test_one_track_to_move_is_one_button(
 def test_after_the_same_deck_treasure_the_text_names_the_open_deck(
     browser: Any, stub_url: str, stub_tables: dict[int, Any]
 ) -> None:
-    """Point 7: the deck just played is offered, and the text says so (not "not from")."""
+    """The deck just played is offered, and the text says so (not "not from")."""
     t = Table.find(
         3,
         lambda s, acts: any(
@@ -145,7 +145,7 @@ def test_after_the_same_deck_treasure_the_text_names_the_open_deck(
 def test_no_mission_to_complete_says_draw(
     browser: Any, stub_url: str, stub_tables: dict[int, Any]
 ) -> None:
-    """Point 7: in the mission phase with no mission payable, the turn line says draw."""
+    """In the mission phase with no mission payable, the turn line says draw."""
     t = Table.find(
         3,
         lambda s, acts: s.turn.phase == "mission" and not s.pending and not _types(acts, "mission"),
@@ -161,7 +161,7 @@ def test_no_mission_to_complete_says_draw(
 def test_the_convert_treasure_is_chosen_on_the_ship_tokens(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
-    """Point 8: no wall of buttons: the ship to give up, then its new colour, then Convert."""
+    """No wall of buttons: the ship to give up, then its new colour, then Convert."""
     t = Table.find(
         4,
         lambda s, acts: any(a["type"] == "use_treasure" and "convert" in a for a in acts),
@@ -198,7 +198,7 @@ def test_the_convert_treasure_is_chosen_on_the_ship_tokens(
 def test_the_ancestral_head_switched_on_shows_and_can_be_taken_back(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
-    """Point 6: after "Use the Ancestral head" the panel and the ghost say it is on; Undo sends
+    """After "Use the Ancestral head" the panel and the ghost say it is on; Undo sends
     the engine's take_back (offered by the view's turn until the placement) and the head is
     back in supply."""
     t = Table.find(3, lambda s, acts: bool(_types(acts, "use_ancestral")), expansion=True)
@@ -237,7 +237,7 @@ def _finished_expansion(seed: int = 3) -> Table:
 def test_final_scores_show_each_tail_and_what_a_realm_count_includes(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
-    """Point 10: per track the Bonus tile's value, full or half, and the VP (the engine's)."""
+    """Per track the Bonus tile's value, full or half, and the VP (the engine's)."""
     t = _finished_expansion()
     t.bots[1] = {"level": "greedy", "stand_in": True}
     stub_tables[1] = t
@@ -253,7 +253,7 @@ def test_final_scores_show_each_tail_and_what_a_realm_count_includes(
             text = page.locator(f"#scores tr.sub[data-realm='{realm}'] td").nth(p["seat"])
             if cell["count"] and cell["hidden"]:
                 assert f"incl. {cell['hidden']} hidden" in text.inner_text()
-    # Point 14: the game is over, so nobody "plays" any more.
+    # The game is over, so nobody "plays" any more.
     badge = page.inner_text("#players .player[data-seat='1']")
     assert "bot (greedy) played" in badge and "plays" not in badge
     page.locator("#scores").scroll_into_view_if_needed()
@@ -271,7 +271,7 @@ IDLE_ANIMATIONS = """() => document.getAnimations()
 def test_an_idle_table_runs_no_endless_animation(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], motion: str
 ) -> None:
-    """Point 13: "Your turn" pulses a few times (never with reduced motion), "to play" not at all;
+    """ "Your turn" pulses a few times (never with reduced motion), "to play" not at all;
     then nothing is animated. The CPU it saves is measured in bench/idle_page_cpu.py."""
     t = Table(3, 7)
     t.advance(12, random.Random(7))
@@ -291,7 +291,7 @@ def test_an_idle_table_runs_no_endless_animation(
 def test_the_small_things_on_the_table(
     browser: Any, stub_url: str, stub_tables: dict[int, Any]
 ) -> None:
-    """Point 14: the board's label counts from 1; a "How to play" link on the table."""
+    """The board's label counts from 1; a "How to play" link on the table."""
     t = Table(2, 9)
     stub_tables[1] = t
     page, errors = _open(browser, stub_url, DESKTOP)
@@ -315,7 +315,7 @@ CUT = """sel => [...document.querySelectorAll(sel)].filter(e => e.getBoundingCli
 def test_the_phone_table_shows_names_counts_and_big_enough_squares(
     browser: Any, stub_url: str, stub_tables: dict[int, Any]
 ) -> None:
-    """Point 12 at 390x844 (touch): the header's name, the treasure counts and the Reward Board
+    """At 390x844 (touch): the header's name, the treasure counts and the Reward Board
     track names are whole; squares of 24 px at least; the sheet leaves most of the screen; the
     prompts speak of taps."""
     t = Table(4, 5, expansion=True)
@@ -335,7 +335,7 @@ def test_the_phone_table_shows_names_counts_and_big_enough_squares(
 
 
 def test_the_create_table_form_fits_its_panel(browser: Any, stub_url: str) -> None:
-    """Point 12: at 1280 px (and on the phone) every control of "Create a table" is inside it."""
+    """At 1280 px (and on the phone) every control of "Create a table" is inside it."""
     for viewport in (DESKTOP, PHONE):
         page = browser.new_page(viewport=viewport)
         page.goto(f"{stub_url}/")
@@ -348,7 +348,7 @@ def test_the_create_table_form_fits_its_panel(browser: Any, stub_url: str) -> No
               .map(e => e.tagName + '.' + e.className); }"""
         )
         assert outside == [], (viewport, outside)
-        assert "expert" in page.inner_text("#bot-levels")  # point 14: the levels explained
+        assert "expert" in page.inner_text("#bot-levels")  # the levels explained
         ARTIFACTS.mkdir(exist_ok=True)
         page.locator("#create").screenshot(
             path=str(ARTIFACTS / f"truth-create-{viewport['width']}.png")
@@ -399,7 +399,7 @@ def _outcome_for(t: Table, seat: int, card: str, cells: list[list[int]]) -> dict
 def test_the_preview_is_the_engines_outcome_and_placing_gives_it(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], effect: str
 ) -> None:
-    """Point 2: with the triple-Gold or the 2-Gold-per-touching-Dragon treasure on, the preview
+    """With the triple-Gold or the 2-Gold-per-touching-Dragon treasure on, the preview
     of each spot says the engine's cost and Gold (squares, treasure, Reward Board) and placing
     the spot gives exactly the previewed Gold."""
     t, seat = _after_treasure(effect)
@@ -438,7 +438,7 @@ def test_the_preview_is_the_engines_outcome_and_placing_gives_it(
 def test_the_extra_body_treasure_places_a_dragon_of_five_squares(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
-    """Point 3: after the extra-body treasure a square is added to the ghost by hand (Edit
+    """After the extra-body treasure a square is added to the ghost by hand (Edit
     squares, then a click or tap on a square), the spot is legal and the Dragon placed has it."""
     t, seat = _after_treasure("extra_body")
     stub_tables[1] = t
@@ -485,7 +485,7 @@ def test_the_extra_body_treasure_places_a_dragon_of_five_squares(
 def test_next_spot_reaches_the_free_shapes(
     browser: Any, stub_url: str, stub_tables: dict[int, Any]
 ) -> None:
-    """Point 3: with the free-shape treasure, "Next spot" lands on listed placements whose
+    """With the free-shape treasure, "Next spot" lands on listed placements whose
     squares are not the card's shape (never on "not legal")."""
     t, _ = _after_treasure("free_shape")
     stub_tables[1] = t

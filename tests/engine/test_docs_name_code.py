@@ -18,12 +18,19 @@ NAMED = [
         "card_placement_actions",
     ),
     ("rules-engine.md", "replay_view(state)", "app.engine", "replay_view"),
+    ("rules-engine.md", "explain(state, seat, action)", "app.engine", "explain"),
+    ("rules-engine.md", "explain.REASONS", "app.engine.explain", "REASONS"),
+    ("rules-engine.md", "explain_unparsed(data, error)", "app.engine", "explain_unparsed"),
+    ("client.md", "GET /api/games/{id}/explain", "app.web.api_previews", "explain_action"),
+    ("client.md", "POST /api/games/{id}/hint", "app.web.api_hints", "game_hint"),
     ("rules-engine.md", "expansion._take_back", "app.engine.expansion", "_take_back"),
     ("rules-engine.md", "turn.undo", "app.engine.state", "Turn"),
     ("architecture.md", "app/services/previews.py", "app.services.previews", "outcomes"),
     ("architecture.md", "app/services/replays.py", "app.services.replays", "replay"),
     ("architecture.md", "api_previews, api_replays", "app.web.api_previews", "router"),
     ("architecture.md", "api_previews, api_replays", "app.web.api_replays", "router"),
+    ("architecture.md", "api_bots, api_hints", "app.web.api_hints", "router"),
+    ("architecture.md", "app/services/hints.py", "app.services.hints", "hint"),
 ]
 
 

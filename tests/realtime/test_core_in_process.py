@@ -7,6 +7,7 @@ and bus codec are driven directly, and what each socket was sent is read back.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -392,3 +393,48 @@ def test_an_instance_drops_its_own_messages_before_decoding_them(
 )
 def test_unreadable_bus_messages_are_dropped(text: str) -> None:
     assert Codec("me").decode(text) is None
+
+
+# --- the registry and presence ------------------------------------------------------------------
+
+
+async def test_an_empty_room_closes_after_its_grace_and_a_newcomer_gets_a_fresh_one(
+    hubs: list[Hub], store: MemoryStore, bus: SharedBus
+) -> None:
+    hub = hubs[0]
+    hub.registry.grace_s = 0.01
+    ann, room = await join(hub, store, "t10")
+    bob, same = await join(hub, store, "t20")
+    assert same is room  # one room per game and instance
+    room.leave(ann)
+    room.leave(bob)
+    await until(lambda: room.closed and GAME not in hub.rooms, "the empty room to close")
+    # Closing tells the other instances this one holds nobody any more.
+    empty = Received(hub.instance, Presence({}, 0))
+    await until(lambda: any(Codec("x").decode(m) == empty for m, _ in bus.published), "goodbye")
+    _, fresh = await join(hub, store, "t10")
+    assert fresh is not room and not fresh.closed
+
+
+async def test_presence_is_merged_across_instances_and_each_picture_sent_once(
+    hubs: list[Hub], store: MemoryStore
+) -> None:
+    ann, _ = await join(hubs[0], store, "t10")
+    spectators = [await join(hubs[0], store, None) for _ in range(3)]
+    bob, _ = await join(hubs[1], store, "t20")
+
+    def latest(conn: Connection) -> dict[str, Any] | None:
+        frames = sock(conn).of("presence")
+        return frames[-1] if frames else None
+
+    def settled(conn: Connection) -> bool:
+        p = latest(conn)
+        return p is not None and p["spectators"] == 3 and all(s["connected"] for s in p["seats"])
+
+    # Both instances' sockets end up with the merged picture: both seats connected, 3 watching.
+    await until(lambda: settled(ann) and settled(bob), "the merged presence picture")
+    assert [s["name"] for s in latest(bob)["seats"]] == ["P0", "P1"]  # type: ignore[index]
+    # Each socket hears each picture once (coalesced; how many pictures depends on timing).
+    for conn in [ann, bob, *(c for c, _ in spectators)]:
+        frames = sock(conn).of("presence")
+        assert all(a != b for a, b in itertools.pairwise(frames)), frames

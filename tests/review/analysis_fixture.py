@@ -18,7 +18,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "js" / "fixtures" / "analysis.js
 
 def build() -> dict[str, Any]:
     """A 3-player game's analysis, one round per decision (quick, and with labelled moves)."""
-    return analyse_game(greedy_game(3, 8), ReviewSettings(rounds=1))
+    return analyse_game(greedy_game(3, 11), ReviewSettings(rounds=1))
 
 
 def text(document: dict[str, Any]) -> str:

@@ -27,17 +27,17 @@ def test_margin_is_own_value_minus_the_best_other() -> None:
     assert margin_of([10.0, 14.0, 12.0], 1) == 2.0
 
 
-def test_a_finished_leaf_is_exact() -> None:
+def test_a_finished_leaf_reads_its_final_scores_at_the_end_temperature() -> None:
     record = greedy_game()
     final = replay(record.options, record.seed, record.moves)
     scores = final_scores(final)
-    totals = {p["seat"]: p["total"] for p in scores["players"]}
+    totals = [float(p["total"]) for p in sorted(scores["players"], key=lambda p: p["seat"])]
     for seat in range(2):
         got = outcome(final, seat)
-        assert got.chances[seat] == (
-            1.0 / len(scores["winners"]) if seat in scores["winners"] else 0.0
-        )
+        assert got.chances == softmax_chances(totals, 1.0)
         assert got.margin == totals[seat] - totals[1 - seat]
+    winner = scores["winners"][0]
+    assert outcome(final, winner).chances[winner] > 0.5
 
 
 def test_an_unfinished_leaf_reads_the_seats_own_view() -> None:

@@ -2,11 +2,12 @@
 // they are thrown as ApiError so callers can switch on the stable code.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reason = null) {
     super(message || code);
     this.name = "ApiError";
     this.status = status; // HTTP status (0 when the network failed)
     this.code = code; // stable error code from the server, e.g. "stale_version"
+    this.reason = reason; // which rule refused an action: {code, facts, text}, or null
   }
 }
 
@@ -32,7 +33,7 @@ export async function api(path, { method = "GET", body, fetchImpl = globalThis.f
   if (!res.ok) {
     const err = data?.error ?? {};
     const detail = Array.isArray(data?.detail) ? data.detail.map((d) => d.msg).join("; ") : null;
-    throw new ApiError(res.status, err.code ?? `http_${res.status}`, err.message ?? detail ?? res.statusText);
+    throw new ApiError(res.status, err.code ?? `http_${res.status}`, err.message ?? detail ?? res.statusText, err.reason ?? null);
   }
   return data;
 }
@@ -46,5 +47,6 @@ export function errorText(e) {
     cannot_afford: "Not enough Gold for that placement.",
     network: "Network problem; retrying.",
   };
-  return known[e?.code] ?? e?.message ?? String(e);
+  // The engine's own reason for a refused action, when it gave one, says more than the code.
+  return e?.reason?.text ?? known[e?.code] ?? e?.message ?? String(e);
 }

@@ -232,7 +232,7 @@ export class Connection {
     } else if (msg.type === "pong") {
       this.measureClock(msg.now);
     } else if (msg.type === "error") {
-      const err = new ApiError(400, msg.code ?? "error", msg.message);
+      const err = new ApiError(400, msg.code ?? "error", msg.message, msg.reason ?? null);
       if (msg.id != null && this.waiting.has(msg.id)) this.settle(msg.id, err);
       else this.onMessage(msg);
       if (msg.code === "stale_version") this.resync();

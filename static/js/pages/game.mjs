@@ -21,6 +21,8 @@ import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs
 import { installCardPeek } from "../ui/cards.mjs";
 import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notifications
 import { RematchPanel } from "../ui/rematch.mjs"; // rematch
+import { ReasonTip } from "../ui/reason.mjs"; // why not here, under an illegal ghost
+import { HintPanel } from "../ui/hint.mjs"; // the expert's move, at unrated tables
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -40,6 +42,8 @@ let turnNotifier = null; // set for seated players once the game is live
 let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
+const reasonTip = new ReasonTip($("board"), { gameId, redraw: () => schedule(false) });
+const hintPanel = new HintPanel(document.querySelector(".board-bar"), { gameId, state, redraw: () => schedule(true) });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, ghostKey: () => cellsKey(st.ghostCells(state)) };
 
@@ -53,6 +57,8 @@ function render(now) {
   frame = 0;
   ensureOutcomes();
   board.draw(now);
+  reasonTip.update(state, board);
+  hintPanel.update();
   // The placement bar (and the board's label) describe the ghost under the pointer on every
   // frame: moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
@@ -79,7 +85,7 @@ function render(now) {
   const tailChoice = legal.some((a) => a.type === "choose_tail");
   keyed("reward", [view.reward, view.players.map((p) => p.tails), s.names, tailChoice], () => renderReward($("reward"), view, s.names, s.content, { hidden: tailChoice, seat: s.seat }));
   keyed("realms", [view.realms, s.names, view.over], () =>
-    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed" } : {}),
+    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed", hiddenNote: "Every Hidden Dragon card counts now." } : {}),
   );
   keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
   // Once over: each player's profile, where the game's result now shows.
@@ -237,7 +243,11 @@ const controls = {
   passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
   passDraw: (key) => (dec.passDraw(state, key), schedule()),
   closeDecision: () => (dec.closeDecision(state), schedule()),
-  openConvert: (card) => (dec.openConvert(state, card) && st.clearSelection(state), schedule()),
+  openConvert: (card) => {
+    if (dec.openConvert(state, card)) st.clearSelection(state);
+    revealChooser = true; // on a phone the chooser opens below the fold of the sheet
+    schedule();
+  },
   convertPick: (side, colour) => (dec.convertPick(state, side, colour), schedule()),
   sendDecision,
   rotate: () => (st.rotateGhost(state), schedule()),

@@ -53,7 +53,10 @@ function show(i) {
     h("ul", {}, (move?.lines ?? []).map((t) => h("li", {}, logText(t, state.names, state.content)))),
   );
   renderPlayers($("players"), state);
-  renderRealms($("realms"), view.realms, state.names, { subtitle: step === last ? " · final" : " · at this move, every Hidden Dragon counted" });
+  renderRealms($("realms"), view.realms, state.names, {
+    subtitle: step === last ? " · final" : " · at this move",
+    hiddenNote: "The game is over: every Hidden Dragon card kept so far counts.",
+  });
   renderScores($("scores"), view.over ? view.scores : null, state.names, view.players.map((p) => p.colour));
   for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.step) === step);
   // Scroll only the move list (scrollIntoView would scroll the whole page too).

@@ -100,6 +100,14 @@ export function updatePlacement(el, s, touch = false) {
   bar.querySelector("[data-key=confirm]").disabled = !s.locked || !legal || s.pending;
 }
 
+// What a pending step of the turn is about, in words (the engine's `pending[0].kind`).
+const PENDING_WORDS = {
+  reef: "Reef cards to draw",
+  advance: "tails to move for the ships taken",
+  tail: "choosing a tail to advance",
+  treasure: "keeping a Hidden Treasure",
+};
+
 /** A short line about what is awaited, for players and spectators alike. */
 function waitingLine(s) {
   const v = st.viewOf(s);
@@ -116,7 +124,7 @@ function waitingLine(s) {
   const pend = v.pending?.[0];
   const legal = st.legalOf(s);
   const canMission = legal.length ? legal.some((a) => a.type === "mission") : Array.isArray(v.missions_open) ? v.missions_open.length > 0 : undefined;
-  const what = pend ? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase, canMission);
+  const what = pend ? PENDING_WORDS[pend.kind] ?? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase, canMission);
   return h("p.turn-line", {}, h("b", {}, who), ` · ${what} · turn ${v.turn.number}`);
 }
 

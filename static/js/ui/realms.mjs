@@ -48,7 +48,7 @@ export function renderRealms(el, realms, names, opts = {}) {
     el,
     h("h3", {}, opts.title ?? "Realm majorities", h("small.muted", {}, opts.subtitle ?? " · VP if the game ended now")),
     h("table.realms", {}, h("thead", {}, head), h("tbody", {}, rows)),
-    h("p.note", {}, "Dragons counted per realm (an Ancestral head counts twice where it lies; pieces break ties); ", h("b", {}, "bold"), " leads. Hidden Dragon cards count only once revealed, your own excepted."),
+    h("p.note", {}, "Dragons counted per realm (an Ancestral head counts twice where it lies; pieces break ties); ", h("b", {}, "bold"), " leads. ", opts.hiddenNote ?? "Hidden Dragon cards count only once revealed, your own excepted."),
   );
 }
 
