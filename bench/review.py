@@ -228,7 +228,10 @@ def _one_game(job: tuple[int, bool, int, int]) -> dict[str, Any]:
 
 
 def bench_calibrate(args: argparse.Namespace) -> dict[str, Any]:
-    jobs = [(args.players, args.expansion, 1 + k, args.rounds_one) for k in range(args.games)]
+    jobs = [
+        (args.players, args.expansion, args.first_seed + k, args.rounds_one)
+        for k in range(args.games)
+    ]
     games: list[dict[str, Any]] = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     with ProcessPoolExecutor(args.workers) as pool:
@@ -304,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--expansion", action="store_true")
     c.add_argument("--rounds", dest="rounds_one", type=int, default=2)
     c.add_argument("--workers", type=int, default=1)
+    c.add_argument("--first-seed", type=int, default=1, help="games use seeds from this one on")
     c.add_argument("--out", default=None, help="append each game's results (JSON lines)")
     s = sub.add_parser("summarise", help="summarise a calibrate --out file")
     s.add_argument("file")
