@@ -202,6 +202,12 @@ def serve(host: str, port: int, workers: int = 1) -> int:
         "log_config": None if json_logs else uvicorn_log_config(),
         "access_log": not json_logs,
     }
+    if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Each worker process keeps its own counters: without a shared directory /metrics would
+        # report whichever worker answered. Set before the workers start (they inherit it).
+        import tempfile
+
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="seadragons-metrics-")
     if settings.metrics_port:
         serve_metrics(settings.metrics_host, settings.metrics_port)
         log.info("metrics on http://%s:%s/metrics", settings.metrics_host, settings.metrics_port)

@@ -2,9 +2,9 @@
 
 A seat's placements are most of its legal actions, and most of their bytes: each lists its four
 to six squares. On the socket they travel grouped by card and orientation, as the orientation's
-squares once (relative to an anchor) and then only the anchors, so the list shrinks about
-sevenfold and the client rebuilds every action exactly (`expand_legal`, and its JS twin in
-static/js/lib/legal.mjs). Everything else is sent as it is.
+squares once (relative to an anchor) and then only the anchors, so the list's JSON shrinks
+about fourfold (docs/protocol.md) and the client rebuilds every action exactly (`expand_legal`,
+and its JS twin in static/js/lib/legal.mjs). Everything else is sent as it is.
 
     {"place": [{"base": {"type": "place", "card": "M21"},
                 "cells": [[0, 0], [0, 1], [1, 1], [1, 2]],

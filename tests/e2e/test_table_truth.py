@@ -173,6 +173,7 @@ def test_the_convert_treasure_is_chosen_on_the_ship_tokens(
     page, errors = _open(browser, stub_url, viewport)
     assert page.locator("#actions button[data-action*=convert]").count() == 0  # no wall
     page.locator("#actions button.convert-open").first.click()
+    page.wait_for_selector("#actions .ship-choices button.ship-choice")  # drawn after the click
     src = converts[0]["convert"][0]
     dst = next(a["convert"][1] for a in converts if a["convert"][0] == src)
     froms = page.locator("#actions .ship-choices").first.locator("button.ship-choice")
@@ -300,8 +301,14 @@ def test_the_small_things_on_the_table(
     page.click(f"#hand button[data-card='{card}']")
     page.click("#actions button[data-key=next]")
     anchor = page.evaluate("() => window.seadragons.state.anchor")
+    # The label is written with the next frame the board paints: wait for it, then read it.
+    want = f"row {anchor[0] + 1}, column {anchor[1] + 1}"
+    page.wait_for_function(
+        "w => (document.getElementById('board').getAttribute('aria-label') || '').includes(w)",
+        arg=want,
+    )
     label = page.get_attribute("#board", "aria-label")
-    assert f"row {anchor[0] + 1}, column {anchor[1] + 1}" in label, label
+    assert want in label and "row 0" not in label and "column 0" not in label, label
     link = page.locator("#rules-link")
     assert link.inner_text() == "How to play" and link.get_attribute("href") == "/rules"
     assert errors == []
@@ -381,7 +388,7 @@ PREVIEW_READY = """() => {
 
 PREVIEW_NOW = """() => ({
   cells: window.seadragons.st.currentAction(window.seadragons.state)?.cells ?? null,
-  text: document.querySelector('#actions .preview').textContent,
+  text: document.querySelector('#actions .preview')?.textContent ?? null,
 })"""
 
 
@@ -454,6 +461,7 @@ def test_the_extra_body_treasure_places_a_dragon_of_five_squares(
     extra = next(c for c in five["cells"] if c not in four["cells"])
     press = page.tap if viewport == PHONE else page.click  # a phone is used by touch throughout
     press(f"#hand button[data-card='{card}']")
+    page.wait_for_selector("#actions button[data-key=next]")  # the placing bar, drawn after
     # "Next spot" up to the card-shaped spot, then one square more by hand.
     target = sorted(map(tuple, four["cells"]))
     for _ in range(len(acts) + 1):

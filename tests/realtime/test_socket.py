@@ -199,6 +199,8 @@ async def test_rejoin_and_resync_mid_game(server: Server) -> None:
     # Another tab / device of seat 1: a fresh socket starts from the current state.
     back = await WsClient("seat1-again").open(server.ws(gid), cookie_of(players[1]))
     await back.at_version(current)
+    # The chat history follows the state once it is read: let it arrive before counting answers.
+    await back.frame(lambda f: f["type"] == "chat_history")
     rest = (await players[1].get(f"/api/games/{gid}/state")).json()
     assert back.doc == rest_doc(rest)
     # Resync from an older version: the missed patches, which rebuild the same document.

@@ -85,10 +85,12 @@ def test_progress_is_visible_while_the_analysis_runs(
     game_id = _finished(db, live_game)
     halfway = threading.Event()
     go_on = threading.Event()
+    done_at: list[int] = []  # where the fifth part starts (what four covered), and of how many
 
     class PausingPool(CountingPool):
         def run_part(self, record, settings, start, stop):  # type: ignore[no-untyped-def]
             if len(self.parts) == 4:
+                done_at[:] = [start, len(record.moves)]
                 halfway.set()
                 assert go_on.wait(120)
             return super().run_part(record, settings, start, stop)
@@ -97,10 +99,13 @@ def test_progress_is_visible_while_the_analysis_runs(
     worker.start()
     try:
         assert halfway.wait(120)
+        # Four parts of ten: 40%, give or take the rounding of the parts' bounds to whole moves.
+        want = round(100 * done_at[0] / done_at[1])
+        assert abs(want - 40) <= 5
         with sessions() as other:
             assert analysis.analysis_of(other, game_id, None) == (
                 None,
-                {"status": "running", "percent": 40},
+                {"status": "running", "percent": want},
             )
     finally:
         go_on.set()
