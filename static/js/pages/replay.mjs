@@ -15,6 +15,7 @@ import { renderRealms } from "../ui/realms.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { seatInfo } from "../lib/seats.mjs";
 import { logText } from "../ui/seats.mjs";
+import { bestMoveOf, mountAnalysis, seatColours, statusText } from "../ui/analysis.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
 // Private games: the invite code (from the game page's link) lets a non-player watch it.
@@ -24,10 +25,12 @@ const state = st.createState({ gameId }); // seat stays null: a replay is read-o
 let steps = null; // the ReplaySteps once loaded
 let step = 0; // the step shown (0: the start)
 let frame = 0; // pending animation frame id
+let review = null; // the mounted analysis panel, once the game's analysis exists
+let analysis = null;
 
 const board = new Board($("board"), state, { redraw: () => (frame ||= requestAnimationFrame(draw)), maxSide: maxBoardSide });
 // Read-only handles for the browser tests (they read, never drive).
-window.seadragons = { state, board, st, replay: () => ({ steps, step }) };
+window.seadragons = { state, board, st, replay: () => ({ steps, step }), review: () => ({ analysis, best: state.bestMove }) };
 
 function draw() {
   frame = 0;
@@ -58,12 +61,60 @@ function show(i) {
     hiddenNote: "The game is over: every Hidden Dragon card kept so far counts.",
   });
   renderScores($("scores"), view.over ? view.scores : null, state.names, view.players.map((p) => p.colour));
+  showReview();
   for (const li of $("moves").children) li.classList.toggle("current", Number(li.dataset.step) === step);
   // Scroll only the move list (scrollIntoView would scroll the whole page too).
   const cur = $("moves").querySelector(".current");
   const list = $("moves");
   if (cur) list.scrollTop = cur.offsetTop - list.clientHeight / 2;
   frame ||= requestAnimationFrame(draw);
+}
+
+// The expert's review of this move: the graph's cursor, the label, and the better placement
+// outlined on the board beside the Dragon played (the server's analysis, never worked out here).
+function showReview() {
+  state.bestMove = null;
+  if (!review) return;
+  review.show(step);
+  const best = bestMoveOf(analysis, step);
+  const box = $("analysis-best");
+  if (!best) {
+    box.textContent = "";
+    return;
+  }
+  if (best.best?.type === "place") state.bestMove = best.best;
+  box.textContent = best.best?.type === "place"
+    ? `Best: ${best.best.card} where the dashed outline shows (winning chance ${best.win.best}% against ${best.win.played}%).`
+    : `Best: ${actionWords(best.best)} (winning chance ${best.win.best}% against ${best.win.played}%).`;
+}
+
+function actionWords(a) {
+  if (!a) return "";
+  const rest = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(", ") : v}`);
+  return [a.type.replaceAll("_", " "), ...rest].join(" · ");
+}
+
+// A finished game's analysis: shown when it exists, its progress while it runs (polled).
+async function loadAnalysis(replay) {
+  const r = await fetch(`/api/games/${gameId}/analysis${q}`, { credentials: "same-origin" });
+  const el = $("analysis");
+  if (r.status === 200) {
+    analysis = await r.json();
+    el.hidden = false;
+    const names = state.names;
+    const holder = h("div");
+    fill(el, h("h3", {}, "Review"), holder, h("p#analysis-best.analysis-best", { "aria-live": "polite" }));
+    review = mountAnalysis(holder, analysis, {
+      names,
+      colours: seatColours(replay.start.players.map((p) => p.colour)),
+      onSelect: (move) => show(move),
+    });
+    show(step);
+  } else if (r.status === 202) {
+    el.hidden = false;
+    fill(el, h("h3", {}, "Review"), h("p.muted", {}, statusText(await r.json())));
+    setTimeout(() => loadAnalysis(replay), 5000); // progress: ask again in a while
+  }
 }
 
 async function main() {
@@ -87,6 +138,7 @@ async function main() {
       replay.frames.map((f, i) => h("li", { dataset: { step: i + 1 }, onclick: () => show(i + 1) }, `${i + 1}. `, logText(f.lines[0] ?? "", state.names, content))),
     );
     show(0);
+    loadAnalysis(replay).catch(() => {}); // the review is extra: the replay works without it
   } catch (e) {
     fill($("move-text"), h("p.error", {}, e?.code === "not_finished" ? "The replay opens once the game is over." : errorText(e)));
   }

@@ -123,6 +123,7 @@ export class Board {
     this.drawSquares(ctx, view.board);
     this.drawDragons(ctx, view.board.dragons);
     this.drawHighlight(ctx, now);
+    this.drawBestMove(ctx);
     if (this.overlay) drawRealmOverlay(ctx, realmsOf(view), (r, c) => this.rect(r, c));
     this.drawGhost(ctx);
   }
@@ -203,6 +204,21 @@ export class Board {
       paint.dragonBody(ctx, d.cells, rect, fill, dark);
       paint.dragonHead(ctx, rect(d.head[0], d.head[1]), fill, dark, d.ancestral);
     }
+  }
+
+  /** The review's better placement (replays only): a dashed outline beside the Dragon played. */
+  drawBestMove(ctx) {
+    const cells = this.state.bestMove?.cells;
+    if (!cells?.length) return;
+    ctx.save();
+    ctx.strokeStyle = "#ffd84d";
+    ctx.lineWidth = 3;
+    ctx.setLineDash([5, 4]);
+    for (const [r, c] of cells) {
+      const { x, y, w } = this.rect(r, c);
+      ctx.strokeRect(x + 2.5, y + 2.5, w - 5, w - 5);
+    }
+    ctx.restore();
   }
 
   drawHighlight(ctx, now) {
