@@ -19,6 +19,9 @@ def test_several_workers_get_a_shared_metrics_directory(
     monkeypatch.setenv("SEADRAGONS_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("SEADRAGONS_REDIS_URL", "redis://127.0.0.1:6379/15")
     monkeypatch.setenv("SEADRAGONS_SECRET_KEY", "test")
+    # serve() hands its workers these through the environment: set here first, so the test's
+    # teardown restores them (left behind, every later app in this process skips its migrations).
+    monkeypatch.setenv("SEADRAGONS_MIGRATE_ON_START", "true")
     started: list[dict[str, Any]] = []
     monkeypatch.setattr("uvicorn.run", lambda *a, **kw: started.append(kw))
     try:
@@ -26,6 +29,7 @@ def test_several_workers_get_a_shared_metrics_directory(
         shared = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
         assert started and started[0]["workers"] == 2
         assert shared and Path(shared).is_dir() and not any(Path(shared).iterdir())
+        assert os.environ["SEADRAGONS_MIGRATE_ON_START"] == "false"  # migrated once, here
     finally:
         shared = os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
         if shared:
