@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from app.services.bot_pool import _start_worker as start_niced_worker
+from app.services.bot_pool import start_niced_worker
 
 from .game import GameRecord, ReviewSettings, analyse_moves
 

@@ -61,9 +61,10 @@ def decide(
 PARENT_CHECK_S = 1.0
 
 
-def _start_worker(nice: int) -> None:
-    """Worker initializer: people's requests get the CPU before bots, and the worker ends with
-    the server process (even a killed one, which cannot tell its workers to stop)."""
+def start_niced_worker(nice: int) -> None:
+    """Worker initializer, for bots here and analyses (app/review/pool.py): people's requests
+    get the CPU first, and the worker ends with the server process (even a killed one, which
+    cannot tell its workers to stop)."""
     if nice > 0:
         os.nice(nice)
     parent = os.getppid()
@@ -94,7 +95,7 @@ def _process_pool(size: int, nice: int) -> ProcessPoolExecutor:
             pool = ProcessPoolExecutor(
                 size,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
+                initializer=start_niced_worker,
                 initargs=(nice,),
             )
             _pools[(size, nice)] = pool
