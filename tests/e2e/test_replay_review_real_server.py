@@ -94,6 +94,12 @@ def test_the_replay_shows_the_review_and_steps_to_a_mistake(browser: Any, real_s
         let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; return n; }"""
     )
     assert inked > 100
+    # The graph fits its panel (no part of it cut off at the side).
+    assert page.evaluate(
+        """() => { const g = document.querySelector('#analysis canvas.analysis-graph')
+          .getBoundingClientRect(); const p = document.getElementById('analysis')
+          .getBoundingClientRect(); return g.left >= p.left && g.right <= p.right; }"""
+    )
     page.click("#analysis button.analysis-next")
     page.wait_for_function(
         "t => document.getElementById('step-label').textContent === t",
