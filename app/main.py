@@ -33,6 +33,7 @@ from app.web import (
     api_bots,
     api_games,
     api_hints,
+    api_learn,
     api_me,
     api_previews,
     api_ratings,
@@ -43,6 +44,7 @@ from app.web import (
     health,
     pages,
     pages_account,
+    pages_learn,
     pages_ratings,
 )
 from app.web.inputs import ControlCharacterMiddleware
@@ -161,6 +163,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages_account.router)  # account page, email links
     app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
     app.include_router(pages_ratings.router)
+    app.include_router(api_learn.router)  # tutorials and the rules page's examples
+    app.include_router(pages_learn.router)
     app.include_router(health.router)
     install_realtime(app)
     app.include_router(pages.router)

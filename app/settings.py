@@ -195,6 +195,10 @@ class Settings(BaseSettings):
     profile_recent_games: int = 10
     profile_history_points: int = 200
 
+    # Tutorials (/api/learn, app/tutorial): the most answers (the learner's moves so far) one
+    # request may send; every lesson has fewer steps, and each answer is one engine move replayed.
+    learn_answers_max: int = 64
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
