@@ -70,12 +70,16 @@ function render(now) {
   renderMarkets($("markets"), state, controls);
   renderHand($("hand"), state, pick, act);
   renderActions($("actions"), state, controls);
+  $("actions").hidden = pos.done; // the lesson panel says what comes next
   renderReward($("reward"), view, state.names, state.content, { seat: state.seat });
   renderRealms($("realms"), view.realms, state.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed", hiddenNote: "Every Hidden Dragon card counts now." } : {});
   renderScores($("scores"), view.over ? view.scores : null, state.names, colours);
   fill($("log"), (pos.log ?? []).slice(-60).map((t) => h("li", {}, logText(t, state.names, state.content))));
   $("log").scrollTop = $("log").scrollHeight;
   markTargets(document.querySelector(".learn-table"), pos.done ? null : pos.target);
+  // Set once the panels show the position (the browser tests wait for it).
+  document.body.dataset.step = String(pos.step);
+  document.body.dataset.done = String(pos.done);
 }
 
 /** The lesson panel: the step's words, the moves to try (refused by the engine), navigation. */
@@ -135,8 +139,6 @@ function show(p) {
   st.setDocument(state, { view: p.view, legal_actions: p.legal_actions }, p.step);
   dec.reconcileDecision(state);
   $("lesson-progress").textContent = p.done ? "done" : `step ${p.step + 1}/${p.steps}`;
-  document.body.dataset.step = String(p.step);
-  document.body.dataset.done = String(p.done);
   schedule();
 }
 

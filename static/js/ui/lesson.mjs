@@ -61,15 +61,17 @@ export function markTargets(root, target) {
   if (a.type === "mission") q(`[data-key="mission-${a.mission}"]`);
   if (a.type === "pass") {
     q('[data-key="pass-open"]');
-    if (a.discard) q(`.pass-discard[data-key="card-${a.discard}"]`);
-    const draw = a.draw?.card ? a.draw.card : a.draw?.deck ? `deck-${a.draw.deck}` : null;
-    if (draw) for (const el of root.querySelectorAll(".pass-draw")) if ((el.dataset.key ?? "").endsWith(draw)) found.push(el);
+    q(`.pass-discard[data-key="discard-${a.discard ?? "none"}"]`);
+    // The chooser's keys are lib/decisions.mjs drawKey's: card:<id>, deck:<deck> or none.
+    const draw = a.draw?.card ? `card:${a.draw.card}` : a.draw?.deck ? `deck:${a.draw.deck}` : "none";
+    q(`.pass-draw[data-draw="${draw}"]`);
   }
   if (a.type === "draw" && a.card) q(`#markets [data-key="card-${a.card}"], [data-key="draw-${a.card}"]`);
   if (a.type === "draw" && a.deck) q(`#markets [data-key="deck-${a.deck}"]`);
   if (a.type === "keep_reef" || a.type === "keep_treasure") q(`[data-key="keep-${a.card}"]`);
   if (a.type === "use_treasure") q(`[data-key="use-${a.card}"]`);
   if (a.type === "decline") q('[data-key="decline"]');
+  if (a.type === "choose_tail") q(`#actions button[data-key="tail-${a.track}"]`);
   for (const el of found) el.classList.add("lesson-target");
   return found.length;
 }
