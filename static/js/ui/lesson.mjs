@@ -6,13 +6,16 @@ import { api } from "../lib/api.mjs";
 import { cellsKey } from "../lib/geometry.mjs";
 import { ReasonTip } from "./reason.mjs";
 
-/** Outline the squares the step asks for (and the head's square, where it matters). */
+/**
+ * Outline the squares the step asks for (and the head's square, where it matters); `now` null
+ * draws it still (the rules page's examples).
+ */
 export function drawTarget(board, target, now = performance.now()) {
   if (!target?.cells?.length) return;
   const ctx = board.canvas.getContext("2d");
   ctx.save();
   ctx.setTransform(board.dpr, 0, 0, board.dpr, 0, 0);
-  const pulse = 0.55 + 0.45 * Math.sin(now / 260);
+  const pulse = now === null ? 1 : 0.55 + 0.45 * Math.sin(now / 260);
   ctx.strokeStyle = `rgba(255, 216, 77, ${pulse})`;
   ctx.lineWidth = 3;
   ctx.setLineDash([6, 3]);
