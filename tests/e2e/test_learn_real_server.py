@@ -164,6 +164,13 @@ def complete(page: Any, url: str, lesson: str, errors: list[str]) -> None:
         refused_off_script += off_script(page, move)
         if i == 0:
             shot(page, f"learn-{lesson}-first-step", full_page=False)
+        if lesson == "deep" and move["step"] == "ancestral_place":
+            # Show me: the ghost fixed on the marked squares, the head on the marked square.
+            page.click("#lesson button[data-key=show-me]")
+            assert page.evaluate(GHOST_KEY) == key(move["action"]["cells"])
+            head = page.evaluate("() => window.seadragons.st.headCell(window.seadragons.state)")
+            assert head == move["action"]["head"]
+            page.keyboard.press("Escape")
         play_step(page, move)
         wait_step(page, i + 1)
         assert not page.locator(".lesson-refusal").count(), page.inner_text("#lesson")
@@ -223,4 +230,43 @@ def test_a_lesson_answer_history_from_elsewhere_starts_again(
     page.evaluate(f"() => sessionStorage.setItem('seadragons.learn.base', {json.dumps(bogus)})")
     page.goto(f"{real_server}/learn?lesson=base")
     wait_step(page, 0)
+    ctx.close()
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+@pytest.mark.parametrize(("label", "options"), [("phone", PHONE), ("desktop", {})])
+def test_the_pages_fit_and_a_step_is_played_by_taps(
+    browser: Any, real_server: str, label: str, options: dict[str, Any]
+) -> None:
+    ctx = browser.new_context(**(options or {"viewport": {"width": 1280, "height": 800}}))
+    page = ctx.new_page()
+    errors = watch_console(page)
+    page.goto(real_server + "/learn")
+    page.wait_for_selector("[data-lesson=deep]")
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    page.goto(real_server + "/learn?lesson=base")
+    wait_step(page, 0)
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    first = next(m for m in script("base")["moves"] if "step" in m)["action"]
+    if label == "phone":
+        # A tap on the hand card, the Next spot button until the ghost is on the step's squares,
+        # a tap on it to fix it, then Place Dragon.
+        page.locator(f"#hand button[data-card='{first['card']}']").tap()
+        for _ in range(200):
+            if page.evaluate(GHOST_KEY) == key(first["cells"]):
+                break
+            page.locator(".placing button[data-key=next]").tap()
+        page.locator(".placing button[data-key=lock]").tap()
+        page.locator(".placing button[data-key=confirm]").tap()
+        wait_step(page, 1)
+    shot(page, f"learn-base-{label}", full_page=False)
+    page.goto(real_server + "/rules")
+    page.wait_for_selector("figure.example canvas[data-drawn=true]", timeout=30000)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    shot(page, f"rules-{label}", full_page=False)
+    assert errors == []
     ctx.close()

@@ -5,6 +5,7 @@
 // engine (or the lesson) answers with the next position or the reason for the refusal.
 
 import { api, errorText } from "../lib/api.mjs";
+import { cellsKey } from "../lib/geometry.mjs";
 import { outcomeKey } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
@@ -116,6 +117,7 @@ function renderLesson() {
     h("h3.lesson-title", {}, t.title),
     h("p.lesson-do", {}, h("b", {}, "Do: "), t.do),
     h("p.lesson-why", {}, t.why, t.rulings.length ? h("small.muted", {}, ` (${t.rulings.join(", ")})`) : null),
+    pos.target?.cells ? h("p", {}, h("button.link", { type: "button", onclick: showMe, dataset: { key: "show-me" } }, "Show me"), h("small.muted", {}, " puts the Dragon on the marked squares")) : null,
     pos.tries.length
       ? h(
           "div.buttons.lesson-tries",
@@ -198,6 +200,24 @@ function restart() {
   st.clearSelection(state);
   dec.closeDecision(state);
   load();
+}
+
+/**
+ * Put the ghost on the step's squares and fix it there: the step's card, then the listed legal
+ * spots one by one until the ghost covers the marked squares (nothing decided here).
+ */
+function showMe() {
+  const t = pos?.target;
+  if (!t?.cells || state.pending) return;
+  if (state.selected !== t.action.card) st.selectCard(state, t.action.card);
+  if (state.locked) st.unlockGhost(state);
+  const want = cellsKey(t.cells);
+  for (let i = 0; i < st.placeActions(state).length && cellsKey(st.ghostCells(state)) !== want; i++) st.cycleLegal(state);
+  if (cellsKey(st.ghostCells(state)) === want) {
+    st.lockGhost(state);
+    if (t.head) st.chooseHead(state, t.head);
+  }
+  schedule();
 }
 
 const outcomeCache = new Map();
