@@ -80,6 +80,7 @@ class PositionOut(BaseModel):
     text: StepTextOut | None
     target: Json | None  # {action, cells?, head?}: what the step asks for, to highlight
     tries: list[TryOut]
+    gives: list[str]  # what the step's move gives, in the hints' words (app/bots/hint.py)
     log: list[str]
 
 
@@ -146,6 +147,7 @@ def position_out(pos: session.Position) -> Json:
         "text": text,
         "target": session.target(pos),
         "tries": tries,
+        "gives": session.gives(pos),
         "log": pos.log,
     }
 

@@ -234,3 +234,15 @@ def test_the_script_replays_to_the_same_game(lesson: str) -> None:
         [(m["seat"], m["action"]) for m in data["moves"]],
     )
     assert rules.state_to_json(state) == rules.state_to_json(play_through(lesson)[-1].state)
+
+
+def test_what_a_step_gives_is_the_hints_words_for_the_engines_outcome() -> None:
+    from app.bots import hint
+    from app.engine import preview
+
+    first = _step("base", "first_dragon")
+    action = first.move["action"]
+    o = preview.outcome(first.state, LEARNER, action)
+    assert session.gives(first) == hint.reasons(first.state, LEARNER, action, o)
+    assert f"takes {o['ships']} ships" in session.gives(first)[0]
+    assert session.gives(_step("base", "draw_other")) == []  # a draw gives nothing to word

@@ -117,6 +117,7 @@ function renderLesson() {
     h("h3.lesson-title", {}, t.title),
     h("p.lesson-do", {}, h("b", {}, "Do: "), t.do),
     h("p.lesson-why", {}, t.why, t.rulings.length ? h("small.muted", {}, ` (${t.rulings.join(", ")})`) : null),
+    pos.gives?.length ? h("div.lesson-gives", {}, h("b", {}, "What this move gives: "), pos.gives.map((line) => h("span", {}, `${line} `))) : null,
     pos.target?.cells ? h("p", {}, h("button.link", { type: "button", onclick: showMe, dataset: { key: "show-me" } }, "Show me"), h("small.muted", {}, " puts the Dragon on the marked squares")) : null,
     pos.tries.length
       ? h(
