@@ -107,6 +107,10 @@ def _answers(body: AnswersIn, settings: Any) -> list[Json]:
     return list(body.answers)
 
 
+# An unknown lesson 404, lesson_done 409, a body over the size limit 413, a refused move,
+# bad_answers or a bad body 422; 503 as everywhere.
+LESSON_ERRORS = errors(404, 409, 413, 422, 503)
+
 TRY_LABELS = {
     "not_touching": "Try a spot touching nothing",
     "on_island": "Try a spot on the island",
@@ -152,7 +156,7 @@ def position_out(pos: session.Position) -> Json:
     }
 
 
-@router.get("", response_model=LessonsOut)
+@router.get("", response_model=LessonsOut, responses=errors(503))
 def lessons() -> Json:
     """The lessons of both tutorials, in order."""
     return {
@@ -169,28 +173,28 @@ def lessons() -> Json:
     }
 
 
-@router.get("/examples", response_model=examples.ExamplesOut)
+@router.get("/examples", response_model=examples.ExamplesOut, responses=errors(503))
 def rule_examples() -> Json:
     """The rules page's example positions, built and scored by the engine (public views)."""
     return examples.all_examples()
 
 
-@router.post("/{lesson}/position", response_model=PositionOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/position", response_model=PositionOut, responses=LESSON_ERRORS)
 def lesson_position(lesson: LessonId, body: AnswersIn, settings: SettingsDep) -> Json:
     """The position after the learner's answers (its actions at the steps so far): going back a
-    step is asking with one answer fewer. Answers that are not the steps' moves: 400
+    step is asking with one answer fewer. Answers that are not the steps' moves: 422
     bad_answers."""
     return position_out(session.position(lesson, _answers(body, settings)))
 
 
-@router.post("/{lesson}/act", response_model=PositionOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/act", response_model=PositionOut, responses=LESSON_ERRORS)
 def lesson_act(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json:
     """Play the step: the next position, or the refusal with its `reason` (the engine's, or
     `lesson_step` for a legal move the step does not ask for)."""
     return position_out(session.submit(lesson, _answers(body, settings), body.action))
 
 
-@router.post("/{lesson}/explain", response_model=ExplainOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/explain", response_model=ExplainOut, responses=LESSON_ERRORS)
 def lesson_explain(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json:
     """Why the engine would refuse `action` at this step (null `reason` if it would not)."""
     pos = session.position(lesson, _answers(body, settings))
@@ -198,7 +202,7 @@ def lesson_explain(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json
     return {"legal": why is None, "reason": why.to_json() if why else None}
 
 
-@router.post("/{lesson}/outcomes", response_model=OutcomesOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/outcomes", response_model=OutcomesOut, responses=LESSON_ERRORS)
 def lesson_outcomes(lesson: LessonId, body: OutcomesIn, settings: SettingsDep) -> Json:
     """The engine's outcome of every legal placement of a hand card (the ghost's preview)."""
     pos = session.position(lesson, _answers(body, settings))
