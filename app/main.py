@@ -18,6 +18,7 @@ from app.db.session import make_engine, make_sessionmaker
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
+from app.realtime import delayed_rooms, watch_channel
 from app.realtime import install as install_realtime
 from app.services import analysis
 from app.services.bot_runner import runner_for
@@ -39,11 +40,13 @@ from app.web import (
     api_rematch,
     api_replays,
     api_users,
+    api_watch,
     errors,
     health,
     pages,
     pages_account,
     pages_ratings,
+    pages_watch,
 )
 from app.web.inputs import ControlCharacterMiddleware
 from app.web.limits import BodyLimitMiddleware
@@ -85,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await the_app.state.realtime.delayed.stop()
             await the_app.state.analysis_jobs.stop()
             the_app.state.analysis_pool.close()
             await the_app.state.jobs.stop()
@@ -163,6 +167,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages_ratings.router)
     app.include_router(health.router)
     install_realtime(app)
+    delayed_rooms.install(app)  # spectators of tables with a spectator delay
+    app.include_router(api_watch.router)  # live games at a glance
+    app.include_router(pages_watch.router)
+    watch_channel.install(app)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
     return app

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query
 
-from app.services import games, lobby, presence, seats
+from app.services import games, lobby, presence, seats, spectator_delay
 from app.web.deps import (
     DbDep,
     GameId,
@@ -63,6 +63,13 @@ def create_game(
         max_clock_seconds=settings.clock_max_seconds,
         max_open=settings.max_open_tables_per_user,
         rated=body.rated,
+        spectator_delay=spectator_delay.check_option(
+            body.spectator_delay.model_dump(exclude_none=True) if body.spectator_delay else None,
+            rated=body.rated,
+            clock=body.clock.model_dump() if body.clock is not None else None,
+            max_moves=settings.spectator_delay_max_moves,
+            max_seconds=settings.spectator_delay_max_seconds,
+        ),
     )
     return GameOut.of(game, user.id)
 
