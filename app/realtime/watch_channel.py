@@ -41,6 +41,7 @@ from app.realtime.protocol import (
 )
 from app.realtime.storage import Viewer
 from app.services import watch
+from app.services.users import USERNAME_INPUT
 from app.settings import Settings
 from app.web.deps import client_address
 
@@ -48,7 +49,7 @@ log = logging.getLogger(__name__)
 
 View = Literal["list", "featured", "follow"]
 VIEWS = ("list", "featured", "follow")
-USERNAME = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+USERNAME = re.compile(USERNAME_INPUT)  # as an account's username is typed (any case)
 
 
 def _json(value: Any) -> str:
@@ -73,7 +74,7 @@ def parse_query(params: Any) -> tuple[View, str | None]:
     if view == "follow":
         if not user or not USERNAME.fullmatch(user):
             raise WatchQueryError("bad_request", "view=follow needs user=USERNAME (an account)")
-        return "follow", user
+        return "follow", user.lower()  # usernames are stored in lower case
     if user is not None:
         raise WatchQueryError("bad_request", "user= goes with view=follow only")
     return view, None  # type: ignore[return-value]
