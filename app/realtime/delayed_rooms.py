@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -31,6 +32,8 @@ from app.realtime.storage import GameSnap, LiveStore, Mark, Viewer
 from app.services import spectator_delay_live as delayed_sql
 
 log = logging.getLogger(__name__)
+
+KNOWN_GAMES = 4096  # games whose "has a delay?" answer is kept (one read per game, not socket)
 
 
 class DelayedStore:
@@ -52,8 +55,11 @@ class DelayedStore:
     def cache_state(self, game_id: int, version: int, state: Any) -> None:
         """Never used: a delayed room replays no move."""
 
-    def delays(self, game_id: int, user_id: int | None) -> bool:
-        return delayed_sql.delays_spectator(self.sessions, game_id, user_id)
+    def has_delay(self, game_id: int) -> bool:
+        return delayed_sql.has_delay(self.sessions, game_id)
+
+    def is_seated(self, game_id: int, user_id: int) -> bool:
+        return delayed_sql.is_seated(self.sessions, game_id, user_id)
 
 
 class DelayedRoom(Room):
@@ -117,6 +123,7 @@ class DelayedRooms:
         self.tick_s = tick_s
         self.ticks = 0  # timer rounds done (tests wait on it)
         self._task: asyncio.Task[None] | None = None
+        self._known: OrderedDict[int, bool] = OrderedDict()  # game id -> has a delay
 
     @property
     def rooms(self) -> dict[int, Room]:
@@ -125,7 +132,18 @@ class DelayedRooms:
     async def registry_for(self, game_id: int, viewer: Viewer) -> RoomRegistry:
         """Where a socket of `viewer` on `game_id` goes: a delayed room for a spectator of a
         delayed table, else the game's room."""
-        if not await self.hub.run(self.host.store.delays, game_id, viewer.user_id):
+        store = self.host.store
+        delayed = self._known.get(game_id)
+        if delayed is None:  # read once per game: a table's delay never changes
+            delayed = await self.hub.run(store.has_delay, game_id)
+            self._known[game_id] = delayed
+            while len(self._known) > KNOWN_GAMES:
+                self._known.popitem(last=False)
+        if not delayed:
+            return self.hub.registry
+        if viewer.user_id is not None and await self.hub.run(
+            store.is_seated, game_id, viewer.user_id
+        ):
             return self.hub.registry
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name="delayed")

@@ -116,7 +116,7 @@ class WatchChannel:
 
     # --- the reader -----------------------------------------------------------------------
 
-    def _spectators(self) -> dict[int, int]:
+    def spectator_counts(self) -> dict[int, int]:
         """Spectators per game as this process's rooms last reported them (their presence
         frames merge every instance's counts for a game watched here)."""
         hub = self.app.state.realtime
@@ -142,7 +142,7 @@ class WatchChannel:
         """Read once and send every socket what changed for it."""
         hub = self.app.state.realtime
         users = sorted({s.user for s in self.sockets if s.user is not None})
-        new = await hub.run(self._read, self._spectators(), users)
+        new = await hub.run(self._read, self.spectator_counts(), users)
         old, self.picture = self.picture, new
         ids = [g["id"] for g in new.games]
         if self.featured not in new.texts:  # kept while it is live: then the next best

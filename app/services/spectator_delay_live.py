@@ -15,18 +15,17 @@ from app.services.live import MAX_LOG_MOVES, GameSnap, Mark, MoveInfo
 from app.services.spectator_delay import policy_of, spectator_version_of, state_at
 
 
-def delays_spectator(sessions: Any, game_id: int, user_id: int | None) -> bool:
-    """Whether `user_id` watches `game_id` delayed: it has a delay and they hold no seat."""
+def has_delay(sessions: Any, game_id: int) -> bool:
+    """Whether the game's spectators see it delayed (set when the table is created, for ever)."""
     with sessions() as db:
-        options = db.scalar(select(Game.options).where(Game.id == game_id))
-        if policy_of(options) is None:
-            return False
-        if user_id is None:
-            return True
-        seated = db.scalar(
-            select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == user_id)
-        )
-        return seated is None
+        return policy_of(db.scalar(select(Game.options).where(Game.id == game_id))) is not None
+
+
+def is_seated(sessions: Any, game_id: int, user_id: int) -> bool:
+    """Whether `user_id` holds a seat in the game (a player is never delayed)."""
+    with sessions() as db:
+        seat = db.scalar(select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == user_id))
+        return seat is not None
 
 
 def load_delayed(sessions: Any, inner: Any, game_id: int, since: int | None) -> GameSnap:

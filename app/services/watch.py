@@ -127,15 +127,44 @@ def _position(db: Session, game: LiveGame, version: int, boards: BoardCache) -> 
             cache_for(db.get_bind()).put(game.id, version, state)  # type: ignore[arg-type]
         else:
             state = spectator_delay.state_at(db, row, version)
-    view = rules.view_for(state, None)  # the spectator's view: the one source (R-60)
-    item = {
+    item = position_of(state)
+    boards.put(key, item)
+    return item
+
+
+def position_of(state: Any) -> dict[str, Any]:
+    """A summary's position: the packed board, the turn, who acts, each seat's Gold; read
+    off the spectator's view only (R-60)."""
+    view = rules.view_for(state, None)
+    return {
         "board": pack_board(view["board"]),
         "turn": view["turn"]["number"],
         "to_act": view["turn"]["seat"],
         "gold": [p["gold"] for p in view["players"]],
     }
-    boards.put(key, item)
-    return item
+
+
+def summary_of(
+    game: LiveGame,
+    seen: int,
+    seats: list[dict[str, Any]],
+    spectators: int,
+    position: dict[str, Any],
+) -> dict[str, Any]:
+    """One game's summary at version `seen` (what its spectators may see)."""
+    policy = spectator_delay.policy_of(game.options)
+    return {
+        "id": game.id,
+        "v": seen,
+        "players": game.players,
+        "expansion": bool(game.options.get("expansion")),
+        "clock": game.clock,
+        "rated": game.rated,
+        "delay": policy.to_json() if policy is not None else None,
+        "seats": seats,
+        "spectators": spectators,
+        **position,
+    }
 
 
 def _live_games(db: Session, limit: int) -> list[LiveGame]:
@@ -230,20 +259,8 @@ def summaries(
             position = _position(db, game, seen, boards)
         except LookupError:
             continue  # gone between the two reads
-        policy = spectator_delay.policy_of(game.options)
         out.append(
-            {
-                "id": game.id,
-                "v": seen,
-                "players": game.players,
-                "expansion": bool(game.options.get("expansion")),
-                "clock": game.clock,
-                "rated": game.rated,
-                "delay": policy.to_json() if policy is not None else None,
-                "seats": seats.get(game.id, []),
-                "spectators": spectators.get(game.id, 0),
-                **position,
-            }
+            summary_of(game, seen, seats.get(game.id, []), spectators.get(game.id, 0), position)
         )
     out.sort(key=interest, reverse=True)
     return out[:max_games]

@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api/watch", tags=["watch"])
 
 def _spectators(request: Request) -> dict[int, int]:
     channel = getattr(request.app.state, "watch", None)
-    return channel._spectators() if channel is not None else {}
+    return channel.spectator_counts() if channel is not None else {}
 
 
 def _boards(request: Request) -> watch.BoardCache:

@@ -216,3 +216,17 @@ def test_bad_delay_options_are_clear_errors(
     assert r.status_code == 422, r.text
     assert r.json()["error"]["code"] == code
     assert ann.get("/api/games?status=open").json()["games"] == []  # nothing was created
+
+
+def test_the_pages_are_served_and_the_readme_lists_them(
+    client_factory: Callable[..., TestClient],
+) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    client = client_factory()
+    for path, script in (("/watch", "pages/watch.mjs"), ("/tv", "pages/tv.mjs")):
+        assert f"`{path}`" in readme
+        r = client.get(path)
+        assert r.status_code == 200 and f"/static/js/{script}" in r.text
+    assert 'href="/watch"' in client.get("/").text  # in the top bar
