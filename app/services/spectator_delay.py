@@ -174,3 +174,16 @@ def state_at(db: Session, game: Game, version: int, current: Any | None = None) 
         state, _events = rules.apply(state, action, seat)
     cache.put(game.id, version, state)
     return state
+
+
+def held_back(db: Session, game: Game) -> tuple[int, int] | None:
+    """(version, seat to act) of the game as its spectators see it now, when that is behind
+    the game (None otherwise): the lobby's game object then says no more than the view."""
+    if game.status != "live" or policy_of(game.options) is None:
+        return None
+    seen = spectator_version(db, game)
+    if seen >= game.version:
+        return None
+    # The seat to act at `seen` is the one that made the next move.
+    seat = db.scalar(select(Move.seat).where(Move.game_id == game.id, Move.seq == seen + 1))
+    return seen, seat if seat is not None else game.to_act

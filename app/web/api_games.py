@@ -74,6 +74,17 @@ def create_game(
     return GameOut.of(game, user.id)
 
 
+def _as_seen(db: Any, game: Any, user_id: int | None) -> GameOut:
+    """The game object; for a spectator of a table with a spectator delay, its version and
+    seat to act as far as the delay lets them see (app/services/spectator_delay.py)."""
+    out = GameOut.of(game, user_id)
+    if out.your_seat is None:
+        behind = spectator_delay.held_back(db, game)
+        if behind is not None:
+            out.version, out.to_act = behind
+    return out
+
+
 @router.get("", response_model=GameListOut, responses=errors(422, 503))
 def list_games(
     db: DbDep,
@@ -82,7 +93,7 @@ def list_games(
 ) -> GameListOut:
     """Public games with the given status, newest first."""
     uid = user.id if user else None
-    return GameListOut(games=[GameOut.of(g, uid) for g in lobby.list_games(db, status)])
+    return GameListOut(games=[_as_seen(db, g, uid) for g in lobby.list_games(db, status)])
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(404, 422, 503))
@@ -91,14 +102,14 @@ def get_game(
 ) -> GameOut:
     """A game's seats and status."""
     uid = user.id if user else None
-    return GameOut.of(lobby.visible_game(db, game_id, uid, invite_code), uid)
+    return _as_seen(db, lobby.visible_game(db, game_id, uid, invite_code), uid)
 
 
 @invites_router.get("/{code}", response_model=GameOut, responses=errors(404, 422, 503))
 def game_by_invite(code: str, db: DbDep, user: MaybeUserDep) -> GameOut:
     """The game an invite code belongs to; the code grants access as it does for joining."""
     game = lobby.game_by_invite(db, code)
-    return GameOut.of(game, user.id if user else None)
+    return _as_seen(db, game, user.id if user else None)
 
 
 @router.post(

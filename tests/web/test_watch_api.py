@@ -146,6 +146,13 @@ def test_a_move_delay_holds_back_state_log_and_summary(
         assert [m["seq"] for m in log["moves"]] == list(range(1, max(0, played - 2) + 1))
         summary = anon.get("/api/watch").json()["games"][0]
         assert summary["v"] == max(0, played - 2) and summary["delay"] == {"moves": 2}
+        # The lobby's game object says no more: its version and seat to act are the view's.
+        for out in (
+            anon.get(f"/api/games/{game['id']}").json(),
+            anon.get("/api/games?status=live").json()["games"][0],
+        ):
+            assert (out["version"], out["to_act"]) == (state["version"], state["to_act"])
+        assert ann.get(f"/api/games/{game['id']}").json()["version"] == played
         assert ann.get(f"/api/games/{game['id']}/state").json()["version"] == played
     # The view a delayed spectator gets is the engine's view of that earlier position.
     from sqlalchemy import select
