@@ -34,6 +34,7 @@ from app.web import (
     api_bots,
     api_games,
     api_hints,
+    api_learn,
     api_me,
     api_previews,
     api_ratings,
@@ -45,6 +46,7 @@ from app.web import (
     health,
     pages,
     pages_account,
+    pages_learn,
     pages_ratings,
     pages_watch,
 )
@@ -165,6 +167,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages_account.router)  # account page, email links
     app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
     app.include_router(pages_ratings.router)
+    app.include_router(api_learn.router)  # tutorials and the rules page's examples
+    app.include_router(pages_learn.router)
     app.include_router(health.router)
     install_realtime(app)
     delayed_rooms.install(app)  # spectators of tables with a spectator delay

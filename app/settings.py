@@ -208,6 +208,9 @@ class Settings(BaseSettings):
     spectator_delay_max_moves: int = Field(default=20, ge=1)
     spectator_delay_max_seconds: int = Field(default=600, ge=1)
     spectator_delay_tick_seconds: float = Field(default=0.5, gt=0)
+    # Tutorials (/api/learn, app/tutorial): the most answers (the learner's moves so far) one
+    # request may send; every lesson has fewer steps, and each answer is one engine move replayed.
+    learn_answers_max: int = 64
 
     @field_validator("allowed_origins", mode="before")
     @classmethod
