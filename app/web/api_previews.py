@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from app.i18n import t_
 from app.services import previews
 from app.services.errors import ServiceError
 from app.web.deps import DbDep, GameId, SettingsDep, UserDep
@@ -121,7 +122,11 @@ def explain_action(
     SEADRAGONS_EXPLAIN_LIMITS_PER_USER: 429 too_many_explains."""
     if len(action) > settings.explain_action_max_chars:
         raise ServiceError(
-            "invalid_request", f"action: at most {settings.explain_action_max_chars} characters"
+            "invalid_request",
+            t_(
+                "action: at most {explain_action_max_chars} characters",
+                explain_action_max_chars=settings.explain_action_max_chars,
+            ),
         )
     try:
         parsed = json.loads(action)

@@ -18,6 +18,7 @@ from app.web.deps import (
     session_token,
     set_session_cookie,
 )
+from app.web.language import remember_account_language
 from app.web.schemas import (
     CredentialsIn,
     GameListOut,
@@ -66,6 +67,7 @@ def start_guest(
         admit=lambda: _throttles(request).admit_guest(address),
     )
     set_session_cookie(request, response, token)
+    remember_account_language(response, settings, user)
     return UserOut.of(user)
 
 
@@ -98,6 +100,7 @@ def register(
         notifier=notifier,
     )
     set_session_cookie(request, response, token)
+    remember_account_language(response, settings, user)
     return UserOut.of(user)
 
 
@@ -131,6 +134,7 @@ def login(
             throttle.failed(body.username, client)
         raise
     set_session_cookie(request, response, token)
+    remember_account_language(response, settings, user)
     return UserOut.of(user)
 
 

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
 from app.engine.content import content, expansion_content
+from app.i18n.templating import install_i18n
 from app.services.chat import CHAT_MAX_CHARS
 from app.web.deps import GameId
 
@@ -25,6 +26,7 @@ TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"
 
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+install_i18n(templates.env)
 router = APIRouter(include_in_schema=False)
 
 

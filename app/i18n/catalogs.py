@@ -1,0 +1,55 @@
+"""The gettext catalogues, read once from their .po files (no compile step to forget)."""
+
+from __future__ import annotations
+
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+from app.i18n.context import current_language
+from app.i18n.languages import DEFAULT_LANGUAGE
+from app.i18n.text import Text
+
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+DOMAIN = "messages"
+
+
+def po_path(language: str) -> Path:
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(language: str) -> NullTranslations:
+    """The catalogue for `language` (English is the source: it needs none)."""
+    path = po_path(language)
+    if language == DEFAULT_LANGUAGE or not path.exists():
+        return NullTranslations()
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=language)
+    compiled = BytesIO()
+    # Fuzzy entries are guesses a translator has not confirmed: English is better than a guess.
+    write_mo(compiled, catalog, use_fuzzy=False)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+def gettext(message: str) -> str:
+    """`message` in the current language."""
+    return translations(current_language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for `n`, in the current language."""
+    return translations(current_language()).ngettext(singular, plural, n)
+
+
+def translate(text: str) -> str:
+    """Text built for people (a `Text`, or a plain marked sentence) in the current language."""
+    if isinstance(text, Text):
+        translated = gettext(text.template)
+        return translated.format(**text.params) if text.params else translated
+    return gettext(text)
