@@ -471,6 +471,8 @@ def game_log(
             "at": move.created_at.isoformat(),
             "events": events,
             "text": [rules.describe(ev) for ev in events],
+            # The same lines as language-neutral pieces, worded by the reader's catalogue.
+            "pieces": [rules.line(ev) for ev in events],
         }
         if move.timeout:  # a bot played this move: the seat's clock had run out
             entry["timeout"] = True

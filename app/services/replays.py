@@ -79,6 +79,7 @@ def build(game: Game, moves: list[Move]) -> dict[str, Any]:
                 "seat": move.seat,
                 "action": move.action,
                 "lines": [rules.describe(e) for e in events],
+                "pieces": [rules.line(e) for e in events],
                 "ops": diff(doc, new),
             }
         )
