@@ -9,10 +9,10 @@ translate without the language threaded through every call.
 
 from __future__ import annotations
 
-from app.i18n.catalogs import gettext, ngettext, translate
+from app.engine.text import Text, t_
+from app.i18n.catalogs import gettext, ngettext, translate, translate_reason
 from app.i18n.context import current_language, use_language
 from app.i18n.languages import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language
-from app.i18n.text import Text, t_
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -25,5 +25,6 @@ __all__ = [
     "ngettext",
     "t_",
     "translate",
+    "translate_reason",
     "use_language",
 ]

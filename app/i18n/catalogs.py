@@ -10,9 +10,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from app.engine.text import Text
 from app.i18n.context import current_language
 from app.i18n.languages import DEFAULT_LANGUAGE
-from app.i18n.text import Text
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"
@@ -50,6 +50,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def translate(text: str) -> str:
     """Text built for people (a `Text`, or a plain marked sentence) in the current language."""
     if isinstance(text, Text):
-        translated = gettext(text.template)
-        return translated.format(**text.params) if text.params else translated
+        return text.render(gettext)
     return gettext(text)
+
+
+def translate_reason(reason: dict | None) -> dict | None:
+    """A refusal's reason (`{code, facts, text}`) with its text in the current language."""
+    if reason is None or "text" not in reason:
+        return reason
+    return {**reason, "text": translate(reason["text"])}

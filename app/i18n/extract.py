@@ -11,7 +11,8 @@ from babel.messages.extract import extract_from_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 # The Python functions whose string arguments are text for people (the rest are Babel's
-# defaults: _, gettext, ngettext, ...). ServiceError's second argument is its message.
+# defaults: _, gettext, ngettext, ...). The second argument of ServiceError, EngineError and
+# the engine's Reason is text for people, as is the engine's `_bad` (a bad action's message).
 KEYWORDS = {
     "_": None,
     "gettext": None,
@@ -19,6 +20,9 @@ KEYWORDS = {
     "t_": None,
     "N_": None,
     "ServiceError": (2,),
+    "EngineError": (2,),
+    "Reason": (2,),
+    "_bad": (1,),
 }
 METHOD_MAP = [
     ("app/**.py", "python"),

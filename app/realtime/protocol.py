@@ -21,7 +21,7 @@ from pydantic import (
     ValidationError,
 )
 
-from app.i18n import translate
+from app.i18n import translate, translate_reason
 from app.metrics import count_error
 from app.services.chat import CHAT_MAX_CHARS
 
@@ -197,7 +197,7 @@ def error_frame(
     if retry_after is not None:
         frame["retry_after"] = retry_after
     if reason is not None:
-        frame["reason"] = reason
+        frame["reason"] = translate_reason(reason)
     return dumps(frame)
 
 

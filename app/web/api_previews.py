@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from app.i18n import t_
+from app.i18n import t_, translate_reason
 from app.services import previews
 from app.services.errors import ServiceError
 from app.web.deps import DbDep, GameId, SettingsDep, UserDep
@@ -133,4 +133,5 @@ def explain_action(
     except ValueError:
         raise ServiceError("invalid_request", "action: not JSON") from None
     count_use(request.app.state.throttles.explain, user.id, "too_many_explains", "explanations")
-    return previews.explain(db, game_id, user.id, version, parsed)
+    answer = previews.explain(db, game_id, user.id, version, parsed)
+    return {**answer, "reason": translate_reason(answer["reason"])}
