@@ -76,3 +76,31 @@ def test_error_messages_are_translated_and_codes_stay(
     ]
     assert english["code"] == spanish["code"]
     assert english["message"] != spanish["message"]
+
+
+def test_a_refusal_reason_is_in_the_readers_language_R21(
+    start_game: Callable[..., tuple[int, list[TestClient]]],
+) -> None:
+    gid, clients = start_game(2)
+    seat = clients[0].get(f"/api/games/{gid}/state").json()["to_act"]
+    me = clients[seat]
+    state = me.get(f"/api/games/{gid}/state").json()
+    legal = next(a for a in state["legal_actions"] if a["type"] == "place")
+    r0 = min(r for r, _ in legal["cells"])
+    c0 = min(c for _, c in legal["cells"])
+    corner = {
+        "type": "place",
+        "card": legal["card"],
+        "cells": [[r - r0, c - c0] for r, c in legal["cells"]],
+        "head": [legal["head"][0] - r0, legal["head"][1] - c0],
+    }
+    body = {"version": state["version"], "action": corner}
+    english = me.post(f"/api/games/{gid}/actions", json=body).json()["error"]
+    spanish = me.post(
+        f"/api/games/{gid}/actions", json=body, headers={"accept-language": "es"}
+    ).json()["error"]
+    assert english["reason"]["code"] == spanish["reason"]["code"] == "not_touching"
+    assert english["reason"]["facts"] == spanish["reason"]["facts"]
+    assert spanish["reason"]["text"].startswith("No toca la Isla Central")
+    assert spanish["message"] != english["message"]
+    assert "colocar" in spanish["message"]  # the action's own description is translated too
