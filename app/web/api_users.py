@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
+from app.i18n import current_language
 from app.services import lobby, users
 from app.services.errors import ServiceError
 from app.web.deps import (
@@ -99,6 +100,10 @@ def register(
         admit=lambda: _throttles(request).admit_account(address),
         notifier=notifier,
     )
+    if user.language is None:
+        # An account reads the language it signed up in (its emails too) until it switches.
+        user.language = current_language()
+        db.commit()
     set_session_cookie(request, response, token)
     remember_account_language(response, settings, user)
     return UserOut.of(user)

@@ -104,3 +104,13 @@ def test_a_refusal_reason_is_in_the_readers_language_R21(
     assert spanish["reason"]["text"].startswith("No toca la Isla Central")
     assert spanish["message"] != english["message"]
     assert "colocar" in spanish["message"]  # the action's own description is translated too
+
+
+def test_an_account_reads_the_language_it_signed_up_in(
+    client_factory: Callable[..., TestClient],
+) -> None:
+    client = client_factory()
+    body = {"username": "mateo", "password": "correct horse battery"}
+    r = client.post("/api/users", json=body, headers={"accept-language": "es-AR"})
+    assert r.status_code == 201, r.text
+    assert client.cookies.get("sd_lang") == "es"
