@@ -15,6 +15,7 @@ from itsdangerous import Signer
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
+from app.i18n.middleware import LanguageMiddleware
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
@@ -44,6 +45,7 @@ from app.web import (
     api_watch,
     errors,
     health,
+    language,
     pages,
     pages_account,
     pages_learn,
@@ -134,7 +136,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Middleware: the last added is the outermost. From the outside in: request id and log
     # context, security headers (on every answer, refusals included), the body size limit
     # (before anything reads a body), control characters in paths and queries, the Origin
-    # check, CORS.
+    # check, CORS, and innermost the reader's language (so error answers are in it too).
+    app.add_middleware(LanguageMiddleware)
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -170,6 +173,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_learn.router)  # tutorials and the rules page's examples
     app.include_router(pages_learn.router)
     app.include_router(health.router)
+    app.include_router(language.router)  # the header's language switch
     install_realtime(app)
     delayed_rooms.install(app)  # spectators of tables with a spectator delay
     app.include_router(api_watch.router)  # live games at a glance
