@@ -61,6 +61,11 @@ export function formatNumber(n) {
   return new Intl.NumberFormat(language).format(n);
 }
 
+/** A percentage given as 0..100 the reader's way ("45%", "45 %"). */
+export function formatPercent(pct) {
+  return new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 3 }).format(pct / 100);
+}
+
 /** "Ann, Bo and Cy" the reader's way ("Ann, Bo y Cy"). */
 export function formatList(items, type = "conjunction") {
   return new Intl.ListFormat(language, { style: "long", type }).format(items.map(String));
