@@ -61,6 +61,14 @@ export function formatNumber(n) {
   return new Intl.NumberFormat(language).format(n);
 }
 
+const ordinals = new Intl.PluralRules(language, { type: "ordinal" });
+
+/** "1st", "2nd" ("1.º" in Spanish): `ordinal.one`, `.two`, `.few`, `.other` by CLDR's ordinal rules. */
+export function formatOrdinal(n) {
+  const key = `ordinal.${ordinals.select(n)}`;
+  return t(key in own || key in english ? key : "ordinal.other", { n });
+}
+
 /** A percentage given as 0..100 the reader's way ("45%", "45 %"). */
 export function formatPercent(pct) {
   return new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 3 }).format(pct / 100);
