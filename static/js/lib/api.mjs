@@ -42,8 +42,9 @@ export async function api(path, { method = "GET", body, fetchImpl = globalThis.f
 
 /** A short human sentence for an ApiError code. */
 export function errorText(e) {
-  // The engine's own reason for a refused action, when it gave one, says more than the code.
-  // The server words its messages in the reader's language already; these codes read better.
+  // The engine's own reason for a refused action, when it gave one, says most. The server words
+  // its messages in the reader's language; the codes the client gives itself (network, timeout)
+  // and a few common ones read best from the catalogue.
   const known = e?.code && hasKey(`errors.${e.code}`) ? t(`errors.${e.code}`) : null;
   return e?.reason?.text ?? known ?? e?.message ?? String(e);
 }
