@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Seat
+from app.i18n import t_
 from app.services.errors import ServiceError
 from app.services.notices import enqueue_turn
 
@@ -49,7 +50,9 @@ def new_clock(spec: dict[str, Any] | None, max_seconds: int) -> Clock | None:
     spec = spec or {"mode": "none"}
     mode = spec.get("mode", "none")
     if mode not in MODES:
-        raise ServiceError("invalid_options", f"clock mode is one of {', '.join(MODES)}")
+        raise ServiceError(
+            "invalid_options", t_("clock mode is one of {modes}", modes=", ".join(MODES))
+        )
     if mode == "none":
         return None
     per_turn = _seconds(spec.get("per_turn"), "per_turn", 0 if mode == "live" else 1, max_seconds)
@@ -64,7 +67,13 @@ def new_clock(spec: dict[str, Any] | None, max_seconds: int) -> Clock | None:
 def _seconds(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError(
-            "invalid_options", f"clock {name} is a whole number of seconds from {low} to {high}"
+            "invalid_options",
+            t_(
+                "clock {name} is a whole number of seconds from {low} to {high}",
+                name=name,
+                low=low,
+                high=high,
+            ),
         )
     return value
 
