@@ -15,6 +15,8 @@ import { renderRealms } from "../ui/realms.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { seatInfo } from "../lib/seats.mjs";
 import { logText } from "../ui/seats.mjs";
+import { BoardText } from "../ui/boardtext.mjs";
+import { paletteToggle } from "../ui/palette.mjs";
 import { bestMoveOf, mountAnalysis, seatColours, statusText } from "../ui/analysis.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
@@ -29,6 +31,8 @@ let review = null; // the mounted analysis panel, once the game's analysis exist
 let analysis = null;
 
 const board = new Board($("board"), state, { redraw: () => (frame ||= requestAnimationFrame(draw)), maxSide: maxBoardSide });
+const boardText = new BoardText($("board-text"), $("board-text-btn"));
+paletteToggle($("palette-btn"), () => show(step));
 // Read-only handles for the browser tests (they read, never drive).
 window.seadragons = { state, board, st, replay: () => ({ steps, step }), review: () => ({ analysis, best: state.bestMove }) };
 
@@ -56,6 +60,7 @@ function show(i) {
     h("ul", {}, (move?.lines ?? []).map((t) => h("li", {}, logText(t, state.names, state.content)))),
   );
   renderPlayers($("players"), state);
+  boardText.update(view, state.names, null, null);
   renderRealms($("realms"), view.realms, state.names, {
     subtitle: step === last ? " · final" : " · at this move",
     hiddenNote: "The game is over: every Hidden Dragon card kept so far counts.",

@@ -4,6 +4,7 @@
 // {position: colour}}, bonus: {track: tile id}}; a tail at 0 is still on the start space.
 // When a tail must be advanced, each open track is a button: click (or Enter) to choose it.
 
+import { glyphOf } from "../lib/marks.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX, SHIP_HEX } from "./paint.mjs";
 
@@ -53,7 +54,7 @@ export function rewardBoard(view, names, content, opts = {}) {
           { title: `${t} ${pos}: ${tip}${mark ? ` (milestone ${mark})` : ""}` },
           mark ? h("b.rw-mark", {}, mark) : null,
           h("small", { style: arrow ? { color: SHIP_HEX[arrow] } : null }, label),
-          h("span.tails", {}, tails.map((p) => h(`i.tail${p.seat === opts.seat ? ".mine" : ""}`, { style: { background: PLAYER_HEX[p.seat] }, title: `${names[p.seat] || p.colour}'s tail` }))),
+          h("span.tails", {}, tails.map((p) => h(`i.tail${p.seat === opts.seat ? ".mine" : ""}`, { style: { color: PLAYER_HEX[p.seat] }, title: `${names[p.seat] || p.colour}'s tail` }, glyphOf(p.seat)))),
         ),
       );
     }

@@ -1,8 +1,7 @@
 // The end-of-game score breakdown per player and category (R-45), each realm's majority on a
 // row of its own (with the Whirlpools left uncovered), and a stacked bar chart.
 
-import { fill, h } from "./dom.mjs";
-import { PLAYER_HEX } from "./paint.mjs";
+import { fill, h, seatMark } from "./dom.mjs";
 
 const LABELS = { gold: "Gold", ships: "Ships", missions: "Missions", most_missions: "Most missions", realms: "Realm majorities", tails: "Tails (bonus tiles)" };
 const CAT_COLOURS = { gold: "#f5c542", ships: "#4f7be0", missions: "#52b788", most_missions: "#9ad1a8", realms: "#e07a5f", tails: "#b392f0" };
@@ -34,7 +33,7 @@ export function renderScores(el, scores, names, colours) {
   const cats = Object.keys(players[0]?.categories ?? {});
   const nameOf = (seat) => names[seat] || colours[seat] || `Seat ${seat + 1}`;
   const winners = new Set(scores.winners);
-  const head = h("tr", {}, h("th", {}, "Category"), players.map((p) => h("th", { style: { color: PLAYER_HEX[p.seat] } }, nameOf(p.seat), winners.has(p.seat) ? " ★" : "")));
+  const head = h("tr", {}, h("th", { scope: "col" }, "Category"), players.map((p) => h("th", { scope: "col" }, seatMark(p.seat), nameOf(p.seat), winners.has(p.seat) ? " ★" : "")));
   const realmRows = (c) =>
     c !== "realms" || !players[0]?.realms
       ? []
