@@ -40,6 +40,9 @@ export class BoardText {
       toggle.addEventListener("click", () => {
         const on = !el.classList.contains("shown");
         el.classList.toggle("shown", on);
+        // Shown, it may scroll sideways: the keyboard must reach it (hidden, it takes no focus).
+        if (on) el.tabIndex = 0;
+        else el.removeAttribute("tabindex");
         toggle.setAttribute("aria-pressed", String(on));
       });
     }

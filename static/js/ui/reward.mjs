@@ -9,6 +9,10 @@ import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX, SHIP_HEX } from "./paint.mjs";
 
 const TRACKS = ["green", "purple", "red"];
+const WORDS = {
+  advance: "Advance my ",
+  tailAt: (pos) => (pos === null || pos === undefined ? " tail" : ` tail, now at space ${pos}`),
+};
 
 /** A space's reward as a short label and a tooltip. */
 function spaceLabel(code, arrow) {
@@ -67,10 +71,18 @@ export function rewardBoard(view, names, content, opts = {}) {
       h("span.rw-tile", { title: tile?.text ?? "Bonus tile" }, bonus[t] ?? "?", h("small", {}, tile?.text ?? "")),
     ];
     if (!pick) return h(`div.rw-track.track-${t}`, { dataset: { track: t } }, parts);
+    // The button's name is its words (no aria-label that would differ from what it shows):
+    // "Advance my green tail, now at space 2"; the spaces drawn beside it are left to the eye
+    // (the Reward Board panel reads them when no choice is open).
+    const [name, spacesRow, tileBox] = parts;
+    spacesRow.setAttribute("aria-hidden", "true");
+    tileBox.setAttribute("aria-hidden", "true");
     return h(
       `button.rw-track.track-${t}.can.act-choose_tail`,
-      { type: "button", disabled: !!opts.disabled, onclick: pick, dataset: { track: t, key: `tail-${t}` }, "aria-label": `Advance my ${t} tail${mine !== null ? ` (now at space ${mine})` : ""}` },
-      parts,
+      { type: "button", disabled: !!opts.disabled, onclick: pick, dataset: { track: t, key: `tail-${t}` } },
+      h("span.rw-name", {}, h("span.sr-only", {}, WORDS.advance), name.textContent, h("span.sr-only", {}, WORDS.tailAt(mine))),
+      spacesRow,
+      tileBox,
     );
   });
   return [...rows, legend()];
