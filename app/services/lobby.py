@@ -96,6 +96,7 @@ def create_game(
     clock: dict[str, Any] | None = None,
     max_clock_seconds: int = 30 * 86400,
     *,
+    max_clock_extension: int | None = None,
     max_open: int | None = None,
     rated: bool = False,
 ) -> Game:
@@ -109,7 +110,7 @@ def create_game(
     if rated:
         check_may_sit_rated(host)
     options = game_options(players, expansion, extra_options or {})
-    stored_clock = clocks.new_clock(clock, max_clock_seconds)
+    stored_clock = clocks.new_clock(clock, max_clock_seconds, max_clock_extension)
     if max_open is not None:
         caps.check_open_tables(db, host, max_open)
     game = Game(
