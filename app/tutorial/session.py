@@ -19,6 +19,7 @@ from app.engine import preview
 from app.engine.content import expansion_content
 from app.engine.explain import Reason, explain
 from app.engine.state import GameOptions, State
+from app.i18n import t_
 from app.services.errors import ServiceError
 
 from .lessons import LEARNER, LESSONS, NAMES, STEPS, Lesson, script, step_moves
@@ -47,7 +48,7 @@ def lesson_of(lesson_id: str) -> Lesson:
     """The lesson, or `not_found`."""
     lesson = LESSONS.get(lesson_id)
     if lesson is None:
-        raise ServiceError("not_found", f"no lesson {lesson_id!r}")
+        raise ServiceError("not_found", t_("no lesson {lesson_id}", lesson_id=repr(lesson_id)))
     return lesson
 
 
@@ -91,7 +92,10 @@ def position(lesson_id: str, answers: list[Json]) -> Position:
     data = script(lesson_id)
     steps = len(step_moves(lesson_id))
     if len(answers) > steps:
-        raise ServiceError("bad_answers", f"this lesson has {steps} steps, not {len(answers)}")
+        raise ServiceError(
+            "bad_answers",
+            t_("this lesson has {steps} steps, not {answers}", steps=steps, answers=len(answers)),
+        )
     state = rules.new_game(GameOptions.from_dict(data["options"]), data["seed"])
     log: list[str] = []
     step = 0
@@ -101,7 +105,9 @@ def position(lesson_id: str, answers: list[Json]) -> Position:
             if step == len(answers):
                 return Position(lesson, state, step, steps, move, log)
             if not matches(state, action, answers[step]):
-                raise ServiceError("bad_answers", f"answer {step + 1} is not that step's move")
+                raise ServiceError(
+                    "bad_answers", t_("answer {step} is not that step's move", step=step + 1)
+                )
             action = answers[step]
             step += 1
         state, events = rules.apply(state, action, move["seat"])

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field
 
 import app.engine as rules
+from app.i18n import t_
 from app.services.errors import ServiceError
 from app.tutorial import examples, session
 from app.tutorial.lessons import LEARNER, LESSONS, NAMES, STEPS, step_moves
@@ -102,7 +103,11 @@ class OutcomesOut(BaseModel):
 def _answers(body: AnswersIn, settings: Any) -> list[Json]:
     if len(body.answers) > settings.learn_answers_max:
         raise ServiceError(
-            "invalid_request", f"answers: at most {settings.learn_answers_max} of them"
+            "invalid_request",
+            t_(
+                "answers: at most {learn_answers_max} of them",
+                learn_answers_max=settings.learn_answers_max,
+            ),
         )
     return list(body.answers)
 
