@@ -35,11 +35,12 @@ export function drawTarget(board, target, now = performance.now()) {
 
 /** The same action, whatever the order of its keys. */
 export function sameAction(a, b) {
-  const norm = (x) => JSON.stringify(x, Object.keys(x ?? {}).sort());
   if (!a || !b) return false;
   if (a.type === "place" && b.type === "place") return a.card === b.card && cellsKey(a.cells) === cellsKey(b.cells);
-  const deep = (x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, deep(x[k])])) : x);
-  return norm(deep(a)) === norm(deep(b));
+  // Keys sorted at every depth (a replacer list would drop nested keys it does not name).
+  const deep = (x) =>
+    Array.isArray(x) ? x.map(deep) : x && typeof x === "object" ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, deep(x[k])])) : x;
+  return JSON.stringify(deep(a)) === JSON.stringify(deep(b));
 }
 
 /**
