@@ -221,7 +221,10 @@ def test_the_search_finds_the_committed_scripts(name: str, seed: int) -> None:
     # The scripts are the search's output: re-running it from the seed gives them back.
     found = search.SEARCHES[name](seed)
     assert found is not None
-    assert found["moves"] == script(name)["moves"]
+    # A change to the engine or the greedy bot can change the game the search finds: then re-run
+    # `python -m app.tutorial.search --write <name>` and review the lesson (these tests say if
+    # the new script still teaches what its steps say).
+    assert found["moves"] == script(name)["moves"], f"re-run the search for {name}"
     assert found["options"] == script(name)["options"]
 
 
