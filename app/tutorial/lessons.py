@@ -196,9 +196,10 @@ STEPS: dict[str, StepText] = {
     ),
     "choose_tail": StepText(
         "Choose the tail",
-        "Choose the highlighted track for the dark blue ship.",
-        "A tail never moves past A, the end of its track.",
-        ("R-50",),
+        "Choose the highlighted track for the dark blue ship. Try drawing first: refused.",
+        "A choice that interrupts the turn is answered before anything else. A tail never moves "
+        "past A, the end of its track.",
+        ("R-25", "R-50"),
     ),
     "decline": StepText(
         "Tails move now",

@@ -122,6 +122,7 @@ TRY_LABELS = {
     "touches_own": "Try a spot touching your own Dragon",
     "cannot_afford": "Try a spot you cannot pay for",
     "played_deck": "Try drawing from the deck you played",
+    "decision_pending": "Try drawing before you choose",
 }
 
 
