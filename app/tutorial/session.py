@@ -202,11 +202,11 @@ def fill(pos: Position, text: str) -> str:
     return text.format_map(Keep(values))
 
 
-# A track's Bonus tile, a sentence per track (the track's colour agrees with its noun).
+# A track's Bonus tile, one template per track (the colour agrees with the noun in Spanish).
 TRACK_BONUS = {
-    "green": N_("Green track: {tile} (max 20)."),
-    "purple": N_("Purple track: {tile} (max 20)."),
-    "red": N_("Red track: {tile} (max 20)."),
+    "green": N_("green track: {tile} (max 20)"),
+    "purple": N_("purple track: {tile} (max 20)"),
+    "red": N_("red track: {tile} (max 20)"),
 }
 
 
@@ -219,10 +219,14 @@ def done_text(pos: Position) -> str:
     if pos.state.options.expansion:
         tiles = expansion_content().bonus_tiles
         bonus = pos.state.reward["bonus"]
-        values["bonus_text"] = " ".join(
-            gettext(TRACK_BONUS[track]).format(tile=bonus_words(tile))
-            for track, tile in bonus.items()
-            if tile in tiles
+        # A list, one item per track: only the list's separator joins them.
+        values["bonus_text"] = (
+            "; ".join(
+                gettext(TRACK_BONUS[track]).format(tile=bonus_words(tile))
+                for track, tile in bonus.items()
+                if tile in tiles
+            )
+            + "."
         )
     text = gettext(pos.lesson.done)
 
