@@ -33,6 +33,7 @@ from app.web import (
     api_account,
     api_analysis,
     api_bots,
+    api_clock,
     api_games,
     api_hints,
     api_learn,
@@ -161,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_games.invites_router)
     app.include_router(api_previews.router)  # placement outcomes from the engine
     app.include_router(api_hints.router)  # the expert's move, at unrated tables
+    app.include_router(api_clock.router)  # extra time on a turn clock
     app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
     app.include_router(api_account.router)  # email notices

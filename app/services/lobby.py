@@ -97,6 +97,7 @@ def create_game(
     clock: dict[str, Any] | None = None,
     max_clock_seconds: int = 30 * 86400,
     *,
+    max_clock_extension: int | None = None,
     max_open: int | None = None,
     rated: bool = False,
     spectator_delay: dict[str, int] | None = None,
@@ -114,7 +115,7 @@ def create_game(
     options = game_options(players, expansion, extra_options or {})
     if spectator_delay:  # checked by app/services/spectator_delay.py; not an engine option
         options["spectator_delay"] = spectator_delay
-    stored_clock = clocks.new_clock(clock, max_clock_seconds)
+    stored_clock = clocks.new_clock(clock, max_clock_seconds, max_clock_extension)
     if max_open is not None:
         caps.check_open_tables(db, host, max_open)
     game = Game(
