@@ -249,7 +249,7 @@ STEPS: dict[str, StepText] = {
     ),
     "decline": StepText(
         N_("Tails move now"),
-        N_("Go on (decline): the tails move as the ships say."),
+        N_("Press Decline (use no treasure): the tails move as the ships say."),
         N_(
             "Because you hold a Hidden Treasure, the game stops here before tails move: a treasure "
             "could send them elsewhere. The others see the same stop whatever you hold."
@@ -261,7 +261,7 @@ STEPS: dict[str, StepText] = {
         N_("Use the highlighted Hidden Treasure from your hand, before placing."),
         N_(
             "{treasure_text} It lasts this turn. A used treasure goes to your own discard pile; "
-            "Take back undoes it until you place."
+            "Undo takes it back until you place."
         ),
         ("R-54",),
     ),
@@ -273,7 +273,7 @@ STEPS: dict[str, StepText] = {
     ),
     "use_ancestral": StepText(
         N_("The Ancestral head"),
-        N_("Press Ancestral head before placing."),
+        N_("Press Use the Ancestral head before placing."),
         N_(
             "Once a game your Dragon may take the Ancestral head: at the end that Dragon counts as "
             "two in the realm where its head lies."
