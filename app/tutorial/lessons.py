@@ -106,7 +106,7 @@ STEPS: dict[str, StepText] = {
             "A Dragon takes the shape printed on the card, turned or mirrored as you like, with "
             "the head on any of its squares. At least one square must touch the Central Island or "
             "another player's Dragon, side by side (diagonals never count). This spot covers "
-            "{ships} ship token(s): ships are taken at once."
+            "{ship_tokens}: ships are taken at once."
         ),
         ("R-21", "R-23"),
     ),
@@ -136,7 +136,7 @@ STEPS: dict[str, StepText] = {
             "Now the island's sides are filling: a Dragon may also start beside another player's "
             "Dragon, but no square may ever touch one of your own (try it: refused). Each other "
             "player gets 1 Gold for every one of their Dragons the new one touches: here "
-            "{neighbours}. You take {ships} ship(s) and {gold_squares} Gold from the Gold symbols."
+            "{neighbours}. You take {ships_taken} and {gold_squares} Gold from the Gold symbols."
         ),
         ("R-21", "R-23", "R-24"),
     ),
@@ -186,7 +186,7 @@ STEPS: dict[str, StepText] = {
         N_(
             "The same rules as before: touch the island or another player's Dragon, never your "
             "own, pay 2 Gold per Whirlpool or Current square. This one costs {cost} and gives "
-            "{ships} ship(s) and {gold_squares} Gold."
+            "{ships_taken} and {gold_squares} Gold."
         ),
         ("R-21", "R-22", "R-23"),
     ),

@@ -19,7 +19,7 @@ from app.engine.content import expansion_content
 from app.engine.events import LineText
 from app.engine.explain import Reason, explain
 from app.engine.state import GameOptions, State
-from app.i18n import gettext, t_
+from app.i18n import gettext, ngettext, t_
 from app.services.errors import ServiceError
 
 from .lessons import LEARNER, LESSONS, N_, STEPS, Lesson, script, step_moves
@@ -179,6 +179,11 @@ def facts(pos: Position) -> Json:
             card=action["card"],
             cost=o["cost"],
             ships=o["ships"],
+            # The count with its noun, in the plural form the language gives it.
+            ship_tokens=ngettext("{n} ship token", "{n} ship tokens", o["ships"]).format(
+                n=o["ships"]
+            ),
+            ships_taken=ngettext("{n} ship", "{n} ships", o["ships"]).format(n=o["ships"]),
             gold_squares=o["gold"]["squares"],
             gold_total=o["gold"]["total"],
             neighbours=", ".join(near) or gettext(N_("nobody")),
