@@ -157,7 +157,7 @@ def position_out(pos: session.Position) -> Json:
     }
 
 
-@router.get("", response_model=LessonsOut)
+@router.get("", response_model=LessonsOut, responses=errors(503))
 def lessons() -> Json:
     """The lessons of both tutorials, in order."""
     return {
@@ -174,13 +174,13 @@ def lessons() -> Json:
     }
 
 
-@router.get("/examples", response_model=examples.ExamplesOut)
+@router.get("/examples", response_model=examples.ExamplesOut, responses=errors(503))
 def rule_examples() -> Json:
     """The rules page's example positions, built and scored by the engine (public views)."""
     return examples.all_examples()
 
 
-@router.post("/{lesson}/position", response_model=PositionOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/position", response_model=PositionOut, responses=errors(404, 409, 422, 503))
 def lesson_position(lesson: LessonId, body: AnswersIn, settings: SettingsDep) -> Json:
     """The position after the learner's answers (its actions at the steps so far): going back a
     step is asking with one answer fewer. Answers that are not the steps' moves: 400
@@ -188,14 +188,14 @@ def lesson_position(lesson: LessonId, body: AnswersIn, settings: SettingsDep) ->
     return position_out(session.position(lesson, _answers(body, settings)))
 
 
-@router.post("/{lesson}/act", response_model=PositionOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/act", response_model=PositionOut, responses=errors(404, 409, 422, 503))
 def lesson_act(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json:
     """Play the step: the next position, or the refusal with its `reason` (the engine's, or
     `lesson_step` for a legal move the step does not ask for)."""
     return position_out(session.submit(lesson, _answers(body, settings), body.action))
 
 
-@router.post("/{lesson}/explain", response_model=ExplainOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/explain", response_model=ExplainOut, responses=errors(404, 409, 422, 503))
 def lesson_explain(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json:
     """Why the engine would refuse `action` at this step (null `reason` if it would not)."""
     pos = session.position(lesson, _answers(body, settings))
@@ -203,7 +203,7 @@ def lesson_explain(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json
     return {"legal": why is None, "reason": translate_reason(why.to_json()) if why else None}
 
 
-@router.post("/{lesson}/outcomes", response_model=OutcomesOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/outcomes", response_model=OutcomesOut, responses=errors(404, 409, 422, 503))
 def lesson_outcomes(lesson: LessonId, body: OutcomesIn, settings: SettingsDep) -> Json:
     """The engine's outcome of every legal placement of a hand card (the ghost's preview)."""
     pos = session.position(lesson, _answers(body, settings))
