@@ -81,6 +81,9 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(254))
     email_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     notices: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The language the account reads the site and its emails in (app.i18n.LANGUAGES); None
+    # until chosen with the header's switch: then the browser's Accept-Language decides.
+    language: Mapped[str | None] = mapped_column(String(8))
 
     @property
     def is_guest(self) -> bool:

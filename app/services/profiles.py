@@ -15,6 +15,7 @@ from sqlalchemy import Float, Integer, and_, bindparam, case, func, select, unio
 from sqlalchemy.orm import Session, aliased
 
 from app.db.models import Game, GameResult, ProfileSummary, Rating, Seat, User
+from app.i18n import t_
 from app.services import profile_summaries
 from app.services import rating_model as rm
 from app.services.errors import ServiceError
@@ -31,7 +32,9 @@ def account(db: Session, username: str) -> User:
     name = username.strip().lower()
     user = db.scalar(select(User).where(User.username == name)) if 0 < len(name) <= 32 else None
     if user is None:
-        raise ServiceError("not_found", f"there is no player {username[:32]!r}")
+        raise ServiceError(
+            "not_found", t_("there is no player {username}", username=repr(username[:32]))
+        )
     return user
 
 
@@ -152,7 +155,9 @@ def _account_ratings(db: Session, username: str, provisional_sigma: float) -> li
     params = {"name": name, "sigma": provisional_sigma}
     rows = _read(db, ACCOUNT_RATINGS, params) if 0 < len(name) <= 32 else []
     if not rows:
-        raise ServiceError("not_found", f"there is no player {username[:32]!r}")
+        raise ServiceError(
+            "not_found", t_("there is no player {username}", username=repr(username[:32]))
+        )
     return rows
 
 
@@ -337,7 +342,9 @@ def profile(db: Session, username: str, settings: Any, vs: str | None = None) ->
 def leaderboard(db: Session, variant: str, page: int, settings: Any) -> dict[str, Any]:
     """Non-provisional ratings of a variant, best first, one page (1-based)."""
     if variant not in rm.VARIANTS:
-        raise ServiceError("invalid_request", f"variant is one of {', '.join(rm.VARIANTS)}")
+        raise ServiceError(
+            "invalid_request", t_("variant is one of {variants}", variants=", ".join(rm.VARIANTS))
+        )
     size = settings.leaderboard_page_size
     sigma = settings.rating_provisional_sigma
     where = (Rating.variant == variant, Rating.sigma <= sigma)

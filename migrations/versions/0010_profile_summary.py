@@ -5,7 +5,7 @@ Filled here from the results already stored (public finished games), as
 `seadragons ratings recompute` would; from then on the results job adds each game's seats.
 
 Revision ID: 0010_profile_summary
-Revises: 0008_review
+Revises: 0009_user_language
 Create Date: 2026-12-01
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010_profile_summary"
-down_revision: str | None = "0008_review"
+down_revision: str | None = "0009_user_language"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
