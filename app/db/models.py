@@ -355,6 +355,39 @@ class GameResult(Base):
     )
 
 
+class ProfileSummary(Base):
+    """Sums over an account's public finished games of one variant and player count, kept so a
+    profile reads a few rows instead of every seat of every game: games played and won, the
+    player's points per scoring category, and their opponents' (summed over opponent seats).
+    Added to in the results job's transaction (app/services/ratings.py), so exactly once per
+    game, and rebuilt from `game_results` by `seadragons ratings recompute`."""
+
+    __tablename__ = "profile_summaries"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    played: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    own_gold: Mapped[int] = mapped_column(BigInteger)
+    own_ships: Mapped[int] = mapped_column(BigInteger)
+    own_missions: Mapped[int] = mapped_column(BigInteger)
+    own_most_missions: Mapped[int] = mapped_column(BigInteger)
+    own_realms: Mapped[int] = mapped_column(BigInteger)
+    own_tails: Mapped[int] = mapped_column(BigInteger)
+    own_tails_n: Mapped[int] = mapped_column(Integer)  # seats with a tails score (expansion)
+    opp_seats: Mapped[int] = mapped_column(Integer)
+    opp_gold: Mapped[int] = mapped_column(BigInteger)
+    opp_ships: Mapped[int] = mapped_column(BigInteger)
+    opp_missions: Mapped[int] = mapped_column(BigInteger)
+    opp_most_missions: Mapped[int] = mapped_column(BigInteger)
+    opp_realms: Mapped[int] = mapped_column(BigInteger)
+    opp_tails: Mapped[int] = mapped_column(BigInteger)
+    opp_tails_n: Mapped[int] = mapped_column(Integer)
+
+
 class GameAnalysis(Base):
     """A finished game's analysis (app/review, computed by the `game_analysis` job): the JSON
     that GET /api/games/{id}/analysis serves, and the settings it was computed with."""

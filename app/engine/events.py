@@ -215,6 +215,21 @@ def render(pieces: list[Piece], wording: dict[str, str]) -> str:
     return "".join(out)
 
 
+class LineText(str):
+    """A log line in English that keeps its pieces, so it can be worded in another language
+    where it is shown (app.i18n.translate)."""
+
+    pieces: list[Piece]
+
+    def __new__(cls, pieces: list[Piece]) -> LineText:
+        made = super().__new__(cls, render(pieces, ENGLISH))
+        made.pieces = pieces
+        return made
+
+    def __getnewargs__(self) -> tuple[list[Piece]]:  # type: ignore[override]
+        return (self.pieces,)
+
+
 def describe(event: dict[str, Any]) -> str:
     """One line of game log for an event (already filtered for its viewer), in English."""
     return render(line(event), ENGLISH)

@@ -33,6 +33,10 @@ class Text(str):
         made.capitalise = capitalise
         return made
 
+    def __getnewargs__(self) -> tuple[str, dict[str, Any], bool]:  # type: ignore[override]
+        # Pickled as its parts (hints are worded in a worker process, shown in the server).
+        return (self.template, self.params, self.capitalise)
+
     def render(self, gettext: Callable[[str], str]) -> str:
         """This text with `gettext` applied to its template and to every value that is text."""
         values = {

@@ -10,6 +10,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
+from app.engine.events import LineText
 from app.engine.text import Text
 from app.i18n.context import current_language
 from app.i18n.languages import DEFAULT_LANGUAGE
@@ -51,6 +52,10 @@ def translate(text: str) -> str:
     """Text built for people (a `Text`, or a plain marked sentence) in the current language."""
     if isinstance(text, Text):
         return text.render(gettext)
+    if isinstance(text, LineText):
+        from app.i18n.log_lines import render_line  # reads the client catalogues: only when used
+
+        return render_line(text.pieces)
     return gettext(text)
 
 

@@ -70,7 +70,7 @@ def _compose(
             "The link works for {hours} hours. If you did not ask for this, ignore this email.\n",
             name=user.display_name,
             link=link,
-            hours=f"{hours:g}",
+            hours=format(hours, "g"),
         )
         msg.set_content(translate(body))
         return msg

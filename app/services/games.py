@@ -15,7 +15,7 @@ import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
 from app.i18n import t_
 from app.metrics import MOVE_LATENCY, MOVES_APPLIED
-from app.services import analysis, clocks, notices, presence, ratings
+from app.services import analysis, clocks, notices, presence, ratings, spectator_delay
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, seat_of, visible_game
@@ -51,15 +51,21 @@ def game_state(
     seat = seat_row.seat if seat_row is not None else None
     # While a bot holds the seat, its human owner watches (and may take the seat back later).
     acting = seat if seat_row is not None and seat_row.bot_level is None else None
+    version, to_act, clock = game.version, game.to_act, clocks.public(game.clock)
+    if seat is None:  # a spectator of a delayed table sees the game as it was (no clock then)
+        seen = spectator_delay.spectator_version(db, game)
+        if seen != version:
+            state = spectator_delay.state_at(db, game, seen, state)
+            version, to_act, clock = seen, rules.to_act(state), {"mode": "none"}
     return {
         "game_id": game.id,
-        "version": game.version,
+        "version": version,
         "status": game.status,
         "seat": seat,
-        "to_act": game.to_act,
+        "to_act": to_act,
         "view": rules.view_for(state, seat),
         "legal_actions": rules.legal_actions(state, acting) if acting is not None else [],
-        "clock": clocks.public(game.clock),
+        "clock": clock,
     }
 
 
@@ -453,13 +459,19 @@ def game_log(
 ) -> dict[str, Any]:
     """The move log with readable text; once the game is over, the full record (never the seed)."""
     game = visible_game(db, game_id, user_id, invite_code)
+    viewer = viewer_seat(game, user_id)
+    # A spectator of a delayed table reads the log only as far as the delay lets them see.
+    upto = spectator_delay.spectator_version(db, game) if viewer is None else game.version
     moves = list(
-        db.scalars(select(Move).where(Move.game_id == game_id, Move.seq > since).order_by(Move.seq))
+        db.scalars(
+            select(Move)
+            .where(Move.game_id == game_id, Move.seq > since, Move.seq <= upto)
+            .order_by(Move.seq)
+        )
     )
     over = game.status == "finished"
     # During the game each viewer sees public events plus their own secrets; after it, everything
     # but the seed (R-60).
-    viewer = viewer_seat(game, user_id)
     names = _seat_names(game)
     entries = []
     for move in moves:
@@ -483,7 +495,7 @@ def game_log(
     log: dict[str, Any] = {
         "game_id": game.id,
         "status": game.status,
-        "version": game.version,
+        "version": upto,
         "moves": entries,
     }
     if over:

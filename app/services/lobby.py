@@ -97,20 +97,25 @@ def create_game(
     clock: dict[str, Any] | None = None,
     max_clock_seconds: int = 30 * 86400,
     *,
+    max_clock_extension: int | None = None,
     max_open: int | None = None,
     rated: bool = False,
+    spectator_delay: dict[str, int] | None = None,
 ) -> Game:
     """Open a new table with `host` in seat 0 and the other seats empty; `clock` as in clocks.py.
 
     `max_open`: how many open tables one host may have at once (`too_many_tables` past it).
     `rated`: its result moves the players' ratings (app/services/ratings.py): accounts only.
+    `spectator_delay`: how far behind its spectators see it (app/services/spectator_delay.py).
     """
     if visibility not in ("public", "private"):
         raise ServiceError("invalid_options", "visibility is 'public' or 'private'")
     if rated:
         check_may_sit_rated(host)
     options = game_options(players, expansion, extra_options or {})
-    stored_clock = clocks.new_clock(clock, max_clock_seconds)
+    if spectator_delay:  # checked by app/services/spectator_delay.py; not an engine option
+        options["spectator_delay"] = spectator_delay
+    stored_clock = clocks.new_clock(clock, max_clock_seconds, max_clock_extension)
     if max_open is not None:
         caps.check_open_tables(db, host, max_open)
     game = Game(

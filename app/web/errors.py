@@ -90,6 +90,10 @@ STATUS: dict[str, int] = {
     "rated_table": 409,
     "no_rematch": 404,
     "not_invited": 403,
+    # extra time on a turn clock (app/services/clocks.py extend)
+    "no_extension": 409,
+    "already_extended": 409,
+    "time_is_up": 409,
     "internal_error": 500,
 }
 

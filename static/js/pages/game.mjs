@@ -25,6 +25,10 @@ import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notificat
 import { RematchPanel } from "../ui/rematch.mjs"; // rematch
 import { ReasonTip } from "../ui/reason.mjs"; // why not here, under an illegal ghost
 import { HintPanel } from "../ui/hint.mjs"; // the expert's move, at unrated tables
+import { BoardText } from "../ui/boardtext.mjs"; // the board as a table, for screen readers
+import { Announcer } from "../ui/announce.mjs"; // live regions: moves and the ghost
+import { paletteToggle } from "../ui/palette.mjs"; // the colour-blind palette
+import { ghostSentence, moveSentences } from "../lib/speech.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -45,6 +49,12 @@ let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 const reasonTip = new ReasonTip($("board"), { gameId, redraw: () => schedule(false) });
+const boardText = new BoardText($("board-text"), $("board-text-btn"));
+const announcer = new Announcer($("said"), $("said-ghost"));
+paletteToggle($("palette-btn"), () => {
+  shown.clear(); // every panel shows the seats' colours: draw them all again
+  schedule(true);
+});
 const hintPanel = new HintPanel(document.querySelector(".board-bar"), { gameId, state, redraw: () => schedule(true) });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, ghostKey: () => cellsKey(st.ghostCells(state)) };
@@ -68,6 +78,10 @@ function render(now) {
   if (view) {
     const label = boardLabel(view);
     if ($("board").getAttribute("aria-label") !== label) $("board").setAttribute("aria-label", label);
+    // The text board and the ghost's sentence follow the same state as the canvas.
+    const ghost = state.selected ? { cells: st.ghostCells(state), head: state.locked ? st.headCell(state) : null, legal: !!st.currentAction(state) } : null;
+    boardText.update(view, state.names, state.seat, ghost);
+    announcer.ghost(ghost ? ghostSentence({ card: state.selected, ...ghost, locked: state.locked, outcome: st.currentOutcome(state) }, state.names) : "");
   }
   if (!panelsDirty || !view) return;
   panelsDirty = false;
@@ -277,6 +291,8 @@ function onKey(e) {
   const hand = st.myHand(state);
   if (/^[1-9]$/.test(k) && hand[Number(k) - 1]) pick(hand[Number(k) - 1]);
   else if (k === "m" || k === "M") toggleOverlay();
+  else if (k === "d" || k === "D") focusDecision();
+  else if ((k === "b" || k === "B") && document.activeElement !== $("board")) $("board").focus();
   else if (k === "Escape" && state.decision) dec.closeDecision(state);
   else if (!state.selected) return;
   else if (ARROWS[k]) {
@@ -294,6 +310,12 @@ function onKey(e) {
   schedule();
 }
 document.addEventListener("keydown", onKey);
+
+/** D: focus the first control of the decision panel (keyboard users skip the page's rest). */
+function focusDecision() {
+  const first = [...$("actions").querySelectorAll("button:not([disabled])")].find((b) => !b.closest("details"));
+  (first ?? $("hand").querySelector("button:not([disabled])"))?.focus();
+}
 
 /** Show or hide the realm majorities drawn on the board (the "Majorities" button, or M). */
 function toggleOverlay() {
@@ -359,6 +381,7 @@ function onMessage(msg) {
     renderChat();
   } else if (msg.type === "log") {
     st.addLog(state, logLines(msg).filter((line) => line.text));
+    for (const text of moveSentences(msg, state.names, state.seat)) announcer.say(text);
     schedule();
   } else if (msg.type === "presence") {
     // Presence also changes when a bot takes or gives back a seat: re-read who sits where.

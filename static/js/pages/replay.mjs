@@ -18,6 +18,8 @@ import { renderRealms } from "../ui/realms.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { seatInfo } from "../lib/seats.mjs";
 import { logText } from "../ui/seats.mjs";
+import { BoardText } from "../ui/boardtext.mjs";
+import { paletteToggle } from "../ui/palette.mjs";
 import { bestMoveOf, mountAnalysis, seatColours, statusText } from "../ui/analysis.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
@@ -35,6 +37,8 @@ let analysis = null;
 const linesOf = (f) => (Array.isArray(f?.pieces) ? f.pieces.map(renderLine) : f?.lines ?? []);
 
 const board = new Board($("board"), state, { redraw: () => (frame ||= requestAnimationFrame(draw)), maxSide: maxBoardSide });
+const boardText = new BoardText($("board-text"), $("board-text-btn"));
+paletteToggle($("palette-btn"), () => show(step));
 // Read-only handles for the browser tests (they read, never drive).
 window.seadragons = { state, board, st, replay: () => ({ steps, step }), review: () => ({ analysis, best: state.bestMove }) };
 
@@ -63,6 +67,7 @@ function show(i) {
     h("ul", {}, linesOf(move).map((line) => h("li", {}, logText(line, state.names, state.content)))),
   );
   renderPlayers($("players"), state);
+  boardText.update(view, state.names, null, null);
   renderRealms($("realms"), view.realms, state.names, {
     subtitle: step === last ? t("replay.realms_final") : t("replay.realms_at_move"),
     hiddenNote: t("replay.realms_note"),

@@ -6,6 +6,7 @@
 
 import { trackName } from "../lib/cards.mjs";
 import { hasKey, t } from "../lib/i18n.mjs";
+import { glyphOf } from "../lib/marks.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX, SHIP_HEX } from "./paint.mjs";
 
@@ -56,7 +57,7 @@ export function rewardBoard(view, names, content, opts = {}) {
           { title: t(mark ? "reward.space_title_mark" : "reward.space_title", { track: trackName(track), pos, tip, mark }) },
           mark ? h("b.rw-mark", {}, mark) : null,
           h("small", { style: arrow ? { color: SHIP_HEX[arrow] } : null }, label),
-          h("span.tails", {}, tails.map((p) => h(`i.tail${p.seat === opts.seat ? ".mine" : ""}`, { style: { background: PLAYER_HEX[p.seat] }, title: t("reward.tail_of", { name: names[p.seat] || colourName(p.colour) }) }))),
+          h("span.tails", {}, tails.map((p) => h(`i.tail${p.seat === opts.seat ? ".mine" : ""}`, { style: { color: PLAYER_HEX[p.seat] }, title: t("reward.tail_of", { name: names[p.seat] || colourName(p.colour) }) }, glyphOf(p.seat)))),
         ),
       );
     }
@@ -70,10 +71,21 @@ export function rewardBoard(view, names, content, opts = {}) {
     ];
     if (!pick) return h(`div.rw-track.track-${track}`, { dataset: { track } }, parts);
     const advance = mine !== null && mine !== undefined ? t("reward.advance_mine_at", { track: trackName(track), space: mine }) : t("reward.advance_mine", { track: trackName(track) });
+    // The button's name is one sentence that holds the words it shows (WCAG's label in name):
+    // the visible track name is hidden from the reader, the sentence is read instead; the
+    // spaces drawn beside it are left to the eye (the Reward Board panel reads them when no
+    // choice is open).
+    const [name, spacesRow, tileBox] = parts;
+    name.setAttribute("aria-hidden", "true");
+    spacesRow.setAttribute("aria-hidden", "true");
+    tileBox.setAttribute("aria-hidden", "true");
     return h(
       `button.rw-track.track-${track}.can.act-choose_tail`,
-      { type: "button", disabled: !!opts.disabled, onclick: pick, dataset: { track, key: `tail-${track}` }, "aria-label": advance },
-      parts,
+      { type: "button", disabled: !!opts.disabled, onclick: pick, dataset: { track, key: `tail-${track}` } },
+      h("span.sr-only", {}, advance),
+      name,
+      spacesRow,
+      tileBox,
     );
   });
   return [...rows, legend()];

@@ -4,8 +4,7 @@
 import { realmName, trackName } from "../lib/cards.mjs";
 import { formatList, formatNumber, hasKey, t, tn } from "../lib/i18n.mjs";
 import { seatLabel } from "../lib/seats.mjs";
-import { fill, h } from "./dom.mjs";
-import { PLAYER_HEX } from "./paint.mjs";
+import { fill, h, seatMark } from "./dom.mjs";
 
 // A category the client does not know yet shows its code.
 const label = (c) => (hasKey(`scores.category.${c}`) ? t(`scores.category.${c}`) : c);
@@ -36,7 +35,7 @@ export function renderScores(el, scores, names, colours) {
   const cats = Object.keys(players[0]?.categories ?? {});
   const nameOf = (seat) => names[seat] || (hasKey(`colour.${colours[seat]}`) ? t(`colour.${colours[seat]}`) : colours[seat]) || seatLabel(seat);
   const winners = new Set(scores.winners);
-  const head = h("tr", {}, h("th", {}, t("scores.category")), players.map((p) => h("th", { style: { color: PLAYER_HEX[p.seat] } }, nameOf(p.seat), winners.has(p.seat) ? " ★" : "")));
+  const head = h("tr", {}, h("th", { scope: "col" }, t("scores.category")), players.map((p) => h("th", { scope: "col" }, seatMark(p.seat), nameOf(p.seat), winners.has(p.seat) ? " ★" : "")));
   const realmRows = (c) =>
     c !== "realms" || !players[0]?.realms
       ? []
