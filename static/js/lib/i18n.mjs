@@ -56,6 +56,13 @@ export function tn(key, n, params = {}) {
   return found ? t(found, { n, ...params }) : key;
 }
 
+/** `tParts` for the plural form of `key` for `n` (`params.n` may be a node: the number in bold). */
+export function tnParts(key, n, params = {}) {
+  const form = plurals.select(n);
+  const found = [`${key}.${form}`, `${key}.other`].find((k) => own[k] ?? english[k]);
+  return found ? tParts(found, { n, ...params }) : [key];
+}
+
 /** A number the reader's way (1,234.5 / 1.234,5). */
 export function formatNumber(n) {
   return new Intl.NumberFormat(language).format(n);
