@@ -64,8 +64,13 @@ export function tnParts(key, n, params = {}) {
 }
 
 /** A number the reader's way (1,234.5 / 1.234,5). */
-export function formatNumber(n) {
-  return new Intl.NumberFormat(language).format(n);
+export function formatNumber(n, options = {}) {
+  return new Intl.NumberFormat(language, options).format(n);
+}
+
+/** A rating: a whole number never grouped ("1512", as players write them), the reader's minus. */
+export function formatRating(n) {
+  return formatNumber(n, { useGrouping: false, maximumFractionDigits: 0 });
 }
 
 const ordinals = new Intl.PluralRules(language, { type: "ordinal" });
