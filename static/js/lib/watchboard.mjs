@@ -60,7 +60,7 @@ export function seatsText(summary) {
 export function statusText(summary) {
   const who = summary.seats[summary.to_act]?.name;
   const parts = [t("actions.turn_number", { n: summary.turn })];
-  if (who) parts.push(t("actions.to_play", { name: who }));
+  if (who) parts.push(t("watch.to_play", { name: who }));
   parts.push(tn("game.watching", summary.spectators));
   if (summary.delay) parts.push(summary.delay.moves ? tn("watch.moves_behind", summary.delay.moves) : t("watch.seconds_behind", { n: summary.delay.seconds }));
   return parts.join(" · ");
