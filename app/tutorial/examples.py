@@ -13,7 +13,9 @@ position, the squares to mark, and the figures the engine gives for it:
 - Each Bonus tile: the board at the end of a greedy bots' game (fixed seed), with the tile's
   value for every player from `bonus.tail_detail`.
 
-Built once per process (they never change).
+The positions and figures are built once per process (they never change); the words are the
+English marked texts, given in the current language (the request's) and kept per language, each
+sentence one template filled with the engine's figures.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from app.engine import preview
 from app.engine.bonus import tail_detail
 from app.engine.content import expansion_content
 from app.engine.state import GameOptions, State
+from app.i18n import current_language, gettext
 
-from .lessons import LEARNER, NAMES, script
-from .words import TREASURE_WORDS, seat_names, starfish_text
+from .lessons import LEARNER, N_, script
+from .words import bonus_words, seat_name, seat_names, starfish_text, treasure_name, treasure_words
 
 Json = dict[str, Any]
 BONUS_SEED = 7  # the greedy game whose end shows the Bonus tiles
@@ -67,32 +70,62 @@ def _replay(data: Json, upto: int | None = None) -> State:
     )
 
 
-def smaug() -> Json:
+def say(template: str, **values: Any) -> str:
+    """A marked template in the current language, filled."""
+    return gettext(template).format(**values)
+
+
+@cache
+def _smaug_position() -> tuple[State, Json, Json]:
+    """Smaug's placement: the board after it, the action, and its outcome."""
     data = script("smaug")
     before = _replay(data)
     action = data["example"]
     o = preview.outcome(before, 2, action)
     after, _ = rules.apply(before, action, 2)
-    near = ", ".join(f"{NAMES[n['seat']]} +{n['gold']}" for n in o["neighbours_gold"])
-    colours = " and ".join(o["ship_colours"])
+    return after, action, o
+
+
+def smaug() -> Json:
+    after, action, o = _smaug_position()
+    near = ", ".join(
+        say(N_("{name} +{gold}"), name=seat_name(n["seat"]), gold=n["gold"])
+        for n in o["neighbours_gold"]
+    )
+    colours = o["ship_colours"]
+    ships = (
+        say(
+            N_("the {first} and {second} ships"),
+            first=_ship(colours[0]),
+            second=_ship(colours[1]),
+        )
+        if len(colours) == 2
+        else ", ".join(_ship(c) for c in colours)
+    )
     return {
         "id": "smaug",
         "kind": "placement",
-        "title": "Smaug's placement",
-        "text": (
-            f"Smaug (purple) plays a Large card and lays 1 head and 4 bodies beside a pink and a "
-            f"green Dragon. He takes the {colours} ships and {o['gold']['squares']} Gold from "
-            f"the Gold symbol, and pays {o['cost']} Gold for the Whirlpool he covers. Then the "
-            f"Dragons he touches pay out: {near}."
+        "title": say(N_("Smaug's placement")),
+        "text": say(
+            N_(
+                "Smaug (purple) plays a Large card and lays 1 head and 4 bodies beside a pink and "
+                "a green Dragon. He takes {ships} and {gold} Gold from the Gold symbol, and pays "
+                "{cost} Gold for the Whirlpool he covers. Then the Dragons he touches pay out: "
+                "{near}."
+            ),
+            ships=ships,
+            gold=o["gold"]["squares"],
+            cost=o["cost"],
+            near=near,
         ),
         "view": rules.view_for(after, None),
         "marks": action["cells"],
         "figures": [
-            {"label": "ships taken", "value": o["ships"]},
-            {"label": "Gold from symbols", "value": o["gold"]["squares"]},
-            {"label": "cost", "value": o["cost"]},
+            {"label": say(N_("ships taken")), "value": o["ships"]},
+            {"label": say(N_("Gold from symbols")), "value": o["gold"]["squares"]},
+            {"label": say(N_("cost")), "value": o["cost"]},
             *(
-                {"label": f"{NAMES[n['seat']]} gets", "value": n["gold"]}
+                {"label": say(N_("{name} gets"), name=seat_name(n["seat"])), "value": n["gold"]}
                 for n in o["neighbours_gold"]
             ),
         ],
@@ -100,32 +133,52 @@ def smaug() -> Json:
     }
 
 
-def starfish() -> Json:
+def _ship(colour: str) -> str:
+    """A ship's colour as the log words it, in the current language."""
+    from app.i18n.log_lines import wording  # the client catalogues: read only when used
+
+    return wording(current_language()).get(f"ship.{colour}", colour)
+
+
+@cache
+def _ending() -> tuple[State, Json]:
     end = _replay(script("ending"))
-    scores = rules.final_scores(end)
+    return end, rules.final_scores(end)
+
+
+def starfish() -> Json:
+    end, scores = _ending()
     starfish_squares = [[r, c] for r in range(7) for c in range(7)]
     return {
         "id": "starfish",
         "kind": "majority",
-        "title": "The Starfish majority",
+        "title": say(N_("The Starfish majority")),
         "text": starfish_text(end),
         "view": rules.view_for(end, None),
         "marks": starfish_squares,
         "figures": [
             *(
                 {
-                    "label": f"{NAMES[p['seat']]} ({p['realm_detail']['starfish']['count']} "
-                    f"Dragons, {p['realm_detail']['starfish']['pieces']} pieces)",
+                    "label": say(
+                        N_("{name} ({dragons} Dragons, {pieces} pieces)"),
+                        name=seat_name(p["seat"]),
+                        dragons=p["realm_detail"]["starfish"]["count"],
+                        pieces=p["realm_detail"]["starfish"]["pieces"],
+                    ),
                     "value": p["realms"]["starfish"],
                 }
                 for p in scores["players"]
             ),
-            {"label": "uncovered Whirlpools", "value": scores["realm_whirlpools"]["starfish"]},
+            {
+                "label": say(N_("uncovered Whirlpools")),
+                "value": scores["realm_whirlpools"]["starfish"],
+            },
         ],
         "names": seat_names(4),
     }
 
 
+@cache
 def _treasure_base() -> State:
     data = script("deep")
     i = next(i for i, m in enumerate(data["moves"]) if m.get("step") == "use_treasure")
@@ -151,46 +204,68 @@ def _showing(plain: State, used: State, card: str) -> tuple[Json, Json | None] |
     return (best[1], best[2]) if best else None
 
 
+@cache
+def _treasure_shown(card: str, effect: str) -> tuple[str, tuple[Json, Json | None] | None]:
+    """The hand card placed and the placement the treasure changes most (None if it acts away
+    from the placement, or changes none)."""
+    base = _treasure_base()
+    s = base.clone()
+    me = s.players[LEARNER]
+    me.treasures = [card]
+    hand_card = me.hand[0]
+    if effect not in AT_PLACING:
+        return hand_card, None
+    used, _ = rules.apply(s, {"type": "use_treasure", "card": card}, LEARNER)
+    return hand_card, _showing(s, used, hand_card)
+
+
 def treasure(card: str, effect: str, base: State) -> Json:
     figures: list[Json] = []
     marks: list[list[int]] = []
-    text = TREASURE_WORDS.get(effect, effect)
-    if effect in AT_PLACING:
-        s = base.clone()
-        me = s.players[LEARNER]
-        me.treasures = [card]
-        hand_card = me.hand[0]
-        used, _ = rules.apply(s, {"type": "use_treasure", "card": card}, LEARNER)
-        shown = _showing(s, used, hand_card)
-        if shown is not None:
-            with_it, same = shown
-            marks = with_it["action"]["cells"]
-            figures = [
-                {"label": "with it: cost", "value": with_it["cost"]},
-                {"label": "with it: Gold gained", "value": with_it["gold"]["total"]},
+    text = treasure_words(effect)
+    hand_card, shown = _treasure_shown(card, effect)
+    if effect not in AT_PLACING:
+        text += " " + say(
+            N_("It acts away from the placement, so the board only shows where it was held.")
+        )
+    elif shown is not None:
+        with_it, same = shown
+        marks = with_it["action"]["cells"]
+        figures = [
+            {"label": say(N_("with it: cost")), "value": with_it["cost"]},
+            {"label": say(N_("with it: Gold gained")), "value": with_it["gold"]["total"]},
+        ]
+        if same is not None:
+            figures += [
+                {"label": say(N_("without: cost")), "value": same["cost"]},
+                {"label": say(N_("without: Gold gained")), "value": same["gold"]["total"]},
             ]
-            if same is not None:
-                figures += [
-                    {"label": "without: cost", "value": same["cost"]},
-                    {"label": "without: Gold gained", "value": same["gold"]["total"]},
-                ]
-            else:
-                figures.append({"label": "without: legal", "value": "no"})
-            text += (
-                f" Here, {hand_card} on the marked squares: with the treasure it costs "
-                f"{with_it['cost']} and gains {with_it['gold']['total']} Gold"
-                + (
-                    f"; without, {same['cost']} and {same['gold']['total']}."
-                    if same is not None
-                    else "; without it that spot is not legal."
-                )
+            text += " " + say(
+                N_(
+                    "Here, {card} on the marked squares: with the treasure it costs {cost} and "
+                    "gains {gold} Gold; without, {cost_without} and {gold_without}."
+                ),
+                card=hand_card,
+                cost=with_it["cost"],
+                gold=with_it["gold"]["total"],
+                cost_without=same["cost"],
+                gold_without=same["gold"]["total"],
             )
-    else:
-        text += " It acts away from the placement, so the board only shows where it was held."
+        else:
+            figures.append({"label": say(N_("without: legal")), "value": say(N_("no"))})
+            text += " " + say(
+                N_(
+                    "Here, {card} on the marked squares: with the treasure it costs {cost} and "
+                    "gains {gold} Gold; without it that spot is not legal."
+                ),
+                card=hand_card,
+                cost=with_it["cost"],
+                gold=with_it["gold"]["total"],
+            )
     return {
         "id": f"treasure-{effect}",
         "kind": "treasure",
-        "title": f"Hidden Treasure: {effect.replace('_', ' ')} ({card})",
+        "title": say(N_("Hidden Treasure: {name} ({card})"), name=treasure_name(effect), card=card),
         "text": text,
         "view": rules.view_for(base, None),
         "marks": marks,
@@ -207,6 +282,7 @@ def _legal(state: State, action: Json) -> bool:
     return True
 
 
+@cache
 def _bonus_end() -> State:
     state = rules.new_game(GameOptions(players=4, expansion=True), BONUS_SEED)
     bots = {s: GreedyBot(random.Random(BONUS_SEED * 10 + s)) for s in range(4)}
@@ -218,21 +294,32 @@ def _bonus_end() -> State:
     return state
 
 
-def bonus(tile_id: str, end: State) -> Json:
-    tile = expansion_content().bonus_tiles[tile_id]
+@cache
+def _tile_values(tile_id: str) -> tuple[int, ...]:
+    """The tile's value for every player at the end of the bots' game."""
+    end = _bonus_end()
     # The tile on the green track of this game: tail_detail scores it for every player.
     s = replace(end, reward={**end.reward, "bonus": {**end.reward["bonus"], "green": tile_id}})
-    figures = []
-    for seat in range(len(s.players)):
-        d = tail_detail(s, seat, "green")
-        figures.append({"label": f"{NAMES[seat]}: tile worth", "value": d["tile"]})
+    return tuple(tail_detail(s, seat, "green")["tile"] for seat in range(len(s.players)))
+
+
+def bonus(tile_id: str, end: State) -> Json:
+    figures = [
+        {"label": say(N_("{name}: tile worth"), name=seat_name(seat)), "value": value}
+        for seat, value in enumerate(_tile_values(tile_id))
+    ]
     return {
         "id": f"bonus-{tile_id}",
         "kind": "bonus",
-        "title": f"Bonus tile {tile_id}",
-        "text": f"{tile['text']} (the second value with 4 or 5 players), at most 20 VP. Below, "
-        "each player's value of it on this board, the end of a bots' game: a tail at A scores "
-        "it in full, a tail at or past B half, rounded down (R-53).",
+        "title": say(N_("Bonus tile {tile}"), tile=tile_id),
+        "text": say(
+            N_(
+                "{tile_text} (the second value with 4 or 5 players), at most 20 VP. Below, each "
+                "player's value of it on this board, the end of a bots' game: a tail at A scores "
+                "it in full, a tail at or past B half, rounded down (R-53)."
+            ),
+            tile_text=bonus_words(tile_id),
+        ),
         "view": rules.view_for(end, None),
         "marks": [],
         "figures": figures,
@@ -240,9 +327,14 @@ def bonus(tile_id: str, end: State) -> Json:
     }
 
 
-@cache
 def all_examples() -> Json:
-    """Every example (built once: they never change)."""
+    """Every example, in the current language."""
+    return _examples(current_language())
+
+
+@cache
+def _examples(language: str) -> Json:
+    # Kept per language: `language` is the current one (all_examples), so the words are in it.
     out = [smaug(), starfish()]
     base = _treasure_base()
     seen: set[str] = set()

@@ -16,13 +16,14 @@ from typing import Any
 import app.engine as rules
 from app.engine import preview
 from app.engine.content import expansion_content
+from app.engine.events import LineText
 from app.engine.explain import Reason, explain
 from app.engine.state import GameOptions, State
-from app.i18n import t_
+from app.i18n import gettext, ngettext, t_
 from app.services.errors import ServiceError
 
-from .lessons import LEARNER, LESSONS, NAMES, STEPS, Lesson, script, step_moves
-from .words import DECK_NAMES, TREASURE_WORDS, starfish_text
+from .lessons import LEARNER, LESSONS, N_, STEPS, Lesson, script, step_moves
+from .words import bonus_words, deck_name, seat_name, starfish_text, treasure_words
 
 Json = dict[str, Any]
 
@@ -36,7 +37,7 @@ class Position:
     step: int  # the step to play now (== the answers given); == steps when the lesson is done
     steps: int
     move: Json | None  # the script's move at this step (None when done)
-    log: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)  # LineText: worded where shown
 
     @property
     def done(self) -> bool:
@@ -110,7 +111,7 @@ def position(lesson_id: str, answers: list[Json]) -> Position:
             action = answers[step]
             step += 1
         state, events = rules.apply(state, action, move["seat"])
-        log.extend(rules.describe(rules.event_for(e, LEARNER)) for e in events)
+        log.extend(LineText(rules.line(rules.event_for(e, LEARNER))) for e in events)
     return Position(lesson, state, step, steps, None, log)
 
 
@@ -122,11 +123,11 @@ def explain_here(pos: Position, action: Any) -> Reason | None:
 def lesson_reason(pos: Position) -> Json:
     """The refusal of a legal move that is not this step's (a tutorial's own reason)."""
     assert pos.move is not None
-    text = STEPS[pos.move["step"]].do
+    step = fill(pos, STEPS[pos.move["step"]].do)
     return {
         "code": "lesson_step",
         "facts": {"expected": pos.move["action"]},
-        "text": f"That move is legal, but this lesson asks for another one: {fill(pos, text)}",
+        "text": t_("That move is legal, but this lesson asks for another one: {step}", step=step),
     }
 
 
@@ -159,34 +160,45 @@ def outcomes(pos: Position, card: str) -> list[Json]:
 
 
 def facts(pos: Position) -> Json:
-    """The numbers a step's text cites, read off the engine."""
+    """The numbers a step's text cites, read off the engine (and its words, in the current
+    language)."""
     s = pos.state
     me = s.players[LEARNER]
-    out: Json = {"gold_before": me.gold, "played_deck": DECK_NAMES.get(s.turn.played_deck or "")}
+    out: Json = {"gold_before": me.gold, "played_deck": deck_name(s.turn.played_deck)}
     move = pos.move
     if move is None:
         return out
     action = move["action"]
     if action["type"] == "place":
         o = preview.outcome(s, LEARNER, action)
-        near = [f"{NAMES[n['seat']]} +{n['gold']}" for n in o["neighbours_gold"]]
+        near = [
+            gettext(N_("{name} +{gold}")).format(name=seat_name(n["seat"]), gold=n["gold"])
+            for n in o["neighbours_gold"]
+        ]
         out.update(
             card=action["card"],
             cost=o["cost"],
             ships=o["ships"],
+            # The count with its noun, in the plural form the language gives it.
+            ship_tokens=ngettext("{n} ship token", "{n} ship tokens", o["ships"]).format(
+                n=o["ships"]
+            ),
+            ships_taken=ngettext("{n} ship", "{n} ships", o["ships"]).format(n=o["ships"]),
             gold_squares=o["gold"]["squares"],
             gold_total=o["gold"]["total"],
-            neighbours=", ".join(near) or "nobody",
+            neighbours=", ".join(near) or gettext(N_("nobody")),
         )
     if action["type"] == "use_treasure":
         effect = expansion_content().treasures[action["card"]]
-        out["treasure_text"] = TREASURE_WORDS.get(effect, effect)
+        out["treasure_text"] = treasure_words(effect)
     return out
 
 
 def fill(pos: Position, text: str) -> str:
-    """`text` with its `{fields}` from the engine (unknown fields stay as written)."""
+    """`text` (a marked template) in the current language, its `{fields}` then filled from the
+    engine (unknown fields stay as written)."""
     values = facts(pos)
+    text = gettext(text)
 
     class Keep(dict):  # type: ignore[type-arg]
         def __missing__(self, key: str) -> str:
@@ -195,18 +207,33 @@ def fill(pos: Position, text: str) -> str:
     return text.format_map(Keep(values))
 
 
+# A track's Bonus tile, one template per track (the colour agrees with the noun in Spanish).
+TRACK_BONUS = {
+    "green": N_("green track: {tile} (max 20)"),
+    "purple": N_("purple track: {tile} (max 20)"),
+    "red": N_("red track: {tile} (max 20)"),
+}
+
+
 def done_text(pos: Position) -> str:
-    """What the lesson says once played through, with the engine's final figures."""
+    """What the lesson says once played through, with the engine's final figures, in the
+    current language."""
     values: Json = {}
     if pos.state.over:
         values["starfish_text"] = starfish_text(pos.state)
     if pos.state.options.expansion:
         tiles = expansion_content().bonus_tiles
         bonus = pos.state.reward["bonus"]
-        values["bonus_text"] = " ".join(
-            f"{track}: {tiles[tile]['text']} (max 20)." for track, tile in bonus.items()
+        # A list, one item per track: only the list's separator joins them.
+        values["bonus_text"] = (
+            "; ".join(
+                gettext(TRACK_BONUS[track]).format(tile=bonus_words(tile))
+                for track, tile in bonus.items()
+                if tile in tiles
+            )
+            + "."
         )
-    text = pos.lesson.done
+    text = gettext(pos.lesson.done)
 
     class Keep(dict):  # type: ignore[type-arg]
         def __missing__(self, key: str) -> str:

@@ -3,7 +3,8 @@ moves checked against the engine and the lesson, and the rules page's example po
 
 Nothing is stored and no sign-in is needed: the client sends the learner's answers so far and
 the server replays the lesson's fixed game (app/tutorial/session.py). Every answer sees only
-the learner's view (R-60).
+the learner's view (R-60). Every text is in the reader's language: the lessons' marked
+templates are translated first, then filled with the engine's figures (app/tutorial/session.py).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field
 
 import app.engine as rules
-from app.i18n import t_
+from app.i18n import gettext, t_, translate, translate_reason
 from app.services.errors import ServiceError
 from app.tutorial import examples, session
-from app.tutorial.lessons import LEARNER, LESSONS, NAMES, STEPS, step_moves
+from app.tutorial.lessons import LEARNER, LESSONS, N_, NAMES, STEPS, step_moves
 from app.tutorial.words import seat_names
 from app.web.deps import SettingsDep
 from app.web.schemas import errors
@@ -112,12 +113,13 @@ def _answers(body: AnswersIn, settings: Any) -> list[Json]:
 
 
 TRY_LABELS = {
-    "not_touching": "Try a spot touching nothing",
-    "on_island": "Try a spot on the island",
-    "touches_own": "Try a spot touching your own Dragon",
-    "cannot_afford": "Try a spot you cannot pay for",
-    "played_deck": "Try drawing from the deck you played",
+    "not_touching": N_("Try a spot touching nothing"),
+    "on_island": N_("Try a spot on the island"),
+    "touches_own": N_("Try a spot touching your own Dragon"),
+    "cannot_afford": N_("Try a spot you cannot pay for"),
+    "played_deck": N_("Try drawing from the deck you played"),
 }
+TRY_OTHER = N_("Try another move")
 
 
 def position_out(pos: session.Position) -> Json:
@@ -127,19 +129,19 @@ def position_out(pos: session.Position) -> Json:
     if move is not None:
         t = STEPS[move["step"]]
         text = {
-            "title": t.title,
+            "title": gettext(t.title),
             "do": session.fill(pos, t.do),
             "why": session.fill(pos, t.why),
             "rulings": list(t.rulings),
         }
     tries = [
-        {"label": TRY_LABELS.get(x["reason"], "Try another move"), "action": x["action"]}
+        {"label": gettext(TRY_LABELS.get(x["reason"], TRY_OTHER)), "action": x["action"]}
         for x in (move or {}).get("tries", [])
     ]
     return {
         "lesson": pos.lesson.id,
-        "title": pos.lesson.title,
-        "intro": pos.lesson.intro,
+        "title": gettext(pos.lesson.title),
+        "intro": gettext(pos.lesson.intro),
         "step": pos.step,
         "steps": pos.steps,
         "done": pos.done,
@@ -151,7 +153,7 @@ def position_out(pos: session.Position) -> Json:
         "text": text,
         "target": session.target(pos),
         "tries": tries,
-        "log": pos.log,
+        "log": [translate(line) for line in pos.log],
     }
 
 
@@ -163,8 +165,8 @@ def lessons() -> Json:
             {
                 "id": x.id,
                 "tutorial": x.tutorial,
-                "title": x.title,
-                "intro": x.intro,
+                "title": gettext(x.title),
+                "intro": gettext(x.intro),
                 "steps": len(step_moves(x.id)),
             }
             for x in LESSONS.values()
@@ -198,7 +200,7 @@ def lesson_explain(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json
     """Why the engine would refuse `action` at this step (null `reason` if it would not)."""
     pos = session.position(lesson, _answers(body, settings))
     why = session.explain_here(pos, body.action)
-    return {"legal": why is None, "reason": why.to_json() if why else None}
+    return {"legal": why is None, "reason": translate_reason(why.to_json()) if why else None}
 
 
 @router.post("/{lesson}/outcomes", response_model=OutcomesOut, responses=errors(404, 409, 422))

@@ -5,6 +5,7 @@
 // engine (or the lesson) answers with the next position or the reason for the refusal.
 
 import { api, errorText } from "../lib/api.mjs";
+import { t, tn, tParts } from "../lib/i18n.mjs";
 import { outcomeKey } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
@@ -71,7 +72,7 @@ function render(now) {
   renderHand($("hand"), state, pick, act);
   renderActions($("actions"), state, controls);
   renderReward($("reward"), view, state.names, state.content, { seat: state.seat });
-  renderRealms($("realms"), view.realms, state.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed", hiddenNote: "Every Hidden Dragon card counts now." } : {});
+  renderRealms($("realms"), view.realms, state.names, view.over ? { subtitle: t("learn.realms_final"), hiddenNote: t("learn.realms_hidden_note") } : {});
   renderScores($("scores"), view.over ? view.scores : null, state.names, colours);
   fill($("log"), (pos.log ?? []).slice(-60).map((t) => h("li", {}, logText(t, state.names, state.content))));
   $("log").scrollTop = $("log").scrollHeight;
@@ -81,25 +82,25 @@ function render(now) {
 /** The lesson panel: the step's words, the moves to try (refused by the engine), navigation. */
 function renderLesson() {
   const el = $("lesson");
-  const t = pos.text;
+  const step = pos.text;
   const next = lessons[lessons.findIndex((x) => x.id === pos.lesson) + 1];
   const nav = h(
     "div.buttons.lesson-nav",
     {},
-    h("button", { type: "button", onclick: back, disabled: !answers.length || state.pending, dataset: { key: "lesson-back" } }, "◀ Back a step"),
-    h("button.ghost-btn", { type: "button", onclick: restart, disabled: !answers.length || state.pending, dataset: { key: "lesson-restart" } }, "Start again"),
-    h("a", { href: "/learn" }, "All lessons"),
+    h("button", { type: "button", onclick: back, disabled: !answers.length || state.pending, dataset: { key: "lesson-back" } }, t("learn.back_step")),
+    h("button.ghost-btn", { type: "button", onclick: restart, disabled: !answers.length || state.pending, dataset: { key: "lesson-restart" } }, t("learn.start_again")),
+    h("a", { href: "/learn" }, t("learn.all_lessons")),
   );
   const refused = refusal
-    ? h("p.lesson-refusal.error", { role: "alert", dataset: { code: refusal.code } }, h("b", {}, "Refused: "), refusal.text)
+    ? h("p.lesson-refusal.error", { role: "alert", dataset: { code: refusal.code } }, h("b", {}, t("learn.refused")), " ", refusal.text)
     : null;
   if (pos.done) {
     fill(
       el,
       h("h2", {}, pos.title),
-      h("p.lesson-step", {}, `Done: ${pos.steps} of ${pos.steps} steps`),
-      h("p.lesson-done", { dataset: { key: "lesson-done" } }, pos.done_text ?? "Lesson done."),
-      next ? h("p", {}, h("a.primary-link", { href: `/learn?lesson=${next.id}`, dataset: { key: "next-lesson" } }, `Next lesson: ${next.title} ▶`)) : h("p", {}, "That was the last lesson. ", h("a", { href: "/" }, "Play a real game")),
+      h("p.lesson-step", {}, t("learn.done_steps", { steps: pos.steps })),
+      h("p.lesson-done", { dataset: { key: "lesson-done" } }, pos.done_text ?? t("learn.lesson_done")),
+      next ? h("p", {}, h("a.primary-link", { href: `/learn?lesson=${next.id}`, dataset: { key: "next-lesson" } }, t("learn.next_lesson", { title: next.title }))) : h("p", {}, tParts("learn.last_lesson", { link: h("a", { href: "/" }, t("learn.play_real_game")) })),
       nav,
     );
     return;
@@ -108,10 +109,10 @@ function renderLesson() {
     el,
     h("h2", {}, pos.title),
     pos.step === 0 ? h("p.lesson-intro", {}, pos.intro) : null,
-    h("p.lesson-step", {}, `Step ${pos.step + 1} of ${pos.steps}`),
-    h("h3.lesson-title", {}, t.title),
-    h("p.lesson-do", {}, h("b", {}, "Do: "), t.do),
-    h("p.lesson-why", {}, t.why, t.rulings.length ? h("small.muted", {}, ` (${t.rulings.join(", ")})`) : null),
+    h("p.lesson-step", {}, t("learn.step_of", { step: pos.step + 1, steps: pos.steps })),
+    h("h3.lesson-title", {}, step.title),
+    h("p.lesson-do", {}, h("b", {}, t("learn.do")), " ", step.do),
+    h("p.lesson-why", {}, step.why, step.rulings.length ? h("small.muted", {}, ` (${step.rulings.join(", ")})`) : null),
     pos.tries.length
       ? h(
           "div.buttons.lesson-tries",
@@ -134,7 +135,7 @@ function show(p) {
   // The step number is the version: a ghost's reason and its outcomes are cached per version.
   st.setDocument(state, { view: p.view, legal_actions: p.legal_actions }, p.step);
   dec.reconcileDecision(state);
-  $("lesson-progress").textContent = p.done ? "done" : `step ${p.step + 1}/${p.steps}`;
+  $("lesson-progress").textContent = p.done ? t("learn.progress_done") : t("learn.progress", { step: p.step + 1, steps: p.steps });
   document.body.dataset.step = String(p.step);
   document.body.dataset.done = String(p.done);
   schedule();
@@ -151,7 +152,7 @@ async function load() {
       saveAnswers();
       return load();
     }
-    fill($("lesson"), h("p.error", { role: "alert" }, errorText(e)), h("a", { href: "/learn" }, "All lessons"));
+    fill($("lesson"), h("p.error", { role: "alert" }, errorText(e)), h("a", { href: "/learn" }, t("learn.all_lessons")));
   } finally {
     state.pending = false;
     schedule();
@@ -290,13 +291,13 @@ function toggleOverlay() {
 
 function renderIndex() {
   const groups = [
-    ["base", "Sea Dragons"],
-    ["deep", "Treasures of the Deep (expansion)"],
+    ["base", t("learn.group.base")],
+    ["deep", t("learn.group.deep")],
   ];
   fill(
     $("lessons"),
-    h("h1", {}, "Learn to play"),
-    h("p.lead", {}, "Short games against bots on fixed deals, played move by move with the real rules: each step says what to do and why, marks where, and any other move is refused with the reason. You can go back a step at any time."),
+    h("h1", {}, t("learn.title")),
+    h("p.lead", {}, t("learn.lead")),
     groups.map(([id, title]) =>
       h(
         "section.lesson-group",
@@ -305,11 +306,11 @@ function renderIndex() {
         h(
           "ol.lesson-list",
           {},
-          lessons.filter((x) => x.tutorial === id).map((x) => h("li", {}, h("a", { href: `/learn?lesson=${x.id}`, dataset: { lesson: x.id } }, x.title), h("small.muted", {}, ` · ${x.steps} steps`), h("p.muted.small", {}, x.intro))),
+          lessons.filter((x) => x.tutorial === id).map((x) => h("li", {}, h("a", { href: `/learn?lesson=${x.id}`, dataset: { lesson: x.id } }, x.title), h("small.muted", {}, ` · ${tn("learn.steps", x.steps)}`), h("p.muted.small", {}, x.intro))),
         ),
       ),
     ),
-    h("p", {}, "The rules in short, with examples drawn on the board: ", h("a", { href: "/rules" }, "How to play"), "."),
+    h("p", {}, tParts("learn.rules_link", { link: h("a", { href: "/rules" }, t("learn.how_to_play")) })),
   );
 }
 

@@ -3,6 +3,7 @@
 // engine's; this page only draws.
 
 import { api, errorText } from "../lib/api.mjs";
+import { t } from "../lib/i18n.mjs";
 import * as st from "../lib/state.mjs";
 import { Board } from "../ui/board.mjs";
 import { fill, h } from "../ui/dom.mjs";
@@ -12,7 +13,7 @@ const SIDE = 340; // the largest side of an example board, in CSS pixels
 
 /** One example: its board (with the squares it is about outlined), its words and figures. */
 function exampleFigure(ex, content) {
-  const canvas = h("canvas", { role: "img", "aria-label": `Board: ${ex.title}` });
+  const canvas = h("canvas", { role: "img", "aria-label": t("rules.board_label", { title: ex.title }) });
   const fig = h(
     "figure.example",
     { dataset: { example: ex.id, kind: ex.kind } },
@@ -57,7 +58,7 @@ async function main() {
       items.forEach(mount);
     }
   } catch (e) {
-    for (const place of places) fill(place, h("p.error", { role: "alert" }, `The examples did not load: ${errorText(e)}`));
+    for (const place of places) fill(place, h("p.error", { role: "alert" }, t("rules.examples_failed", { error: errorText(e) })));
   }
 }
 
