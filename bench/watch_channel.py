@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import app.engine as rules  # noqa: E402
-from app.db.models import User  # noqa: E402
-from app.main import create_app  # noqa: E402
-from app.realtime.protocol import dumps  # noqa: E402
-from app.services import games, lobby, seats, watch  # noqa: E402
-from app.settings import Settings  # noqa: E402
+import app.engine as rules
+from app.db.models import User
+from app.main import create_app
+from app.realtime.protocol import dumps
+from app.services import games, lobby, seats, watch
+from app.settings import Settings
 
 
 def main() -> None:
@@ -83,7 +83,10 @@ def main() -> None:
         json.dumps(
             {
                 "games": args.games,
-                "cold_tick": {"cpu_ms": round(cold_cpu * 1000, 1), "wall_ms": round(cold_wall * 1000, 1)},
+                "cold_tick": {
+                    "cpu_ms": round(cold_cpu * 1000, 1),
+                    "wall_ms": round(cold_wall * 1000, 1),
+                },
                 "warm_tick_nothing_changed": {
                     "cpu_ms": round(warm_cpu * 1000, 1),
                     "wall_ms": round(warm_wall * 1000, 1),

@@ -34,6 +34,7 @@ from app.realtime.connection import Connection
 from app.realtime.endpoint import socket_caps
 from app.realtime.protocol import (
     CLOSE_POLICY,
+    CLOSE_RESTARTING,
     check_size,
     dumps,
     error_frame,
@@ -108,7 +109,8 @@ class WatchChannel:
         self.app = app
         self.settings: Settings = app.state.settings
         self.sockets: set[WatchSocket] = set()
-        self.boards = watch.BoardCache()
+        # Every listed game's current board, and the one before (a move lands between reads).
+        self.boards = watch.BoardCache(2 * self.settings.watch_max_games)
         self.picture: Picture | None = None
         self.featured: int | None = None
         self.frames_sent = 0  # list update frames built (tests and the bench read it)
@@ -236,6 +238,17 @@ class WatchChannel:
     def remove(self, sock: WatchSocket) -> None:
         """A socket closed."""
         self.sockets.discard(sock)
+
+    async def stop(self) -> None:
+        """Close every watch socket (1012: reconnect, maybe elsewhere) and the reader."""
+        for sock in list(self.sockets):
+            sock.conn.drop(CLOSE_RESTARTING)
+        self.sockets.clear()
+        task = self._task
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
 
 
 async def watch_socket(websocket: WebSocket) -> None:
