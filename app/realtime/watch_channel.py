@@ -113,7 +113,6 @@ class WatchChannel:
         self.boards = watch.BoardCache(2 * self.settings.watch_max_games)
         self.picture: Picture | None = None
         self.featured: int | None = None
-        self.frames_sent = 0  # list update frames built (tests and the bench read it)
         self._task: asyncio.Task[None] | None = None
 
     # --- the reader -----------------------------------------------------------------------
@@ -147,22 +146,22 @@ class WatchChannel:
         new = await hub.run(self._read, self.spectator_counts(), users)
         old, self.picture = self.picture, new
         ids = [g["id"] for g in new.games]
-        if self.featured not in new.texts:  # kept while it is live: then the next best
+        # Kept while it is live (and listed): then the next best.
+        if self.featured not in new.texts:
             self.featured = ids[0] if ids else None
         new.featured = self.featured
-        full = self._list_frame(new, None)
-        delta = self._list_frame(new, old) if old is not None else full
+        delta = self._list_frame(new, old)
+        full: str | None = None  # built only for sockets that hold no picture yet
         for sock in list(self.sockets):
             if sock.view == "list":
                 if not sock.synced:
-                    sock.conn.send(full)
+                    full = full or self._list_frame(new, None)
+                    sock.conn.send(full)  # type: ignore[arg-type]
                     sock.synced = True
                 elif delta is not None:
                     sock.conn.send(delta)
             else:
                 self._send_if_changed(sock)
-        if delta is not None:
-            self.frames_sent += 1
 
     def _list_frame(self, new: Picture, old: Picture | None) -> str | None:
         """The list frame turning `old` into `new` (everything when `old` is None); None when
