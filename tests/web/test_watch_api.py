@@ -179,6 +179,24 @@ def test_a_seconds_delay_shows_nothing_newer_than_that(
     assert anon.get(f"/api/games/{game['id']}/state").json()["version"] == 0
     assert anon.get(f"/api/games/{game['id']}/log").json()["moves"] == []
     assert anon.get("/api/watch").json()["games"][0]["v"] == 0
+    # Once the first two moves are older than the delay (their commit times moved back, as
+    # if 11 minutes had passed), they show, and the third does not.
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.db.models import Move, utcnow
+
+    with app.state.sessionmaker() as db:
+        db.execute(
+            update(Move)
+            .where(Move.game_id == game["id"], Move.seq <= 2)
+            .values(created_at=utcnow() - timedelta(seconds=660))
+        )
+        db.commit()
+    assert anon.get(f"/api/games/{game['id']}/state").json()["version"] == 2
+    assert [m["seq"] for m in anon.get(f"/api/games/{game['id']}/log").json()["moves"]] == [1, 2]
+    assert anon.get("/api/watch").json()["games"][0]["v"] == 2
 
 
 def test_the_delay_ends_with_the_game(
