@@ -26,7 +26,7 @@ def games_in(frame: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return {g["id"]: g for g in frame.get("games", [])}
 
 
-async def hands(server: Server, game_id: int, clients: list[httpx.AsyncClient]) -> set[str]:
+async def hands(game_id: int, clients: list[httpx.AsyncClient]) -> set[str]:
     """Every card the seats hold in secret (their hands and Reef cards)."""
     out: set[str] = set()
     for c in clients:
@@ -41,7 +41,7 @@ async def test_one_socket_lists_live_games_with_throttled_small_public_updates(
     server: Server,
 ) -> None:
     game_id, clients, _ = await new_game(server, players=2)
-    secrets = await hands(server, game_id, clients)
+    secrets = await hands(game_id, clients)
     watcher = await WsClient("watch").open(watch_url(server))
     try:
         first = await watcher.frame(lambda f: f["type"] == "watch" and f["full"])
@@ -59,8 +59,7 @@ async def test_one_socket_lists_live_games_with_throttled_small_public_updates(
             (i, f) for i, f in enumerate(watcher.frames) if f["type"] == "watch" and not f["full"]
         ]
         assert updates
-        # At most one frame per tick: every update frame carries a game at most once, and the
-        # server's tick is 1 s (frames arriving closer than that would mean a second read).
+        # Each update frame carries a game at most once (the rate: the next test).
         for _, f in updates:
             ids = [g["id"] for g in f["games"]]
             assert len(ids) == len(set(ids))
