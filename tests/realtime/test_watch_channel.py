@@ -124,6 +124,7 @@ async def test_delayed_tables_are_summarised_as_their_spectators_see_them(server
 async def test_the_featured_game_switches_when_it_ends(fresh_server: Server) -> None:
     server = fresh_server  # no other game live: the first is featured
     first_id, clients, _ = await new_game(server, players=2)
+    secrets = await hands(first_id, clients)
     tv = await WsClient("tv").open(watch_url(server, "?view=featured"))
     try:
         frame = await tv.frame(lambda f: f["type"] == "featured" and f["game"] is not None)
@@ -140,6 +141,8 @@ async def test_the_featured_game_switches_when_it_ends(fresh_server: Server) -> 
             lambda f: f["type"] == "featured" and f["game"]["id"] != first_id, timeout=15
         )
         assert switched["game"]["id"] == other_id
+        for text in tv.raw:  # no card dealt in secret, in any featured frame
+            assert not any(f'"{c}"' in text for c in secrets)
     finally:
         await tv.close()
         for c in clients + other_clients:
