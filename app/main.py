@@ -15,6 +15,7 @@ from itsdangerous import Signer
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
+from app.i18n.middleware import LanguageMiddleware
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
@@ -32,8 +33,10 @@ from app.web import (
     api_account,
     api_analysis,
     api_bots,
+    api_clock,
     api_games,
     api_hints,
+    api_learn,
     api_me,
     api_previews,
     api_ratings,
@@ -43,8 +46,10 @@ from app.web import (
     api_watch,
     errors,
     health,
+    language,
     pages,
     pages_account,
+    pages_learn,
     pages_ratings,
     pages_watch,
 )
@@ -133,7 +138,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Middleware: the last added is the outermost. From the outside in: request id and log
     # context, security headers (on every answer, refusals included), the body size limit
     # (before anything reads a body), control characters in paths and queries, the Origin
-    # check, CORS.
+    # check, CORS, and innermost the reader's language (so error answers are in it too).
+    app.add_middleware(LanguageMiddleware)
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -157,6 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_games.invites_router)
     app.include_router(api_previews.router)  # placement outcomes from the engine
     app.include_router(api_hints.router)  # the expert's move, at unrated tables
+    app.include_router(api_clock.router)  # extra time on a turn clock
     app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
     app.include_router(api_account.router)  # email notices
@@ -166,7 +173,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages_account.router)  # account page, email links
     app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
     app.include_router(pages_ratings.router)
+    app.include_router(api_learn.router)  # tutorials and the rules page's examples
+    app.include_router(pages_learn.router)
     app.include_router(health.router)
+    app.include_router(language.router)  # the header's language switch
     install_realtime(app)
     delayed_rooms.install(app)  # spectators of tables with a spectator delay
     app.include_router(api_watch.router)  # live games at a glance

@@ -140,6 +140,9 @@ class Settings(BaseSettings):
     clock_bot_level: str = "greedy"
     clock_timeouts_to_bot: int = 2
     clock_max_seconds: int = 30 * 86400
+    # The most extra time a table may let the player to act ask for, once per turn (a clock's
+    # `extension`, WCAG 2.2.1: a time limit the player can extend).
+    clock_max_extension_seconds: int = 3600
     # Game review (app/review): rounds of the expert's rollouts per decision (the search budget;
     # a count, not seconds, so the same game always gets the same analysis) and the drops in
     # winning chance, in percentage points, that label a move.
@@ -208,6 +211,9 @@ class Settings(BaseSettings):
     spectator_delay_max_moves: int = Field(default=20, ge=1)
     spectator_delay_max_seconds: int = Field(default=600, ge=1)
     spectator_delay_tick_seconds: float = Field(default=0.5, gt=0)
+    # Tutorials (/api/learn, app/tutorial): the most answers (the learner's moves so far) one
+    # request may send; every lesson has fewer steps, and each answer is one engine move replayed.
+    learn_answers_max: int = 64
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

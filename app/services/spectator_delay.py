@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Move, utcnow
+from app.i18n import t_
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 
@@ -81,11 +82,21 @@ def check_option(
         )
     if moves is not None and not 1 <= moves <= max_moves:
         raise ServiceError(
-            "invalid_options", f"spectator_delay.moves is 1 to {max_moves}, not {moves}"
+            "invalid_options",
+            t_(
+                "spectator_delay.moves is 1 to {max_moves}, not {moves}",
+                max_moves=max_moves,
+                moves=moves,
+            ),
         )
     if seconds is not None and not 1 <= seconds <= max_seconds:
         raise ServiceError(
-            "invalid_options", f"spectator_delay.seconds is 1 to {max_seconds}, not {seconds}"
+            "invalid_options",
+            t_(
+                "spectator_delay.seconds is 1 to {max_seconds}, not {seconds}",
+                max_seconds=max_seconds,
+                seconds=seconds,
+            ),
         )
     return DelayPolicy(moves=moves or 0, seconds=seconds or 0).to_json()
 
@@ -163,7 +174,7 @@ def state_at(db: Session, game: Game, version: int, current: Any | None = None) 
             break
     if state is None:
         if game.seed is None:
-            raise ServiceError("not_started", f"game {game.id} has not started")
+            raise ServiceError("not_started", t_("game {id} has not started", id=game.id))
         state, base = rules.new_game(rules.GameOptions.from_dict(game.options), game.seed), 0
     moves = db.execute(
         select(Move.seq, Move.seat, Move.action)

@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 import app.engine as rules
 from app.db.models import Game, Move, Seat
+from app.i18n import t_
 from app.services.errors import ServiceError
 from app.services.live import MAX_LOG_MOVES, GameSnap, Mark, MoveInfo
 from app.services.spectator_delay import policy_of, spectator_version_of, state_at
@@ -37,7 +38,7 @@ def load_delayed(sessions: Any, inner: Any, game_id: int, since: int | None) -> 
     with sessions() as db:
         game = db.get(Game, game_id)
         if game is None:
-            raise ServiceError("not_found", f"there is no game {game_id}")
+            raise ServiceError("not_found", t_("there is no game {game_id}", game_id=game_id))
         seen = spectator_version_of(db, game_id, game.options, snap.status, snap.version)
         if seen >= snap.version:
             return inner.load_game(game_id, since) if since is not None else snap

@@ -61,6 +61,7 @@ def create_game(
         notifier=notifier,
         clock=body.clock.model_dump() if body.clock is not None else None,
         max_clock_seconds=settings.clock_max_seconds,
+        max_clock_extension=settings.clock_max_extension_seconds,
         max_open=settings.max_open_tables_per_user,
         rated=body.rated,
         spectator_delay=spectator_delay.check_option(

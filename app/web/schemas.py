@@ -73,6 +73,9 @@ class LiveClockIn(Body):
     mode: Literal["live"]
     initial: int = Field(ge=1, examples=[600])
     per_turn: int = Field(ge=0, examples=[10])
+    # Extra seconds the player to act may ask for once per turn (0: none); at most
+    # SEADRAGONS_CLOCK_MAX_EXTENSION_SECONDS.
+    extension: int = Field(default=0, ge=0, examples=[120])
 
 
 class DailyClockIn(Body):
@@ -80,6 +83,7 @@ class DailyClockIn(Body):
 
     mode: Literal["daily"]
     per_turn: int = Field(ge=1, examples=[86400])
+    extension: int = Field(default=0, ge=0, examples=[3600])  # as for a live clock
 
 
 ClockIn = Annotated[NoClockIn | LiveClockIn | DailyClockIn, Field(discriminator="mode")]
