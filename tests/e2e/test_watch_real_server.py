@@ -120,7 +120,7 @@ def test_watch_lists_live_boards_that_update_and_filter(browser: Any, real_serve
     assert len(sockets) == 1, sockets
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: no sideways scroll either
-    page.wait_for_function("document.documentElement.scrollWidth <= window.innerWidth")
+    page.wait_for_function("() => document.documentElement.scrollWidth <= window.innerWidth")
     shot(page, "watch-list-phone")
     assert errors == []
     page.close()
