@@ -16,6 +16,9 @@ file path, or a Postgres schema name) and reuses it on the next run, skipping th
     nice -n 10 .venv/bin/python bench/ratings_cost.py --games 10000 --postgres postgresql://root@127.0.0.1/test
     nice -n 10 .venv/bin/python bench/ratings_cost.py --keep /tmp/r10k.db --split
 
+`--more N` records N more games on a kept database (timing every update): the update's cost at
+the kept size, with this code, without filling again.
+
 `--baseline FILE` reads with another version of app/services/profiles.py (say, `git show
 4f30ce9:app/services/profiles.py > /tmp/profiles_before.py`), on the same database: before and
 after a change, side by side.
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import secrets
 import statistics
@@ -67,12 +71,16 @@ def _scores(rng: random.Random, players: int) -> dict:
     return {"players": out, "winners": winners(out)}
 
 
-def fill(sessions, games: int, users: int, seed: int, tail: int) -> dict[str, list[float]]:
+def fill(
+    sessions, games: int, users: int, seed: int, tail: int, *, more: bool = False
+) -> dict[str, list[float]]:
     """Store `games` finished rated games and record each; the last `tail` update times (s):
-    wall clock, and this process's CPU."""
+    wall clock, and this process's CPU. `more`: on top of a filled database, its accounts."""
     rng = random.Random(seed)
     with sessions() as db:
-        ids = list(
+        ids = list(db.scalars(select(User.id).order_by(User.id))) if more else []
+    with sessions() as db:
+        ids = ids or list(
             db.scalars(
                 insert(User)
                 .returning(User.id)
@@ -86,7 +94,7 @@ def fill(sessions, games: int, users: int, seed: int, tail: int) -> dict[str, li
         )
         db.commit()
     times: dict[str, list[float]] = {"wall": [], "cpu": []}
-    start = utcnow() - timedelta(days=365)
+    start = utcnow() - timedelta(days=365 if not more else 30)
     for n in range(games):
         players = rng.choice([2, 3, 3, 4, 5])
         people = rng.sample(ids, players - (1 if rng.random() < 0.3 else 0))
@@ -136,19 +144,34 @@ def _ms(values: list[float]) -> dict[str, float]:
     }
 
 
+def _server_cpu(db) -> float:
+    """CPU seconds so far of the Postgres backend serving this session (it runs on this
+    machine: /proc), or 0 on SQLite (its work is this process's)."""
+    raw = db.connection().connection.dbapi_connection
+    info = getattr(raw, "info", None)
+    if info is None or not hasattr(info, "backend_pid"):
+        return 0.0
+    fields = Path(f"/proc/{info.backend_pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def reads(sessions, settings: Settings, users: int, seed: int, n: int) -> dict[str, object]:
-    """Wall and CPU (this process: on SQLite the database's work too, on Postgres not) of
-    profile reads, with head-to-head, leaderboard pages and pages of finished games."""
+    """Wall and CPU (this process: on SQLite the database's work too) of profile reads, with
+    head-to-head, leaderboard pages and pages of finished games; on Postgres also the server
+    backend's CPU, as a mean (/proc counts it in clock ticks, 10 ms: only sums mean much)."""
     rng = random.Random(seed + 1)
     kinds = ("profile", "profile_vs", "leaderboard", "history")
     wall: dict[str, list[float]] = {k: [] for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
+    server: dict[str, float] = dict.fromkeys(kinds, 0.0)
 
     def timed(kind: str, read, *args, **kwargs) -> None:
+        before = _server_cpu(args[0])
         began, used = time.perf_counter(), time.process_time()
         read(*args, **kwargs)
         wall[kind].append(time.perf_counter() - began)
         cpu[kind].append(time.process_time() - used)
+        server[kind] += _server_cpu(args[0]) - before
 
     with sessions() as db:
         for _ in range(n):
@@ -160,7 +183,14 @@ def reads(sessions, settings: Settings, users: int, seed: int, n: int) -> dict[s
             user = db.scalar(select(User).where(User.username == name))
             timed("history", profiles.history, db, user, rng.randint(1, 3), settings)
             db.rollback()
-    return {k: {"wall": _ms(wall[k]), "cpu": _ms(cpu[k])} for k in kinds}
+    return {
+        k: {
+            "wall": _ms(wall[k]),
+            "cpu": _ms(cpu[k]),
+            "server_cpu_mean_ms": round(server[k] / n * 1000, 2),
+        }
+        for k in kinds
+    }
 
 
 def split(sessions, engine, settings: Settings, users: int, seed: int, n: int) -> dict:
@@ -268,6 +298,9 @@ def main() -> int:
     parser.add_argument("--keep", default=None, help="keep and reuse: SQLite path / PG schema")
     parser.add_argument("--split", action="store_true", help="where a profile read's time goes")
     parser.add_argument("--baseline", default=None, help="read with this profiles.py instead")
+    parser.add_argument(
+        "--more", type=int, default=0, help="on a kept database: record (and time) N more games"
+    )
     args = parser.parse_args()
     if args.baseline:
         import importlib.util
@@ -307,6 +340,8 @@ def main() -> int:
             with sessions() as db:
                 profile_summaries.rebuild(db)
                 db.commit()
+            if args.more:
+                update = fill(sessions, args.more, 0, args.seed + 7, args.more, more=True)
         if engine.dialect.name == "postgresql":
             # What autovacuum does to a live database; right after a bulk fill it may not have yet.
             with engine.connect() as conn:

@@ -352,6 +352,8 @@ class GameResult(Base):
     __table_args__ = (
         UniqueConstraint("game_id", "seat", name="uq_game_results_game_seat"),
         Index("ix_game_results_user_id_variant_id", "user_id", "variant", "id"),
+        # A player's newest results across variants (a profile's recent games), read backwards.
+        Index("ix_game_results_user_id_id", "user_id", "id"),
     )
 
 

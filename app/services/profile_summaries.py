@@ -73,13 +73,22 @@ def add_game(db: Session, game: Game, results: Sequence[GameResult]) -> None:
     # In user id order: the rows are locked in this order (Postgres), as the ratings are, so
     # two games sharing players never wait on each other in a cycle.
     rows.sort(key=lambda r: r["user_id"])
-    dialect_insert = pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
-    stmt = dialect_insert(ProfileSummary).values(rows)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=list(KEY),
-        set_={c: getattr(ProfileSummary, c) + stmt.excluded[c] for c in SUMS},
-    )
-    db.execute(stmt)
+    db.connection().execute(_upsert(db.get_bind().dialect.name), rows)
+
+
+_UPSERTS: dict[str, Any] = {}
+
+
+def _upsert(dialect: str) -> Any:
+    """The statement that adds one row of sums (run once per seat, in order), built once per
+    dialect: compiling a fresh multi-row statement per game cost more than the rest of it."""
+    if dialect not in _UPSERTS:
+        table = ProfileSummary.__table__
+        stmt = (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
+        _UPSERTS[dialect] = stmt.on_conflict_do_update(
+            index_elements=list(KEY), set_={c: table.c[c] + stmt.excluded[c] for c in SUMS}
+        )
+    return _UPSERTS[dialect]
 
 
 def from_results() -> Select[Any]:

@@ -96,7 +96,10 @@ def _rank() -> Any:
 # `:recent`.
 ACCOUNT_RATINGS = (
     select(
-        User,
+        User.id,
+        User.username,
+        User.display_name,
+        User.created_at,
         Rating.variant,
         Rating.mu,
         Rating.sigma,
@@ -138,22 +141,30 @@ HISTORIES = union_all(*(select(_history_of(variant)) for variant in rm.VARIANTS)
 SUMS = select(*ProfileSummary.__table__.c).where(ProfileSummary.user_id == bindparam("user_id"))
 
 
-def _account_ratings(db: Session, username: str, provisional_sigma: float) -> tuple[User, list]:
-    """The account and its ratings with their ranks, in one query (`not_found` as `account`)."""
+def _read(db: Session, statement: Any, params: dict[str, Any]) -> list[Any]:
+    """Rows of a prebuilt column-only statement, on the session's connection: plain rows need
+    none of the ORM's work, which costs more than these small queries take to answer."""
+    return db.connection().execute(statement, params).all()
+
+
+def _account_ratings(db: Session, username: str, provisional_sigma: float) -> list[Any]:
+    """The account (`id`, `username`, `display_name`, `created_at`) with each of its ratings and
+    ranks (one row a rating; one row of None ratings without any), in one query; `not_found`
+    as `account`."""
     name = username.strip().lower()
     params = {"name": name, "sigma": provisional_sigma}
-    rows = db.execute(ACCOUNT_RATINGS, params).all() if 0 < len(name) <= 32 else []
+    rows = _read(db, ACCOUNT_RATINGS, params) if 0 < len(name) <= 32 else []
     if not rows:
         raise ServiceError(
             "not_found", t_("there is no player {username}", username=repr(username[:32]))
         )
-    return rows[0][0], [r for r in rows if r.variant is not None]
+    return rows
 
 
 def _histories(db: Session, user_id: int, points: int) -> dict[str, list[dict[str, Any]]]:
     """Per variant, the rating after each rated game, oldest first (the newest `points`); a
     private game's point carries no game id."""
-    rows = db.execute(HISTORIES, {"user_id": user_id, "points": points}).all()
+    rows = _read(db, HISTORIES, {"user_id": user_id, "points": points})
     out: dict[str, list[dict[str, Any]]] = {variant: [] for variant in rm.VARIANTS}
     for variant, _id, gid, at, shown, visibility in sorted(rows, key=lambda r: r[1]):
         out[variant].append(
@@ -169,7 +180,7 @@ def _histories(db: Session, user_id: int, points: int) -> dict[str, list[dict[st
 def _statistics(db: Session, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Games played and won by player count, and mean points per category (the player's and
     their opponents'), from the player's kept sums (app/services/profile_summaries.py)."""
-    return profile_summaries.statistics(db.execute(SUMS, {"user_id": user_id}).all())
+    return profile_summaries.statistics(_read(db, SUMS, {"user_id": user_id}))
 
 
 def _seats_query(where: Any) -> Any:
@@ -261,7 +272,7 @@ def _game_line(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _recent(db: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
     """The player's newest public games, every seat of each with its name and result."""
-    rows = db.execute(RECENT, {"user_id": user_id, "recent": limit})
+    rows = _read(db, RECENT, {"user_id": user_id, "recent": limit})
     seats: dict[int, list[dict[str, Any]]] = {}
     mine = []
     for r in rows:
@@ -272,7 +283,7 @@ def _recent(db: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
     return [_game_line(r, seats[r.game_id]) for r in mine]
 
 
-def head_to_head(db: Session, user: User, other: User, limit: int) -> dict[str, Any]:
+def head_to_head(db: Session, user: Any, other: User, limit: int) -> dict[str, Any]:
     """Public finished games both played: who placed ahead how often, and the latest games."""
     theirs = THEIRS
     pairs = db.execute(
@@ -301,8 +312,9 @@ def profile(db: Session, username: str, settings: Any, vs: str | None = None) ->
     by player count, mean points per category against their opponents, recent games, and the
     record against `vs` (a username) if asked."""
     sigma = settings.rating_provisional_sigma
-    user, found = _account_ratings(db, username, sigma)
-    rows = {r.variant: r for r in found}
+    found = _account_ratings(db, username, sigma)
+    user = found[0]
+    rows = {r.variant: r for r in found if r.variant is not None}
     histories = _histories(db, user.id, settings.profile_history_points)
     out_ratings = []
     for variant in rm.VARIANTS:

@@ -18,7 +18,6 @@ abandoned: its results are kept, unrated.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import delete, exists, select
@@ -48,8 +47,17 @@ def quitters(game: Game) -> list[bool]:
     ]
 
 
-def _insert(db: Session) -> Callable[..., Any]:
-    return pg_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
+_CREATE_MISSING: dict[str, Any] = {}
+
+
+def _create_missing(dialect: str) -> Any:
+    """INSERT a rating row unless it exists, built once per dialect."""
+    if dialect not in _CREATE_MISSING:
+        insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        _CREATE_MISSING[dialect] = insert(Rating.__table__).on_conflict_do_nothing(
+            index_elements=["user_id", "variant"]
+        )
+    return _CREATE_MISSING[dialect]
 
 
 def _lock_ratings(db: Session, user_ids: list[int], variant: str) -> dict[int, Rating]:
@@ -71,11 +79,9 @@ def _lock_ratings(db: Session, user_ids: list[int], variant: str) -> dict[int, R
         }
         for uid in sorted(user_ids)
     ]
-    db.execute(
-        _insert(db)(Rating)
-        .values(rows)
-        .on_conflict_do_nothing(index_elements=["user_id", "variant"])
-    )
+    # One prebuilt statement run per row (a fresh multi-row statement per game was compiled
+    # every time, which cost more than the rest of the update).
+    db.connection().execute(_create_missing(db.get_bind().dialect.name), rows)
     query = (
         select(Rating)
         .where(Rating.user_id.in_(user_ids), Rating.variant == variant)

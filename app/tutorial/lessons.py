@@ -243,9 +243,12 @@ STEPS: dict[str, StepText] = {
     ),
     "choose_tail": StepText(
         N_("Choose the tail"),
-        N_("Choose the highlighted track for the dark blue ship."),
-        N_("A tail never moves past A, the end of its track."),
-        ("R-50",),
+        N_("Choose the highlighted track for the dark blue ship. Try drawing first: refused."),
+        N_(
+            "A choice that interrupts the turn is answered before anything else. A tail never "
+            "moves past A, the end of its track."
+        ),
+        ("R-25", "R-50"),
     ),
     "decline": StepText(
         N_("Tails move now"),

@@ -382,7 +382,14 @@ def deep_game(seed: int) -> Json | None:
                     return None
                 rec.play(LEARNER, keeps[0], "keep_treasure")
             elif kind == "tail":
-                rec.play(LEARNER, legal[0], "choose_tail")
+                # a pending choice comes first; drawing now is refused.
+                early = {"type": "draw", "source": "deck", "deck": "S"}
+                rec.play(
+                    LEARNER,
+                    legal[0],
+                    "choose_tail",
+                    [{"action": early, "reason": "decision_pending"}],
+                )
             else:
                 _learner_pending(rec)
             continue

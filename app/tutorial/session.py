@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import app.engine as rules
+from app.bots import hint
 from app.engine import preview
 from app.engine.content import expansion_content
 from app.engine.events import LineText
@@ -252,3 +253,15 @@ def target(pos: Position) -> Json | None:
         out["cells"] = action["cells"]
         out["head"] = action["head"] if _ancestral_now(pos.state) else None
     return out
+
+
+def gives(pos: Position) -> list[str]:
+    """What the step's move gives the learner, in the hints' words (app/bots/hint.py: the
+    engine's outcome and the realm standings as the learner sees them)."""
+    if pos.move is None:
+        return []
+    action = pos.move["action"]
+    if action["type"] not in ("place", "mission", "pass"):
+        return []
+    outcome = preview.outcome(pos.state, LEARNER, action) if action["type"] == "place" else None
+    return hint.reasons(pos.state, LEARNER, action, outcome)

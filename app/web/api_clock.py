@@ -22,7 +22,7 @@ class ExtendOut(BaseModel):
 @router.post(
     "/{game_id}/clock/extend",
     response_model=ExtendOut,
-    responses=errors(401, 403, 404, 409, 503),
+    responses=errors(401, 403, 404, 409, 422, 503),
 )
 def extend_clock(game_id: GameId, db: DbDep, user: UserDep) -> Any:
     """Once per turn, the person whose turn it is gets the clock's `extension` seconds more,

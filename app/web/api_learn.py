@@ -82,6 +82,7 @@ class PositionOut(BaseModel):
     text: StepTextOut | None
     target: Json | None  # {action, cells?, head?}: what the step asks for, to highlight
     tries: list[TryOut]
+    gives: list[str]  # what the step's move gives, in the hints' words (app/bots/hint.py)
     log: list[str]
 
 
@@ -112,12 +113,17 @@ def _answers(body: AnswersIn, settings: Any) -> list[Json]:
     return list(body.answers)
 
 
+# An unknown lesson 404, lesson_done 409, a body over the size limit 413, a refused move,
+# bad_answers or a bad body 422; 503 as everywhere.
+LESSON_ERRORS = errors(404, 409, 413, 422, 503)
+
 TRY_LABELS = {
     "not_touching": N_("Try a spot touching nothing"),
     "on_island": N_("Try a spot on the island"),
     "touches_own": N_("Try a spot touching your own Dragon"),
     "cannot_afford": N_("Try a spot you cannot pay for"),
     "played_deck": N_("Try drawing from the deck you played"),
+    "decision_pending": N_("Try drawing before you choose"),
 }
 TRY_OTHER = N_("Try another move")
 
@@ -153,11 +159,12 @@ def position_out(pos: session.Position) -> Json:
         "text": text,
         "target": session.target(pos),
         "tries": tries,
+        "gives": [translate(line) for line in session.gives(pos)],
         "log": [translate(line) for line in pos.log],
     }
 
 
-@router.get("", response_model=LessonsOut)
+@router.get("", response_model=LessonsOut, responses=errors(503))
 def lessons() -> Json:
     """The lessons of both tutorials, in order."""
     return {
@@ -174,28 +181,28 @@ def lessons() -> Json:
     }
 
 
-@router.get("/examples", response_model=examples.ExamplesOut)
+@router.get("/examples", response_model=examples.ExamplesOut, responses=errors(503))
 def rule_examples() -> Json:
     """The rules page's example positions, built and scored by the engine (public views)."""
     return examples.all_examples()
 
 
-@router.post("/{lesson}/position", response_model=PositionOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/position", response_model=PositionOut, responses=LESSON_ERRORS)
 def lesson_position(lesson: LessonId, body: AnswersIn, settings: SettingsDep) -> Json:
     """The position after the learner's answers (its actions at the steps so far): going back a
-    step is asking with one answer fewer. Answers that are not the steps' moves: 400
+    step is asking with one answer fewer. Answers that are not the steps' moves: 422
     bad_answers."""
     return position_out(session.position(lesson, _answers(body, settings)))
 
 
-@router.post("/{lesson}/act", response_model=PositionOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/act", response_model=PositionOut, responses=LESSON_ERRORS)
 def lesson_act(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json:
     """Play the step: the next position, or the refusal with its `reason` (the engine's, or
     `lesson_step` for a legal move the step does not ask for)."""
     return position_out(session.submit(lesson, _answers(body, settings), body.action))
 
 
-@router.post("/{lesson}/explain", response_model=ExplainOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/explain", response_model=ExplainOut, responses=LESSON_ERRORS)
 def lesson_explain(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json:
     """Why the engine would refuse `action` at this step (null `reason` if it would not)."""
     pos = session.position(lesson, _answers(body, settings))
@@ -203,7 +210,7 @@ def lesson_explain(lesson: LessonId, body: ActIn, settings: SettingsDep) -> Json
     return {"legal": why is None, "reason": translate_reason(why.to_json()) if why else None}
 
 
-@router.post("/{lesson}/outcomes", response_model=OutcomesOut, responses=errors(404, 409, 422))
+@router.post("/{lesson}/outcomes", response_model=OutcomesOut, responses=LESSON_ERRORS)
 def lesson_outcomes(lesson: LessonId, body: OutcomesIn, settings: SettingsDep) -> Json:
     """The engine's outcome of every legal placement of a hand card (the ghost's preview)."""
     pos = session.position(lesson, _answers(body, settings))

@@ -88,6 +88,9 @@ STATUS: dict[str, int] = {
     "too_many_explains": 429,
     "too_many_hints": 429,
     "rated_table": 409,
+    # tutorials (/api/learn): answers that are not the lesson's moves; a finished lesson
+    "bad_answers": 422,
+    "lesson_done": 409,
     "no_rematch": 404,
     "not_invited": 403,
     # extra time on a turn clock (app/services/clocks.py extend)

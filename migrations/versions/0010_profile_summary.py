@@ -1,4 +1,5 @@
-"""Profile summaries: per account, variant and player count, the sums a profile shows.
+"""Profile summaries: per account, variant and player count, the sums a profile shows; and
+an index of a player's results by id alone (a profile's recent games, across variants).
 
 Filled here from the results already stored (public finished games), as
 `seadragons ratings recompute` would; from then on the results job adds each game's seats.
@@ -65,8 +66,10 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("user_id", "variant", "players", name="pk_profile_summaries"),
     )
     op.execute(FILL)
+    op.create_index("ix_game_results_user_id_id", "game_results", ["user_id", "id"])
 
 
 def downgrade() -> None:
     """Revert this revision."""
+    op.drop_index("ix_game_results_user_id_id", table_name="game_results")
     op.drop_table("profile_summaries")

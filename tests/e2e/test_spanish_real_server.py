@@ -105,6 +105,11 @@ def test_lobby_and_table_in_spanish(browser: Any, real_server: str) -> None:
         ".includes('colocando')"
     )
     assert page.get_attribute("#board", "aria-label").startswith("Tablero de Sea Dragons, ")
+    # The decision panel, the hand and the players' panels.
+    assert page.text_content("#actions button[data-key=confirm]") == "Colocar Dragón"
+    assert page.text_content("#actions .turn-line b") == "Tu turno"
+    assert page.text_content("#hand h3") == "Mi mano"
+    assert "cabezas" in page.inner_text("#players")
 
     assert _raw_keys(page) == []
     shot(page, "table-spanish", full_page=False)

@@ -15,8 +15,8 @@ from app.i18n.extract import ROOT, marked_messages, placeholders
 
 STATIC = ROOT / "static"
 CLIENT_CATALOGUES = {lang: STATIC / "i18n" / f"{lang}.json" for lang in ("en", "es")}
-# t("key"), tn("key", n) and tParts("key") in the client's modules.
-CLIENT_KEY = re.compile(r"""\bt(n|Parts)?\(\s*["']([\w.-]+)["']""")
+# t("key"), tn("key", n), tParts("key") and tnParts("key", n) in the client's modules.
+CLIENT_KEY = re.compile(r"""\bt(n|Parts|nParts)?\(\s*["']([\w.-]+)["']""")
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +113,7 @@ def test_every_key_the_client_uses_is_in_the_catalogue() -> None:
     missing = []
     for path in sorted((STATIC / "js").rglob("*.mjs")):
         for plural, key in CLIENT_KEY.findall(path.read_text(encoding="utf-8")):
-            present = f"{key}.other" in english if plural == "n" else key in english
+            present = f"{key}.other" in english if plural.startswith("n") else key in english
             if not present:
                 missing.append(f"{path.relative_to(ROOT)}: {key}")
     assert not missing, "\n".join(missing)

@@ -122,3 +122,34 @@ test("every key the modules build from a value exists in English too", () => {
   for (const c of cards.PLAYER_COLOURS) assert.ok(`colour.${c}` in english, c);
   for (const d of ["S", "M", "L"]) assert.ok(`cards.text.pattern.${d}` in english && `cards.name.pattern.${d}` in english, d);
 });
+
+test("the table in words, the ships' letters and the watch lines in Spanish", async () => {
+  const speech = await import("../../static/js/lib/speech.mjs");
+  const marks = await import("../../static/js/lib/marks.mjs");
+  const watch = await import("../../static/js/lib/watchboard.mjs");
+  const letters = ["green", "purple", "red", "blue"].map((c) => marks.SHIP_LETTER[c]);
+  assert.deepEqual(letters, ["V", "M", "R", "A"]);
+  assert.equal(speech.squaresText([[6, 3], [7, 3], [8, 4]]), "D7, D8 y E9");
+  const rows = Array.from({ length: 15 }, () => ".".repeat(15));
+  const view = { board: { rows, ships: [], dragons: [{ owner: 1, cells: [[0, 0], [0, 1]], head: [0, 1], ancestral: false }] } };
+  const words = speech.squareWords(view, ["Ana", "Bo"], 0, { cells: [[1, 1]], head: [1, 1], legal: true });
+  assert.equal(words[0][0], "Dragón de Bo");
+  assert.equal(words[0][1], "cabeza del Dragón de Bo");
+  assert.equal(words[1][1], "cabeza de tu sombra (permitido) sobre agua");
+  const frame = {
+    seq: 3,
+    seat: 1,
+    player: "Bo",
+    timeout: true,
+    pieces: [[["log.placed", { who: 1, card: "S16", squares: 3 }]], [["log.turn_started", { who: 0 }]]],
+    events: [{ type: "placed", cells: [[0, 0], [0, 1], [0, 2]], head: [0, 2] }, { type: "turn_started" }],
+  };
+  assert.deepEqual(speech.moveSentences(frame, ["Ana", "Bo"], 0), [
+    "Bo se quedó sin tiempo: un bot hizo esta jugada.",
+    "Bo colocó S16 (3 casillas). El Dragón cubre A1, B1 y C1, con la cabeza en C1.",
+    "Tu turno",
+  ]);
+  const summary = { seats: [{ name: "Ana", rating: 1043 }, { name: "Bo" }], to_act: 1, turn: 7, spectators: 3, delay: { moves: 2 } };
+  assert.equal(watch.statusText(summary), "turno 7 · le toca a Bo · 3 mirando · 2 jugadas de retraso");
+  for (const row of words) for (const w of row) shown(w);
+});

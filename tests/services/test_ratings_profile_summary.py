@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -128,7 +129,9 @@ def test_the_migration_fills_the_sums_from_stored_results(
     expected = _kept(db)
     db.close()
     cfg = alembic_config(database_url)
-    command.downgrade(cfg, "0008_review")  # a database from before the sums, with results
+    before_sums = ScriptDirectory.from_config(cfg).get_revision("0010_profile_summary")
+    assert isinstance(before_sums.down_revision, str)
+    command.downgrade(cfg, before_sums.down_revision)  # from before the sums, with results
     command.upgrade(cfg, "head")
     with sessions() as fresh:
         assert _kept(fresh) == expected

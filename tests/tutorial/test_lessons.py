@@ -63,6 +63,8 @@ def test_every_try_is_refused_with_its_reason(lesson: str) -> None:
     if lesson == "base":
         # R-21 (not touching, on the island, touching your own), R-22 (cannot pay), R-27.
         assert tried >= 5
+    if lesson == "deep":
+        assert tried >= 1  # a draw before the tail is chosen
 
 
 @pytest.mark.parametrize("lesson", list(LESSONS))
@@ -221,7 +223,10 @@ def test_the_search_finds_the_committed_scripts(name: str, seed: int) -> None:
     # The scripts are the search's output: re-running it from the seed gives them back.
     found = search.SEARCHES[name](seed)
     assert found is not None
-    assert found["moves"] == script(name)["moves"]
+    # A change to the engine or the greedy bot can change the game the search finds: then re-run
+    # `python -m app.tutorial.search --write <name>` and review the lesson (these tests say if
+    # the new script still teaches what its steps say).
+    assert found["moves"] == script(name)["moves"], f"re-run the search for {name}"
     assert found["options"] == script(name)["options"]
 
 
@@ -234,3 +239,15 @@ def test_the_script_replays_to_the_same_game(lesson: str) -> None:
         [(m["seat"], m["action"]) for m in data["moves"]],
     )
     assert rules.state_to_json(state) == rules.state_to_json(play_through(lesson)[-1].state)
+
+
+def test_what_a_step_gives_is_the_hints_words_for_the_engines_outcome() -> None:
+    from app.bots import hint
+    from app.engine import preview
+
+    first = _step("base", "first_dragon")
+    action = first.move["action"]
+    o = preview.outcome(first.state, LEARNER, action)
+    assert session.gives(first) == hint.reasons(first.state, LEARNER, action, o)
+    assert f"takes {o['ships']} ships" in session.gives(first)[0]
+    assert session.gives(_step("base", "draw_other")) == []  # a draw gives nothing to word

@@ -56,9 +56,21 @@ export function tn(key, n, params = {}) {
   return found ? t(found, { n, ...params }) : key;
 }
 
+/** `tParts` for the plural form of `key` for `n` (`params.n` may be a node: the number in bold). */
+export function tnParts(key, n, params = {}) {
+  const form = plurals.select(n);
+  const found = [`${key}.${form}`, `${key}.other`].find((k) => own[k] ?? english[k]);
+  return found ? tParts(found, { n, ...params }) : [key];
+}
+
 /** A number the reader's way (1,234.5 / 1.234,5). */
-export function formatNumber(n) {
-  return new Intl.NumberFormat(language).format(n);
+export function formatNumber(n, options = {}) {
+  return new Intl.NumberFormat(language, options).format(n);
+}
+
+/** A rating: a whole number never grouped ("1512", as players write them), the reader's minus. */
+export function formatRating(n) {
+  return formatNumber(n, { useGrouping: false, maximumFractionDigits: 0 });
 }
 
 const ordinals = new Intl.PluralRules(language, { type: "ordinal" });

@@ -3,14 +3,17 @@
 // a letter. Two palettes: the printed colours, and one whose colours stay apart in lightness
 // under red-green colour blindness (deuteranopia, protanopia). Pure; no DOM.
 
+import { t } from "./i18n.mjs";
+
 /** The shape of each seat's mark, by seat (the same in both palettes). */
 export const SEAT_MARKS = ["circle", "triangle", "square", "diamond", "star"];
 
 /** The mark as a character, for text (seat lists, the log, tables): hidden from screen readers. */
 export const MARK_GLYPH = { circle: "●", triangle: "▲", square: "■", diamond: "◆", star: "★" };
 
-/** The letter on each ship colour's tokens ("blue" is the dark blue ship). */
-export const SHIP_LETTER = { green: "G", purple: "P", red: "R", blue: "B", any: "?" };
+/** The letter on each ship colour's tokens ("blue" is the dark blue ship): the initial of the
+ *  colour's name in the reader's language (G P R B; V M R A in Spanish), distinct in each. */
+export const SHIP_LETTER = { ...Object.fromEntries(["green", "purple", "red", "blue"].map((c) => [c, t(`marks.ship_letter.${c}`)])), any: "?" };
 
 // Fill and outline per seat. The colour-blind fills were chosen so that every pair of seats,
 // and every seat against the water, is at least 28 CIELAB units apart under the Machado (2009)

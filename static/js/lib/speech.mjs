@@ -1,51 +1,49 @@
 // The table in words, for a screen reader: square names (columns A to O, rows 1 to 15), what a
 // square holds, the ghost and the engine's outcome of it, and what each move changed, worded
 // from the server's log frames (the engine's log lines and events): no rule is worked out here.
-// Pure; no DOM. Every sentence is in WORDS, whole, so it can be translated as one piece.
+// Pure; no DOM. Every sentence is one catalogue key (lib/i18n.mjs), whole, so it is translated
+// as one piece; whose piece it is ("your Dragon", "Moray's Dragon") is a key of its own too.
 
-import { SHIP_NAMES } from "./cards.mjs";
+import { SHIP_NAMES, realmName as realmWord } from "./cards.mjs";
+import { language, t } from "./i18n.mjs";
+import { renderLine } from "./logline.mjs";
 import { logPieces } from "./seats.mjs";
 import { outcomeBits } from "./outcomes.mjs";
 import { realmOf, SIZE } from "./geometry.mjs";
 
 export const COLUMNS = "ABCDEFGHIJKLMNO";
 
-export const WORDS = {
-  island: "island",
-  current: "Sea Current",
-  whirlpool: "Whirlpool",
-  gold: "Gold space",
-  reef: "Reef space",
-  shipSpace: "empty ship space",
-  water: "water",
-  ship: (colour) => `${colour} ship`,
-  dragon: (who) => `${who} Dragon`,
-  head: (who) => `${who} Dragon head`,
-  ancestralHead: (who) => `${who} Ancestral Dragon head`,
-  ghost: "your ghost",
-  ghostHead: "your ghost's head",
-  ghostLegal: "legal",
-  ghostIllegal: "not legal",
-  mine: "your",
-  whose: (name) => `${name}'s`,
-  seatWord: (n) => `Seat ${n}`,
-  caption: (rows, cols) => `The board as text: ${rows} rows numbered 1 to ${rows} from the top, ${cols} columns lettered A to O from the left.`,
-  realm: (name) => `${name} realm`,
-  noCard: "No card picked.",
-  ghostAt: (card, squares) => `${card} on ${squares}.`,
-  ghostOff: (card) => `${card} is partly off the board.`,
-  legal: "Legal here.",
-  notLegal: "Not legal here.",
-  locked: (head) => `Fixed; head on ${head}. Press Enter to place, H for the next head square.`,
-  working: "Working out the outcome.",
-  placedOn: (squares, head) => `The Dragon covers ${squares}, head on ${head}.`,
-  and: " and ",
-  timeout: (who) => `${who} ran out of time: a bot played this move.`,
-  you: "You",
-  yourTurn: "Your turn",
-};
+/** `who`: {mine: true} or {name}; the sentence of `key` for mine or for a named player. */
+const whose = (key, who) => (who.mine ? t(`${key}_mine`) : t(`${key}_of`, { name: who.name }));
 
-const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+export const WORDS = {
+  island: t("speech.island"),
+  current: t("speech.current"),
+  whirlpool: t("speech.whirlpool"),
+  gold: t("speech.gold"),
+  reef: t("speech.reef"),
+  shipSpace: t("speech.ship_space"),
+  water: t("speech.water"),
+  ship: (colour) => t("speech.ship", { colour }),
+  dragon: (who) => whose("speech.dragon", who),
+  head: (who) => whose("speech.head", who),
+  ancestralHead: (who) => whose("speech.ancestral_head", who),
+  ghostOver: (head, legal, under) => t(`speech.${head ? "ghost_head" : "ghost"}_${legal ? "legal" : "illegal"}`, { under }),
+  seatWord: (n) => t("seats.seat", { n }),
+  caption: (rows, cols) => t("speech.caption", { rows, cols }),
+  noCard: t("speech.no_card"),
+  ghostAt: (card, squares) => t("speech.ghost_at", { card, squares }),
+  ghostOff: (card) => t("speech.ghost_off", { card }),
+  legal: t("speech.legal"),
+  notLegal: t("speech.not_legal"),
+  locked: (head) => t("speech.locked", { head }),
+  working: t("speech.working"),
+  placedOn: (squares, head) => t("speech.placed_on", { squares, head }),
+  and: t("speech.and"),
+  timeout: (who) => t("speech.timeout", { name: who }),
+  you: t("speech.you"),
+  yourTurn: t("speech.your_turn"),
+};
 
 /** A square's name: its column letter and row number, "D7" for [6, 3]. */
 export const squareName = ([r, c]) => `${COLUMNS[c]}${r + 1}`;
@@ -64,7 +62,7 @@ export function squaresText(cells) {
  * @param ghost {cells, head, legal} or null
  */
 export function squareWords(view, names, me, ghost = null) {
-  const who = (seat) => (seat === me ? WORDS.mine : WORDS.whose(names[seat] || WORDS.seatWord(seat + 1)));
+  const who = (seat) => (seat === me ? { mine: true } : { name: names[seat] || WORDS.seatWord(seat + 1) });
   const ships = new Map((view.board.ships ?? []).map(([r, c, col]) => [`${r},${c}`, col]));
   const out = [];
   for (let r = 0; r < SIZE; r++) {
@@ -88,7 +86,7 @@ export function squareWords(view, names, me, ghost = null) {
     for (const [r, c] of ghost.cells) {
       if (r < 0 || r >= SIZE || c < 0 || c >= SIZE) continue;
       const head = ghost.head && ghost.head[0] === r && ghost.head[1] === c;
-      out[r][c] = `${head ? WORDS.ghostHead : WORDS.ghost} (${ghost.legal ? WORDS.ghostLegal : WORDS.ghostIllegal}) over ${out[r][c]}`;
+      out[r][c] = WORDS.ghostOver(head, ghost.legal, out[r][c]);
     }
   }
   return out;
@@ -97,7 +95,7 @@ export function squareWords(view, names, me, ghost = null) {
 /** The realm a square lies in, or null (the currents and the island belong to none). */
 export function realmName(r, c) {
   const realm = realmOf(r, c);
-  return realm ? cap(realm) : null;
+  return realm ? realmWord(realm) : null;
 }
 
 /**
@@ -121,25 +119,36 @@ export function ghostSentence(g, names = []) {
 }
 
 /**
- * What a move changed, from its log frame (the server's `log` frame: text lines and events):
- * the lines with players' names for the seat colours ("You" for mine), and for a placement the
- * squares the Dragon covers. Returns the sentences to announce.
+ * What a move changed, from its log frame (the server's `log` frame: the events' pieces, the
+ * English text of an older server, and the events): the lines in the reader's language with
+ * players' names for the seat colours ("You" for mine, in English: another language's grammar
+ * is not patched up by pattern, so it keeps the name), and for a placement the squares the
+ * Dragon covers. Returns the sentences to announce.
  */
 export function moveSentences(frame, names, me) {
-  const said = (text) =>
-    logPieces(text, names)
-      .map((p) => (typeof p === "string" ? p : p.seat === me ? WORDS.you : p.name))
-      .join("")
-      // "You's green tail", "You +1 Gold": mine in plain English.
+  const english = language === "en";
+  const said = (text) => {
+    const line = logPieces(text, names)
+      .map((p) => (typeof p === "string" ? p : english && p.seat === me ? WORDS.you : p.name))
+      .join("");
+    if (!english) return line;
+    // "You's green tail", "You +1 Gold": mine in plain English.
+    return line
       .replace(/\bYou's\b/g, "Your")
       .replace(/; You \+(\d+) Gold/g, "; you gained $1 Gold")
       .replace(/^You to play$/, WORDS.yourTurn);
+  };
   const out = [];
-  if (frame.note) out.push(said(frame.note));
+  const player = frame.player ?? names[frame.seat] ?? WORDS.seatWord((frame.seat ?? 0) + 1);
+  if (frame.timeout) out.push(WORDS.timeout(player));
+  else if (frame.note) out.push(said(frame.note));
   const events = frame.events ?? [];
-  (frame.text ?? []).forEach((line, i) => {
+  const pieces = Array.isArray(frame.pieces) ? frame.pieces : null;
+  const lines = pieces ? pieces.map(renderLine) : frame.text ?? [];
+  lines.forEach((line, i) => {
     if (!line) return;
-    let text = said(line);
+    const mineToPlay = me !== null && pieces?.[i]?.length === 1 && pieces[i][0][0] === "log.turn_started" && pieces[i][0][1].who === me;
+    let text = mineToPlay ? WORDS.yourTurn : said(line);
     const ev = events[i];
     if (ev?.type === "placed" && Array.isArray(ev.cells) && ev.head) text += `. ${WORDS.placedOn(squaresText(ev.cells), squareName(ev.head))}`;
     out.push(text);

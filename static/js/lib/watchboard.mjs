@@ -2,6 +2,7 @@
 // `board` part of a view, so the table's own drawing code (ui/board.mjs) draws them. No DOM.
 
 import { SIZE } from "./geometry.mjs";
+import { formatRating, t, tn } from "./i18n.mjs";
 
 const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
 const SHIP = { g: "green", p: "purple", r: "red", b: "blue" };
@@ -52,15 +53,15 @@ export function applyWatchFrame(picture, frame) {
 
 /** "Ann (1043), Marina (greedy bot)": who plays, with ratings once they exist. */
 export function seatsText(summary) {
-  return summary.seats.map((s) => (s.rating !== null && s.rating !== undefined ? `${s.name} (${s.rating})` : s.name)).join(", ");
+  return summary.seats.map((s) => (s.rating !== null && s.rating !== undefined ? `${s.name} (${formatRating(s.rating)})` : s.name)).join(", ");
 }
 
 /** "turn 7 · Ann to play · 3 watching · 2 moves behind". */
 export function statusText(summary) {
   const who = summary.seats[summary.to_act]?.name;
-  const parts = [`turn ${summary.turn}`];
-  if (who) parts.push(`${who} to play`);
-  parts.push(`${summary.spectators} watching`);
-  if (summary.delay) parts.push(summary.delay.moves ? `${summary.delay.moves} moves behind` : `${summary.delay.seconds} s behind`);
+  const parts = [t("actions.turn_number", { n: summary.turn })];
+  if (who) parts.push(t("watch.to_play", { name: who }));
+  parts.push(tn("game.watching", summary.spectators));
+  if (summary.delay) parts.push(summary.delay.moves ? tn("watch.moves_behind", summary.delay.moves) : t("watch.seconds_behind", { n: summary.delay.seconds }));
   return parts.join(" · ");
 }

@@ -2,7 +2,7 @@
 // (pointer, keyboard, buttons) into state changes, and batches redraws with requestAnimationFrame.
 
 import { api, errorText } from "../lib/api.mjs";
-import { t, tn, tParts } from "../lib/i18n.mjs";
+import { formatDateTime, t, tn, tParts } from "../lib/i18n.mjs";
 import { renderLine } from "../lib/logline.mjs";
 import { Connection } from "../lib/connection.mjs";
 import { cellsKey } from "../lib/geometry.mjs";
@@ -399,7 +399,9 @@ function onMessage(msg) {
 
 function renderChat() {
   const el = $("chat-lines");
-  fill(el, state.chat.map((m) => h("li", {}, h("b", {}, `${m.name}: `), m.text)));
+  // When each line was said, the reader's way, on hover (nothing for a time it cannot read).
+  const when = (at) => (at && !Number.isNaN(Date.parse(at)) ? formatDateTime(at) : null);
+  fill(el, state.chat.map((m) => h("li", { title: when(m.at) }, h("b", {}, `${m.name}: `), m.text)));
   el.scrollTop = el.scrollHeight;
 }
 

@@ -2,7 +2,7 @@
 // Every number comes from GET /api/leaderboard.
 
 import { api, errorText } from "../lib/api.mjs";
-import { formatNumber, t } from "../lib/i18n.mjs";
+import { formatNumber, formatRating, t } from "../lib/i18n.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 
 const root = $("leaderboard");
@@ -32,7 +32,7 @@ async function load() {
       ...Object.entries(VARIANT).map(([v, label]) => h("button", { type: "button", "aria-pressed": String(v === variant), onclick: () => go(v, 1) }, label)),
     );
     const rows = b.entries.map((e) =>
-      h("tr", {}, h("td", {}, formatNumber(e.rank)), h("td", {}, h("a", { href: `/u/${encodeURIComponent(e.username)}` }, e.display_name)), h("td", {}, formatNumber(e.rating)), h("td", {}, formatNumber(e.games))),
+      h("tr", {}, h("td", {}, formatNumber(e.rank)), h("td", {}, h("a", { href: `/u/${encodeURIComponent(e.username)}` }, e.display_name)), h("td", {}, formatRating(e.rating)), h("td", {}, formatNumber(e.games))),
     );
     fill(
       root,

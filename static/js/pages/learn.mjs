@@ -5,6 +5,7 @@
 // engine (or the lesson) answers with the next position or the reason for the refusal.
 
 import { api, errorText } from "../lib/api.mjs";
+import { cellsKey } from "../lib/geometry.mjs";
 import { t, tn, tParts } from "../lib/i18n.mjs";
 import { outcomeKey } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
@@ -71,12 +72,16 @@ function render(now) {
   renderMarkets($("markets"), state, controls);
   renderHand($("hand"), state, pick, act);
   renderActions($("actions"), state, controls);
+  $("actions").hidden = pos.done; // the lesson panel says what comes next
   renderReward($("reward"), view, state.names, state.content, { seat: state.seat });
   renderRealms($("realms"), view.realms, state.names, view.over ? { subtitle: t("learn.realms_final"), hiddenNote: t("learn.realms_hidden_note") } : {});
   renderScores($("scores"), view.over ? view.scores : null, state.names, colours);
   fill($("log"), (pos.log ?? []).slice(-60).map((t) => h("li", {}, logText(t, state.names, state.content))));
   $("log").scrollTop = $("log").scrollHeight;
   markTargets(document.querySelector(".learn-table"), pos.done ? null : pos.target);
+  // Set once the panels show the position (the browser tests wait for it).
+  document.body.dataset.step = String(pos.step);
+  document.body.dataset.done = String(pos.done);
 }
 
 /** The lesson panel: the step's words, the moves to try (refused by the engine), navigation. */
@@ -113,6 +118,8 @@ function renderLesson() {
     h("h3.lesson-title", {}, step.title),
     h("p.lesson-do", {}, h("b", {}, t("learn.do")), " ", step.do),
     h("p.lesson-why", {}, step.why, step.rulings.length ? h("small.muted", {}, ` (${step.rulings.join(", ")})`) : null),
+    pos.gives?.length ? h("div.lesson-gives", {}, h("b", {}, t("learn.gives")), " ", pos.gives.map((line) => h("span", {}, `${line} `))) : null,
+    pos.target?.cells ? h("p", {}, h("button.link", { type: "button", onclick: showMe, dataset: { key: "show-me" } }, t("learn.show_me")), h("small.muted", {}, " ", t("learn.show_me_note"))) : null,
     pos.tries.length
       ? h(
           "div.buttons.lesson-tries",
@@ -136,8 +143,6 @@ function show(p) {
   st.setDocument(state, { view: p.view, legal_actions: p.legal_actions }, p.step);
   dec.reconcileDecision(state);
   $("lesson-progress").textContent = p.done ? t("learn.progress_done") : t("learn.progress", { step: p.step + 1, steps: p.steps });
-  document.body.dataset.step = String(p.step);
-  document.body.dataset.done = String(p.done);
   schedule();
 }
 
@@ -197,6 +202,24 @@ function restart() {
   st.clearSelection(state);
   dec.closeDecision(state);
   load();
+}
+
+/**
+ * Put the ghost on the step's squares and fix it there: the step's card, then the listed legal
+ * spots one by one until the ghost covers the marked squares (nothing decided here).
+ */
+function showMe() {
+  const t = pos?.target;
+  if (!t?.cells || state.pending) return;
+  if (state.selected !== t.action.card) st.selectCard(state, t.action.card);
+  if (state.locked) st.unlockGhost(state);
+  const want = cellsKey(t.cells);
+  for (let i = 0; i < st.placeActions(state).length && cellsKey(st.ghostCells(state)) !== want; i++) st.cycleLegal(state);
+  if (cellsKey(st.ghostCells(state)) === want) {
+    st.lockGhost(state);
+    if (t.head) st.chooseHead(state, t.head);
+  }
+  schedule();
 }
 
 const outcomeCache = new Map();

@@ -1,6 +1,7 @@
 // The lobby: sign in (guest, login, register), create a table, and the game lists.
 
 import { api, errorText } from "../lib/api.mjs";
+import { t } from "../lib/i18n.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { resultText, seatInfo } from "../lib/seats.mjs";
 import { badges } from "../ui/seats.mjs";
@@ -15,15 +16,15 @@ const PASSWORD_MAX = 128;
 const baseTitle = document.title; // "(n) " is put in front for games waiting for me
 
 function identityForms() {
-  const tabs = ["Play as guest", "Log in", "Register"];
+  const tabs = [t("lobby.tab_guest"), t("lobby.tab_login"), t("lobby.tab_register")];
   let current = 0;
   const box = h("div");
   const err = h("p.error", { role: "alert", hidden: true });
   const show = () => {
     const [path, fields, label] = [
-      ["/api/session/guest", [["name", "Your name", "text", NAME_MAX]], "Play"],
-      ["/api/session/login", [["username", "Username", "text", NAME_MAX], ["password", "Password", "password", PASSWORD_MAX]], "Log in"],
-      ["/api/users", [["username", "Username", "text", NAME_MAX], ["password", "Password", "password", PASSWORD_MAX]], "Create account"],
+      ["/api/session/guest", [["name", t("join.your_name"), "text", NAME_MAX]], t("yourgames.play")],
+      ["/api/session/login", [["username", t("lobby.username"), "text", NAME_MAX], ["password", t("account.password"), "password", PASSWORD_MAX]], t("lobby.tab_login")],
+      ["/api/users", [["username", t("lobby.username"), "text", NAME_MAX], ["password", t("account.password"), "password", PASSWORD_MAX]], t("lobby.create_account")],
     ][current];
     const form = h(
       "form",
@@ -45,7 +46,7 @@ function identityForms() {
     );
     fill(
       box,
-      h("div.tabs", { role: "tablist" }, tabs.map((t, i) => h("button", { type: "button", role: "tab", "aria-selected": String(i === current), onclick: () => ((current = i), show()) }, t))),
+      h("div.tabs", { role: "tablist" }, tabs.map((tab, i) => h("button", { type: "button", role: "tab", "aria-selected": String(i === current), onclick: () => ((current = i), show()) }, tab))),
       form,
       err,
     );
@@ -67,7 +68,7 @@ function renderIdentity() {
   if (key === identityShown) return;
   identityShown = key;
   if (!me) {
-    fill(el, h("h2", {}, "Welcome aboard"), identityForms());
+    fill(el, h("h2", {}, t("lobby.welcome")), identityForms());
     return;
   }
   const logout = async () => {
@@ -76,10 +77,10 @@ function renderIdentity() {
   };
   fill(
     el,
-    h("h2", {}, `Ahoy, ${me.display_name}`),
-    h("p.muted", {}, me.guest ? "You are playing as a guest. Register to keep your games on any device." : `Signed in as ${me.username}.`),
+    h("h2", {}, t("lobby.ahoy", { name: me.display_name })),
+    h("p.muted", {}, me.guest ? t("lobby.guest_note") : t("lobby.signed_in_as", { username: me.username })),
     me.guest ? identityUpgrade() : null,
-    h("div.buttons", {}, h("button", { type: "button", onclick: logout }, "Log out")),
+    h("div.buttons", {}, h("button", { type: "button", onclick: logout }, t("lobby.log_out"))),
   );
 }
 
@@ -88,7 +89,7 @@ function identityUpgrade() {
   return h(
     "details",
     {},
-    h("summary", {}, "Register this guest"),
+    h("summary", {}, t("lobby.register_guest")),
     h(
       "form",
       {
@@ -103,9 +104,9 @@ function identityUpgrade() {
           }
         },
       },
-      h("input", { name: "username", placeholder: "Username", required: true, maxlength: NAME_MAX, "aria-label": "Username" }),
-      h("input", { name: "password", type: "password", placeholder: "Password", required: true, maxlength: PASSWORD_MAX, "aria-label": "Password" }),
-      h("button", { type: "submit" }, "Register"),
+      h("input", { name: "username", placeholder: t("lobby.username"), required: true, maxlength: NAME_MAX, "aria-label": t("lobby.username") }),
+      h("input", { name: "password", type: "password", placeholder: t("account.password"), required: true, maxlength: PASSWORD_MAX, "aria-label": t("account.password") }),
+      h("button", { type: "submit" }, t("lobby.tab_register")),
     ),
     err,
   );
@@ -121,18 +122,25 @@ function gameItem(g, kind) {
   const mine = g.your_seat !== null && g.your_seat !== undefined;
   const link =
     kind === "finished"
-      ? h("a", { href: `/games/${g.id}/replay` }, "Replay")
-      : h(full && !mine ? "a" : "a.button", { href: `/games/${g.id}` }, kind === "open" ? (mine ? "Open" : full ? "Look" : "Join") : mine ? "Play" : "Watch");
-  const status = full ? "full, waiting for the host to start" : g.status;
+      ? h("a", { href: `/games/${g.id}/replay` }, t("yourgames.replay"))
+      : h(full && !mine ? "a" : "a.button", { href: `/games/${g.id}` }, kind === "open" ? (mine ? t("yourgames.open") : full ? t("lobby.look") : t("lobby.join")) : mine ? t("yourgames.play") : t("yourgames.watch"));
+  const status = full ? t("clock.home.full") : ["open", "live", "finished", "cancelled"].includes(g.status) ? t(`lobby.status.${g.status}`) : g.status;
+  const meta = [
+    t("lobby.taken", { taken, players: g.players }),
+    g.expansion ? t("lobby.expansion") : null,
+    g.visibility === "private" ? t("lobby.private") : null,
+    g.rated ? t("yourgames.rated") : null,
+    status,
+  ].filter(Boolean);
   return h(
     "li",
     { dataset: { gameId: g.id } },
     h(
       "div",
       {},
-      h("b", {}, `Table ${g.id}`),
-      g.your_turn ? h("span.badge", {}, "your turn") : null,
-      h("div.meta", {}, `${taken}/${g.players} players · ${g.expansion ? "expansion · " : ""}${g.visibility === "private" ? "private · " : ""}${g.rated ? "rated · " : ""}${status}`),
+      h("b", {}, t("common.table", { id: g.id })),
+      g.your_turn ? h("span.badge", {}, t("yourgames.your_turn")) : null,
+      h("div.meta", {}, meta.join(" · ")),
       clockLabel(g.clock) ? h("div.meta.clock-meta", {}, clockLabel(g.clock)) : null,
       h("div.meta.who-list", {}, who),
       kind === "finished" && g.final_scores ? h("div.result", {}, resultText(g.final_scores, seats.map((x) => x.name))) : null,
@@ -145,9 +153,9 @@ async function loadList(id, path, kind) {
   try {
     const data = await api(path);
     const items = data.games.map((g) => gameItem(g, kind === "mine" ? g.status : kind));
-    fill($(id), items.length ? items : h("li.muted", {}, "None right now."));
+    fill($(id), items.length ? items : h("li.muted", {}, t("lobby.none")));
   } catch (e) {
-    fill($(id), h("li.muted", {}, kind === "mine" ? "Sign in to see your games." : errorText(e)));
+    fill($(id), h("li.muted", {}, kind === "mine" ? t("yourgames.sign_in") : errorText(e)));
   }
 }
 
@@ -193,7 +201,7 @@ $("create-form").addEventListener("submit", async (e) => {
     submit.disabled = false;
     err.hidden = false;
     // The table exists even if a bot could not sit down: the waiting room can add bots again.
-    err.textContent = game ? `Table ${game.id} is open, but a bot could not join: ${errorText(ex)}` : errorText(ex);
+    err.textContent = game ? t("lobby.bot_failed", { id: game.id, error: errorText(ex) }) : errorText(ex);
   }
 });
 

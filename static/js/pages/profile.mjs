@@ -4,6 +4,7 @@
 // Every number comes from GET /api/users/{username}/profile.
 
 import { api, errorText } from "../lib/api.mjs";
+import { formatNumber, formatOrdinal, formatRating, hasKey, t, tn, tParts } from "../lib/i18n.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { ratingChart } from "../ui/ratingchart.mjs";
 import { watchSocket } from "../lib/watchsocket.mjs";
@@ -11,44 +12,36 @@ import { watchSocket } from "../lib/watchsocket.mjs";
 const root = $("profile");
 const username = document.body.dataset.username;
 const VARIANT = { base: "Sea Dragons", expansion: "Treasures of the Deep" };
-const CATEGORY = {
-  gold: "Gold",
-  ships: "Ships",
-  missions: "Missions",
-  most_missions: "Most missions",
-  realms: "Majorities",
-  tails: "Tails",
-};
+const CATEGORIES = ["gold", "ships", "missions", "most_missions", "realms", "tails"];
 
 export function ratingText(r) {
-  if (r.rating === null) return "unrated";
-  return r.provisional ? `${r.rating}?` : String(r.rating);
+  if (r.rating === null) return t("profile.unrated");
+  return r.provisional ? `${formatRating(r.rating)}?` : formatRating(r.rating);
 }
 
 function playerLink(seat) {
-  const label = `${seat.name}${seat.place ? ` (${ordinal(seat.place)}${seat.quit ? ", left" : ""})` : ""}`;
+  const place = seat.place ? formatOrdinal(seat.place) : null;
+  const label = !place ? seat.name : t(seat.quit ? "profile.player_place_left" : "profile.player_place", { name: seat.name, place });
   return seat.username ? h("a.player-link", { href: `/u/${encodeURIComponent(seat.username)}` }, label) : h("span", {}, label);
-}
-
-function ordinal(n) {
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n] ?? "th"}`;
 }
 
 function change(n) {
   if (n === null || n === undefined) return "";
-  return n >= 0 ? ` (+${n})` : ` (${n})`;
+  return n >= 0 ? ` (+${formatRating(n)})` : ` (${formatRating(n)})`;
 }
 
 function gameLine(g) {
   const others = g.seats.filter((s) => s.seat !== g.seat);
+  const parts = [t("profile.of_players", { players: g.players }), t("scores.vp", { vp: g.total ?? "–" }), VARIANT[g.variant]];
+  if (g.rated) parts.push(t("yourgames.rated") + change(g.rating_change));
   return h(
     "li.game-line",
     { dataset: { gameId: g.game_id } },
-    h("b", {}, g.place ? ordinal(g.place) : "–"),
-    ` of ${g.players} · ${g.total ?? "–"} VP · ${VARIANT[g.variant]}${g.rated ? ` · rated${change(g.rating_change)}` : ""} · vs `,
+    h("b", {}, g.place ? formatOrdinal(g.place) : "–"),
+    ` ${parts.join(" · ")} · ${t("profile.vs")} `,
     ...others.flatMap((s, i) => [i ? ", " : "", playerLink(s)]),
     " · ",
-    h("a", { href: g.replay }, "replay"),
+    h("a", { href: g.replay }, t("profile.replay")),
   );
 }
 
@@ -56,37 +49,38 @@ function ratingsSection(p) {
   return h(
     "section.ratings",
     {},
-    h("h2", {}, "Ratings"),
+    h("h2", {}, t("profile.ratings")),
     ...p.ratings.map((r) =>
       h(
         "div.rating",
         { dataset: { variant: r.variant } },
         h("h3", {}, VARIANT[r.variant]),
-        h("p.rating-number", { title: r.provisional ? "provisional: fewer games than needed for a settled rating" : "" }, ratingText(r)),
-        h("p.muted", {}, `${r.games} rated game${r.games === 1 ? "" : "s"}${r.rank ? ` · rank ${r.rank}` : r.rating !== null ? " · provisional (not on the leaderboard yet)" : ""}`),
-        r.history.length ? ratingChart(r.history, { label: `${VARIANT[r.variant]} rating` }) : null,
+        h("p.rating-number", { title: r.provisional ? t("profile.provisional_title") : "" }, ratingText(r)),
+        h("p.muted", {}, [tn("profile.rated_games", r.games), ...(r.rank ? [t("profile.rank", { rank: formatNumber(r.rank) })] : r.rating !== null ? [t("profile.provisional")] : [])].join(" · ")),
+        r.history.length ? ratingChart(r.history, { label: t("profile.rating_of", { variant: VARIANT[r.variant] }) }) : null,
       ),
     ),
   );
 }
 
 function resultsSection(p) {
-  const rows = p.by_players.map((b) => h("tr", {}, h("td", {}, `${b.players} players`), h("td", {}, b.played), h("td", {}, b.won)));
-  const cats = Object.keys(CATEGORY).filter((c) => p.averages.you[c] !== null || p.averages.opponents[c] !== null);
+  const rows = p.by_players.map((b) => h("tr", {}, h("td", {}, tn("profile.players", b.players)), h("td", {}, formatNumber(b.played)), h("td", {}, formatNumber(b.won))));
+  const cats = CATEGORIES.filter((c) => p.averages.you[c] !== null || p.averages.opponents[c] !== null);
+  const mean = (v) => (v === null || v === undefined ? "–" : formatNumber(v));
   return h(
     "section.results",
     {},
-    h("h2", {}, "Games"),
+    h("h2", {}, t("profile.games")),
     rows.length
-      ? h("table#by-players", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "played"), h("th", {}, "won"))), h("tbody", {}, rows))
-      : h("p.muted", {}, "No finished public games yet."),
+      ? h("table#by-players", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("profile.played")), h("th", {}, t("profile.won")))), h("tbody", {}, rows))
+      : h("p.muted", {}, t("profile.no_games")),
     p.averages.games
       ? h(
           "table#averages",
           {},
-          h("caption", {}, "Mean points per game"),
-          h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, username), h("th", {}, "opponents"))),
-          h("tbody", {}, cats.map((c) => h("tr", {}, h("td", {}, CATEGORY[c]), h("td", {}, p.averages.you[c] ?? "–"), h("td", {}, p.averages.opponents[c] ?? "–")))),
+          h("caption", {}, t("profile.mean_points")),
+          h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, username), h("th", {}, t("profile.opponents")))),
+          h("tbody", {}, cats.map((c) => h("tr", {}, h("td", {}, hasKey(`profile.category.${c}`) ? t(`profile.category.${c}`) : c), h("td", {}, mean(p.averages.you[c])), h("td", {}, mean(p.averages.opponents[c]))))),
         )
       : null,
   );
@@ -106,14 +100,14 @@ function vsSection(p) {
         load();
       },
     },
-    h("label", {}, "Against ", h("input", { name: "vs", value: new URL(location.href).searchParams.get("vs") ?? "", maxlength: 32, "data-key": "vs" })),
-    h("button", { type: "submit" }, "Compare"),
+    h("label", {}, t("profile.against"), " ", h("input", { name: "vs", value: new URL(location.href).searchParams.get("vs") ?? "", maxlength: 32, "data-key": "vs" })),
+    h("button", { type: "submit" }, t("profile.compare")),
   );
-  const parts = [h("h2", {}, "Head to head"), form];
+  const parts = [h("h2", {}, t("profile.head_to_head")), form];
   if (p.vs) {
     const v = p.vs;
     parts.push(
-      h("p#vs-record", {}, `${v.games} games against ${v.opponent.display_name}: ahead ${v.ahead}, behind ${v.behind}, level ${v.level}`),
+      h("p#vs-record", {}, tn("profile.vs_record", v.games, { name: v.opponent.display_name, ahead: v.ahead, behind: v.behind, level: v.level })),
       h("ul.games", {}, v.recent.map(gameLine)),
     );
   }
@@ -128,19 +122,19 @@ let stopFollowing = null; // closes the follow socket while the page waits for a
  */
 function followSection(p) {
   const status = h("p#follow-status.muted", { "aria-live": "polite" });
-  const button = h("button#follow", { type: "button" }, "Watch their next game");
+  const button = h("button#follow", { type: "button" }, t("profile.follow"));
   const stop = () => {
     stopFollowing?.();
     stopFollowing = null;
-    button.textContent = "Watch their next game";
+    button.textContent = t("profile.follow");
     status.replaceChildren();
   };
   button.addEventListener("click", () => {
     if (stopFollowing) return stop();
     let first = true;
     let current = null; // the game they play as we start waiting: their next one is another
-    button.textContent = "Stop waiting";
-    status.textContent = "Waiting…";
+    button.textContent = t("profile.follow_stop");
+    status.textContent = t("profile.follow_waiting");
     stopFollowing = watchSocket(`view=follow&user=${encodeURIComponent(p.username)}`, (frame) => {
       if (frame.type !== "follow") return;
       if (first) {
@@ -148,13 +142,13 @@ function followSection(p) {
         current = frame.game_id;
         fill(
           status,
-          current ? [`${p.display_name} is playing now: `, h("a#follow-current", { href: `/games/${current}` }, `table ${current}`), ". "] : null,
-          `Waiting for ${p.display_name}'s next game: it opens here when it starts.`,
+          current ? [...tParts("profile.follow_playing_now", { name: p.display_name, table: h("a#follow-current", { href: `/games/${current}` }, t("profile.follow_table", { id: current })) }), " "] : null,
+          t("profile.follow_next", { name: p.display_name }),
         );
         return;
       }
       if (frame.game_id !== null && frame.game_id !== current) {
-        status.textContent = `Table ${frame.game_id} started: opening it…`;
+        status.textContent = t("profile.follow_started", { id: frame.game_id });
         location.href = `/games/${frame.game_id}`;
       }
     });
@@ -175,7 +169,7 @@ async function load() {
       followSection(p),
       ratingsSection(p),
       resultsSection(p),
-      h("section.recent", {}, h("h2", {}, "Recent games"), p.recent.length ? h("ul#recent.games", {}, p.recent.map(gameLine)) : h("p.muted", {}, "None yet.")),
+      h("section.recent", {}, h("h2", {}, t("profile.recent")), p.recent.length ? h("ul#recent.games", {}, p.recent.map(gameLine)) : h("p.muted", {}, t("profile.none_yet"))),
       vsSection(p),
     );
   } catch (e) {

@@ -2,6 +2,7 @@
 // until it ends, then the next best), large, over one socket (WS /ws/watch?view=featured).
 
 import { $, fill, h } from "../ui/dom.mjs";
+import { t } from "../lib/i18n.mjs";
 import { SummaryBoard } from "../ui/miniboard.mjs";
 import { seatsText, statusText } from "../lib/watchboard.mjs";
 import { watchSocket } from "../lib/watchsocket.mjs";
@@ -12,7 +13,7 @@ function show(game) {
   const box = $("tv-game");
   if (!game) {
     box.hidden = true;
-    $("tv-status").textContent = "No live public game right now: the next one will show here.";
+    $("tv-status").textContent = t("watch.tv_none");
     return;
   }
   box.hidden = false;
@@ -22,10 +23,10 @@ function show(game) {
   board.show(game);
   fill(
     $("tv-info"),
-    h("h2", {}, `Table ${game.id}`),
+    h("h2", {}, t("common.table", { id: game.id })),
     h("p.watch-seats", {}, seatsText(game)),
     h("p.watch-status", {}, statusText(game)),
-    h("a.button.primary", { href: `/games/${game.id}` }, "Open this game"),
+    h("a.button.primary", { href: `/games/${game.id}` }, t("watch.open_game")),
   );
 }
 
@@ -35,6 +36,6 @@ watchSocket(
     if (frame.type === "featured") show(frame.game);
   },
   (state) => {
-    if (state !== "live") $("tv-status").textContent = state === "refused" ? "The server refused the watch channel." : "Reconnecting…";
+    if (state !== "live") $("tv-status").textContent = state === "refused" ? t("watch.refused") : t("seats.conn.reconnecting");
   },
 );

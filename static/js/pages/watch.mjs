@@ -4,6 +4,7 @@
 // the page only filters what it shows and draws.
 
 import { $, fill, h } from "../ui/dom.mjs";
+import { hasKey, t, tn } from "../lib/i18n.mjs";
 import { SummaryBoard } from "../ui/miniboard.mjs";
 import { applyWatchFrame, keep, seatsText, statusText } from "../lib/watchboard.mjs";
 import { watchSocket } from "../lib/watchsocket.mjs";
@@ -20,16 +21,16 @@ function filters() {
 function card(id) {
   let c = cards.get(id);
   if (c) return c;
-  const canvas = h("canvas", { "aria-label": `Board of table ${id}` });
+  const canvas = h("canvas", { "aria-label": t("watch.board_of", { id }) });
   const seats = h("div.meta.watch-seats");
   const status = h("div.meta.watch-status");
-  const title = h("b", {}, `Table ${id}`);
+  const title = h("b", {}, t("common.table", { id }));
   const badges = h("span.watch-badges");
   const li = h(
     "li.watch-card",
     { dataset: { gameId: id } },
     h("div.watch-board", {}, canvas),
-    h("div.watch-info", {}, title, badges, seats, status, h("a.button", { href: `/games/${id}` }, "Watch")),
+    h("div.watch-info", {}, title, badges, seats, status, h("a.button", { href: `/games/${id}` }, t("yourgames.watch"))),
   );
   list.append(li); // the canvas needs a parent in the page before the Board sizes it
   c = { li, board: new SummaryBoard(canvas, () => 260), seats, status, badges };
@@ -55,10 +56,10 @@ function render() {
     c.status.textContent = statusText(g);
     fill(
       c.badges,
-      g.rated ? h("span.badge", {}, "rated") : null,
-      g.expansion ? h("span.badge", {}, "expansion") : null,
-      g.clock !== "none" ? h("span.badge", {}, `${g.clock} clock`) : null,
-      id === picture.featured ? h("span.badge.featured", {}, "featured") : null,
+      g.rated ? h("span.badge", {}, t("yourgames.rated")) : null,
+      g.expansion ? h("span.badge", {}, t("lobby.expansion")) : null,
+      g.clock !== "none" ? h("span.badge", {}, hasKey(`watch.clock.${g.clock}`) ? t(`watch.clock.${g.clock}`) : g.clock) : null,
+      id === picture.featured ? h("span.badge.featured", {}, t("watch.featured")) : null,
     );
   }
   // In the server's order (most interesting first); hidden by the filters otherwise.
@@ -66,9 +67,7 @@ function render() {
   for (const [id, c] of cards) c.li.hidden = !visible.has(id);
   for (const id of shown) list.append(cards.get(id).li);
   const total = picture.games.size;
-  $("watch-status").textContent = total
-    ? `${shown.length} of ${total} live game${total === 1 ? "" : "s"} shown`
-    : "No live public game right now.";
+  $("watch-status").textContent = total ? tn("watch.shown", total, { shown: shown.length }) : t("watch.none");
 }
 
 form.addEventListener("change", render);
@@ -80,6 +79,6 @@ watchSocket(
     render();
   },
   (state) => {
-    if (state !== "live") $("watch-status").textContent = state === "refused" ? "The server refused the watch channel." : "Reconnecting…";
+    if (state !== "live") $("watch-status").textContent = state === "refused" ? t("watch.refused") : t("seats.conn.reconnecting");
   },
 );

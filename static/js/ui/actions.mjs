@@ -8,6 +8,8 @@ import { cellsKey } from "../lib/geometry.mjs";
 import { outcomeBits } from "../lib/outcomes.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
+import { hasKey, t, tn } from "../lib/i18n.mjs";
+import { botLevelName } from "../lib/seats.mjs";
 import { convertChoices, drawChoices, missionChoices, passChoices, pickChoices } from "./decide.mjs";
 import { fill, h, shipChip } from "./dom.mjs";
 
@@ -16,54 +18,57 @@ import { fill, h, shipChip } from "./dom.mjs";
  * the ghost's squares): nothing is computed here, so the preview is what placing then does.
  */
 function previewBits(s, legal) {
-  if (!legal) return [h("span.muted", {}, "The outcome shows on a legal spot.")];
+  if (!legal) return [h("span.muted", {}, t("actions.outcome_on_legal"))];
   const o = st.currentOutcome(s);
-  if (!o) return [h("span.muted.outcome-wait", {}, s.outcomes?.error ? `No preview: ${s.outcomes.error}` : "Working out the outcome…")];
+  if (!o) return [h("span.muted.outcome-wait", {}, s.outcomes?.error ? t("actions.no_preview", { error: s.outcomes.error }) : t("actions.working_out"))];
   return outcomeBits(o, s.names).map((b) =>
     h(`span.${b.kind === "cost" ? "cost" : `out-${b.kind}`}`, {}, b.text, ...(b.colours?.length ? [" ", ...b.colours.map((c) => shipChip(c))] : [])),
   );
 }
 
+/** A seat's colour as a word ("Green"), for a seat without a name. */
+const colourWord = (c) => (hasKey(`colour.${c}`) ? t(`colour.${c}`) : c);
+
 function statusText(s, legal, touch) {
-  const word = touch ? "Tap" : "Click";
   if (s.freeCells && !s.locked) {
     const n = s.freeCells.length;
-    return `${n} square${n === 1 ? "" : "s"}, ${legal ? "legal here: Fix here (Enter)" : "not legal"}. ${word} a square to add it, one of the Dragon's to remove it; Next spot for the legal ones.`;
+    const key = `actions.free.${legal ? "legal" : "illegal"}_${touch ? "tap" : "click"}`;
+    return tn(key, n);
   }
-  if (s.locked) return `Choose the head square (${touch ? "tap" : "click"} a square of the Dragon${touch ? "" : ", or H"}), then Place Dragon.`;
-  if (touch) return legal ? "Legal here: tap it again (or Fix here)." : "Not legal here: tap another spot, or Next spot.";
-  return legal ? "Legal here: click or press Enter to fix it." : "Not legal here. Move it (arrows / pointer), rotate (R), mirror (F), or N for the next legal spot.";
+  if (s.locked) return t(touch ? "actions.choose_head_tap" : "actions.choose_head_click");
+  if (touch) return legal ? t("actions.legal_tap") : t("actions.illegal_tap");
+  return legal ? t("actions.legal_click") : t("actions.illegal_click");
 }
 
 /** The bar's frame and buttons; what it says about the ghost is filled in by updatePlacement. */
 function placementBar(s, ctl, touch) {
   if (!s.selected) {
     const can = st.allPlaceActions(s).length > 0;
-    const how = touch ? "Tap a card in your hand to place a Dragon." : "Pick a card from your hand to place a Dragon (or press 1 / 2).";
+    const how = touch ? t("actions.pick_card_tap") : t("actions.pick_card_click");
     return can ? h("p.hint", {}, how) : null;
   }
   const count = st.placeActions(s).length;
   return h(
     "div.placing",
     {},
-    h("div.placing-title", {}, h("b", {}, `Placing ${s.selected}`), h("span.muted", {}, ` · ${count} legal spot${count === 1 ? "" : "s"}`)),
+    h("div.placing-title", {}, h("b", {}, t("actions.placing", { card: s.selected })), h("span.muted", {}, " · ", tn("actions.legal_spots", count))),
     h("p.status", { role: "status" }),
     h("div.preview"),
     h(
       "div.buttons.placing-buttons",
       {},
-      h("button", { type: "button", onclick: ctl.rotate, disabled: s.locked, dataset: { key: "rotate" }, title: "Rotate (R)" }, "⟳ Rotate"),
-      h("button", { type: "button", onclick: ctl.mirror, disabled: s.locked, dataset: { key: "mirror" }, title: "Mirror (F)" }, "⇋ Mirror"),
-      h("button", { type: "button", onclick: ctl.nextLegal, disabled: s.locked || !count, dataset: { key: "next" }, title: "Next legal spot (N)" }, "Next spot"),
+      h("button", { type: "button", onclick: ctl.rotate, disabled: s.locked, dataset: { key: "rotate" }, title: t("actions.rotate_title") }, t("actions.rotate")),
+      h("button", { type: "button", onclick: ctl.mirror, disabled: s.locked, dataset: { key: "mirror" }, title: t("actions.mirror_title") }, t("actions.mirror")),
+      h("button", { type: "button", onclick: ctl.nextLegal, disabled: s.locked || !count, dataset: { key: "next" }, title: t("actions.next_title") }, t("actions.next")),
       // This turn the Dragon may take other squares than the card's shape (listed placements say so).
-      st.shapeIsFree(s) ? h("button.toggle", { type: "button", onclick: ctl.editSquares, disabled: s.locked, dataset: { key: "edit-squares" }, "aria-pressed": String(!!s.freeCells), title: "Add or remove squares one by one (E)" }, s.freeCells ? "Card's shape" : "Edit squares") : null,
+      st.shapeIsFree(s) ? h("button.toggle", { type: "button", onclick: ctl.editSquares, disabled: s.locked, dataset: { key: "edit-squares" }, "aria-pressed": String(!!s.freeCells), title: t("actions.edit_title") }, s.freeCells ? t("actions.card_shape") : t("actions.edit_squares")) : null,
       s.locked
-        ? h("button", { type: "button", onclick: ctl.cycleHead, dataset: { key: "head" }, title: "Next head square (H)" }, "Head ↻")
-        : h("button", { type: "button", onclick: ctl.lock, dataset: { key: "lock" }, title: "Fix the Dragon here (Enter)" }, "Fix here"),
-      h("button.primary", { type: "button", onclick: ctl.confirm, dataset: { key: "confirm" }, title: "Confirm (Enter)" }, "Place Dragon"),
-      h("button.ghost-btn", { type: "button", onclick: ctl.cancel, dataset: { key: "cancel" }, title: "Cancel (Esc)" }, "Cancel"),
+        ? h("button", { type: "button", onclick: ctl.cycleHead, dataset: { key: "head" }, title: t("actions.head_title") }, t("actions.head"))
+        : h("button", { type: "button", onclick: ctl.lock, dataset: { key: "lock" }, title: t("actions.lock_title") }, t("actions.lock")),
+      h("button.primary", { type: "button", onclick: ctl.confirm, dataset: { key: "confirm" }, title: t("actions.confirm_title") }, t("actions.confirm")),
+      h("button.ghost-btn", { type: "button", onclick: ctl.cancel, dataset: { key: "cancel" }, title: t("actions.cancel_title") }, t("actions.cancel")),
     ),
-    h("p.legend.ghost-legend", {}, h("i.dot"), "squares of legal spots ·", h("i.ok-box"), "legal ·", h("i.bad-box"), "not legal"),
+    h("p.legend.ghost-legend", {}, h("i.dot"), t("actions.legend_spots"), " ·", h("i.ok-box"), t("actions.legend_legal"), " ·", h("i.bad-box"), t("actions.legend_illegal")),
   );
 }
 
@@ -93,7 +98,7 @@ export function updatePlacement(el, s, touch = false) {
   const edit = bar.querySelector("[data-key=edit-squares]");
   if (edit) {
     edit.setAttribute("aria-pressed", String(!!s.freeCells));
-    edit.textContent = s.freeCells ? "Card's shape" : "Edit squares";
+    edit.textContent = s.freeCells ? t("actions.card_shape") : t("actions.edit_squares");
   }
   const lock = bar.querySelector("[data-key=lock]");
   if (lock) lock.disabled = !legal || s.pending;
@@ -101,12 +106,7 @@ export function updatePlacement(el, s, touch = false) {
 }
 
 // What a pending step of the turn is about, in words (the engine's `pending[0].kind`).
-const PENDING_WORDS = {
-  reef: "Reef cards to draw",
-  advance: "tails to move for the ships taken",
-  tail: "choosing a tail to advance",
-  treasure: "keeping a Hidden Treasure",
-};
+const PENDING_WORDS = ["reef", "advance", "tail", "treasure"];
 
 /** A short line about what is awaited, for players and spectators alike. */
 function waitingLine(s) {
@@ -116,16 +116,18 @@ function waitingLine(s) {
     return h(
       "div.turn-line",
       {},
-      h("p", {}, h("b", {}, "Game over"), " · the final scores follow"),
-      h("div.buttons", {}, h("a.button", { href: `/games/${s.gameId}/replay${location.search}` }, "Watch the replay"), h("a.button", { href: "/" }, "Back to the lobby")),
+      h("p", {}, h("b", {}, t("seats.conn.over")), " · ", t("actions.scores_follow")),
+      h("div.buttons", {}, h("a.button", { href: `/games/${s.gameId}/replay${location.search}` }, t("actions.watch_replay")), h("a.button", { href: "/" }, t("common.back_to_lobby"))),
     );
   }
-  const who = v.turn.seat === s.seat ? "Your turn" : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} to play`;
+  const who = v.turn.seat === s.seat ? t("actions.your_turn") : t("actions.to_play", { name: s.names[v.turn.seat] || colourWord(v.players[v.turn.seat].colour) });
   const pend = v.pending?.[0];
   const legal = st.legalOf(s);
   const canMission = legal.length ? legal.some((a) => a.type === "mission") : Array.isArray(v.missions_open) ? v.missions_open.length > 0 : undefined;
-  const what = pend ? PENDING_WORDS[pend.kind] ?? `choosing (${pend.kind.replace(/_/g, " ")})` : phaseText(v.turn.phase, canMission);
-  return h("p.turn-line", {}, h("b", {}, who), ` · ${what} · turn ${v.turn.number}`);
+  const what = pend
+    ? PENDING_WORDS.includes(pend.kind) ? t(`actions.pending.${pend.kind}`) : t("actions.pending_other", { kind: pend.kind.replace(/_/g, " ") })
+    : phaseText(v.turn.phase, canMission);
+  return h("p.turn-line", {}, h("b", {}, who), ` · ${what} · `, t("actions.turn_number", { n: v.turn.number }));
 }
 
 const shownBySlot = new WeakMap(); // slot element -> the JSON of what it last showed
@@ -174,7 +176,7 @@ function otherButtons(s, ctl) {
       actionLabel(s.content, a),
     ),
   );
-  return h("div.group", {}, h("h4", {}, "Other actions"), h("div.buttons.wrap", {}, buttons));
+  return h("div.group", {}, h("h4", {}, t("actions.other")), h("div.buttons.wrap", {}, buttons));
 }
 
 const ofTypes = (legal, types) => legal.filter((a) => types.includes(a.type));
@@ -193,9 +195,9 @@ function activeLine(s, ctl) {
   return h(
     "div.active-now",
     { role: "status" },
-    h("b", {}, mine ? "Switched on: " : `${s.names[v.turn.seat] || v.players[v.turn.seat].colour} switched on: `),
+    h("b", {}, mine ? t("actions.switched_on_mine") : t("actions.switched_on", { name: s.names[v.turn.seat] || colourWord(v.players[v.turn.seat].colour) }), " "),
     on.flatMap((x, i) => [i ? " · " : "", h("span.active-tag", { dataset: { active: x.key }, title: x.text }, x.short), x.text ? h("small.muted", {}, ` (${x.text})`) : null]),
-    back ? h("button.ghost-btn.act-take_back", { type: "button", disabled: s.pending, onclick: () => ctl.act(back), dataset: { key: "take-back" }, title: "Take it back: it returns to your hand" }, "Undo") : null,
+    back ? h("button.ghost-btn.act-take_back", { type: "button", disabled: s.pending, onclick: () => ctl.act(back), dataset: { key: "take-back" }, title: t("actions.undo_title") }, t("actions.undo")) : null,
   );
 }
 
@@ -216,7 +218,7 @@ export function renderActions(el, s, ctl) {
   // A bot plays my seat (I let it, or the host did while I was away): offer it back.
   keyedSlot(el, "stand-in", [mine?.bot ?? null, v.over], () =>
     mine?.bot && !v.over
-      ? h("div.stand-in", {}, h("p", {}, `A ${mine.bot} bot is playing your seat.`), h("button.primary", { type: "button", onclick: ctl.reclaim, dataset: { key: "reclaim" } }, "Take my seat back"))
+      ? h("div.stand-in", {}, h("p", {}, t("actions.stand_in", { level: botLevelName(mine.bot) })), h("button.primary", { type: "button", onclick: ctl.reclaim, dataset: { key: "reclaim" } }, t("actions.reclaim")))
       : null,
   );
   keyedSlot(el, "error", [s.error], () => (s.error ? h("p.error", { role: "alert" }, s.error) : null));
@@ -237,11 +239,11 @@ export function renderActions(el, s, ctl) {
   keyedSlot(el, "draws", [ofTypes(legal, ["draw", "end_turn"]), v.deck_sizes, v.turn.played_deck, busy], () => drawChoices(s, ctl));
   keyedSlot(el, "pass", [ofTypes(legal, ["pass"]), s.decision?.kind === "pass" ? s.decision : null, v.deck_sizes, busy, touch], () => passChoices(s, ctl));
   keyedSlot(el, "other", [otherActions(s), busy], () => otherButtons(s, ctl));
-  keyedSlot(el, "spectator", [s.seat === null], () => (s.seat === null ? h("p.muted", {}, "Spectator mode: read-only.") : null));
+  keyedSlot(el, "spectator", [s.seat === null], () => (s.seat === null ? h("p.muted", {}, t("actions.spectator")) : null));
   // The reverse: step away and let a bot play for me until I take the seat back.
   keyedSlot(el, "hand-over", [!!mine, mine?.bot ?? null, v.over], () =>
     mine && !mine.bot && !v.over
-      ? h("details.hand-over", {}, h("summary", {}, "Step away"), h("p.muted", {}, "A bot plays your seat until you take it back."), h("button", { type: "button", onclick: ctl.handOver, dataset: { key: "hand-over" } }, "Let a bot play for me"))
+      ? h("details.hand-over", {}, h("summary", {}, t("actions.step_away")), h("p.muted", {}, t("actions.step_away_note")), h("button", { type: "button", onclick: ctl.handOver, dataset: { key: "hand-over" } }, t("actions.hand_over")))
       : null,
   );
 }

@@ -2,6 +2,8 @@
 // placement ghost. Reads the headless state; changes it only through lib/state.mjs functions.
 
 import { boardLayout, cellRect, hitTest, realmOf, SIZE } from "../lib/geometry.mjs";
+import { realmName } from "../lib/cards.mjs";
+import { language } from "../lib/i18n.mjs";
 import { realmsOf } from "../lib/realms.mjs";
 import * as st from "../lib/state.mjs";
 import * as paint from "./paint.mjs";
@@ -145,7 +147,7 @@ export class Board {
       ctx.textAlign = col ? "right" : "left";
       const x = col ? x0 + size : x0;
       const y = row ? y0 + size + m / 2 : y0 - m / 2;
-      ctx.fillText(realm.toUpperCase(), x, y);
+      ctx.fillText(realmName(realm).toLocaleUpperCase(language), x, y);
     }
   }
 

@@ -4,13 +4,14 @@
 
 import { COLUMNS, realmName, squareWords, WORDS as SAID } from "../lib/speech.mjs";
 import { SIZE } from "../lib/geometry.mjs";
+import { t } from "../lib/i18n.mjs";
 import { h } from "./dom.mjs";
 
 const WORDS = {
-  show: "Board as text",
-  title: "Show the board as a table of squares (a screen reader reads it either way)",
-  corner: "Row",
-  rowHead: (n, realms) => `Row ${n}${realms ? ` (${realms})` : ""}`,
+  show: t("boardtext.show"),
+  title: t("boardtext.title"),
+  corner: t("boardtext.row"),
+  rowHead: (n, realms) => (realms ? t("boardtext.row_head_realms", { n, realms }) : t("boardtext.row_head", { n })),
 };
 
 export class BoardText {

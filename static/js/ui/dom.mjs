@@ -1,6 +1,8 @@
 // Tiny DOM helpers. Text always goes through textContent, so player names and chat can never
 // inject markup (names are escaped everywhere).
 
+import { SHIP_NAMES } from "../lib/cards.mjs";
+import { t } from "../lib/i18n.mjs";
 import { SHIP_LETTER, glyphOf, luminance, markOf } from "../lib/marks.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
 
@@ -46,7 +48,6 @@ export function fill(el, ...children) {
 /** Element by id. */
 export const $ = (id) => document.getElementById(id);
 
-const SHIP_WORDS = { green: "green", purple: "purple", red: "red", blue: "dark blue", any: "any colour" };
 
 /**
  * A small ship token (for panels and previews): its colour, its letter (drawn by CSS from
@@ -54,9 +55,9 @@ const SHIP_WORDS = { green: "green", purple: "purple", red: "red", blue: "dark b
  * words with the count.
  */
 export function shipChip(colour, count) {
-  const word = SHIP_WORDS[colour] ?? colour;
-  const said = count === undefined || count === null ? `${word} ship` : `${word} ships: ${count}`;
-  return h(`span.chip.ship-${colour}`, { role: "img", "aria-label": said, title: `${word} ships`, dataset: { letter: SHIP_LETTER[colour] ?? "?" } }, count ?? "");
+  const word = SHIP_NAMES[colour] ?? colour;
+  const said = count === undefined || count === null ? t("speech.ship", { colour: word }) : t("dom.ships_count", { colour: word, n: count });
+  return h(`span.chip.ship-${colour}`, { role: "img", "aria-label": said, title: t("dom.ships", { colour: word }), dataset: { letter: SHIP_LETTER[colour] ?? "?" } }, count ?? "");
 }
 
 /** A seat's mark (its shape, in its colour) beside a name; hidden from screen readers. */

@@ -1,6 +1,7 @@
 // The home page's featured game: a small board and who plays, over the watch channel
 // (WS /ws/watch?view=featured); it switches by itself when the game ends.
 
+import { t } from "../lib/i18n.mjs";
 import { fill, h } from "./dom.mjs";
 import { SummaryBoard } from "./miniboard.mjs";
 import { seatsText, statusText } from "../lib/watchboard.mjs";
@@ -21,10 +22,10 @@ export function showFeatured(section) {
     board.show(g);
     fill(
       info,
-      h("b", {}, `Table ${g.id}`),
+      h("b", {}, t("common.table", { id: g.id })),
       h("div.meta", {}, seatsText(g)),
       h("div.meta", {}, statusText(g)),
-      h("div.buttons", {}, h("a.button", { href: `/games/${g.id}` }, "Watch"), h("a", { href: "/tv" }, "TV"), h("a", { href: "/watch" }, "All live games")),
+      h("div.buttons", {}, h("a.button", { href: `/games/${g.id}` }, t("yourgames.watch")), h("a", { href: "/tv" }, t("watch.tv")), h("a", { href: "/watch" }, t("watch.all_live"))),
     );
   });
 }

@@ -3,6 +3,8 @@
 // One column (phones, narrow windows): the hand and the decisions sit in a bottom sheet, so
 // they stay in reach while the board is in view.
 
+import { t } from "../lib/i18n.mjs";
+
 /** Whether the page is laid out in one column (the CSS breakpoint of .table). */
 export const oneColumn = () => window.matchMedia("(max-width: 980px)").matches;
 
@@ -54,7 +56,7 @@ export function initSheet(sheet, handle, onChange) {
   const setFolded = (folded) => {
     sheet.classList.toggle("folded", folded);
     handle?.setAttribute("aria-expanded", String(!folded));
-    if (handle) handle.textContent = folded ? "▴ Show hand and decisions" : "▾ Fold";
+    if (handle) handle.textContent = folded ? t("layout.unfold") : t("layout.fold");
     place();
     onChange?.();
   };

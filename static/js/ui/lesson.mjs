@@ -6,13 +6,16 @@ import { api } from "../lib/api.mjs";
 import { cellsKey } from "../lib/geometry.mjs";
 import { ReasonTip } from "./reason.mjs";
 
-/** Outline the squares the step asks for (and the head's square, where it matters). */
+/**
+ * Outline the squares the step asks for (and the head's square, where it matters); `now` null
+ * draws it still (the rules page's examples).
+ */
 export function drawTarget(board, target, now = performance.now()) {
   if (!target?.cells?.length) return;
   const ctx = board.canvas.getContext("2d");
   ctx.save();
   ctx.setTransform(board.dpr, 0, 0, board.dpr, 0, 0);
-  const pulse = 0.55 + 0.45 * Math.sin(now / 260);
+  const pulse = now === null ? 1 : 0.55 + 0.45 * Math.sin(now / 260);
   ctx.strokeStyle = `rgba(255, 216, 77, ${pulse})`;
   ctx.lineWidth = 3;
   ctx.setLineDash([6, 3]);
@@ -32,11 +35,12 @@ export function drawTarget(board, target, now = performance.now()) {
 
 /** The same action, whatever the order of its keys. */
 export function sameAction(a, b) {
-  const norm = (x) => JSON.stringify(x, Object.keys(x ?? {}).sort());
   if (!a || !b) return false;
   if (a.type === "place" && b.type === "place") return a.card === b.card && cellsKey(a.cells) === cellsKey(b.cells);
-  const deep = (x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, deep(x[k])])) : x);
-  return norm(deep(a)) === norm(deep(b));
+  // Keys sorted at every depth (a replacer list would drop nested keys it does not name).
+  const deep = (x) =>
+    Array.isArray(x) ? x.map(deep) : x && typeof x === "object" ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, deep(x[k])])) : x;
+  return JSON.stringify(deep(a)) === JSON.stringify(deep(b));
 }
 
 /**
@@ -61,15 +65,17 @@ export function markTargets(root, target) {
   if (a.type === "mission") q(`[data-key="mission-${a.mission}"]`);
   if (a.type === "pass") {
     q('[data-key="pass-open"]');
-    if (a.discard) q(`.pass-discard[data-key="card-${a.discard}"]`);
-    const draw = a.draw?.card ? a.draw.card : a.draw?.deck ? `deck-${a.draw.deck}` : null;
-    if (draw) for (const el of root.querySelectorAll(".pass-draw")) if ((el.dataset.key ?? "").endsWith(draw)) found.push(el);
+    q(`.pass-discard[data-key="discard-${a.discard ?? "none"}"]`);
+    // The chooser's keys are lib/decisions.mjs drawKey's: card:<id>, deck:<deck> or none.
+    const draw = a.draw?.card ? `card:${a.draw.card}` : a.draw?.deck ? `deck:${a.draw.deck}` : "none";
+    q(`.pass-draw[data-draw="${draw}"]`);
   }
   if (a.type === "draw" && a.card) q(`#markets [data-key="card-${a.card}"], [data-key="draw-${a.card}"]`);
   if (a.type === "draw" && a.deck) q(`#markets [data-key="deck-${a.deck}"]`);
   if (a.type === "keep_reef" || a.type === "keep_treasure") q(`[data-key="keep-${a.card}"]`);
   if (a.type === "use_treasure") q(`[data-key="use-${a.card}"]`);
   if (a.type === "decline") q('[data-key="decline"]');
+  if (a.type === "choose_tail") q(`#actions button[data-key="tail-${a.track}"]`);
   for (const el of found) el.classList.add("lesson-target");
   return found.length;
 }

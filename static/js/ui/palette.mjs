@@ -2,14 +2,12 @@
 // for every table and replay opened here, signed in or not. The seats' shapes and the ships'
 // letters are drawn in both palettes; this only changes the seats' colours.
 
+import { t } from "../lib/i18n.mjs";
 import { paletteName } from "../lib/marks.mjs";
 import { setPalette } from "./paint.mjs";
 
 const KEY = "seadragons.palette";
-const WORDS = {
-  label: "Colour-blind colours",
-  title: "Colours that stay apart with red-green colour blindness (kept in this browser)",
-};
+const WORDS = { label: t("palette.label"), title: t("palette.title") };
 
 function stored() {
   try {

@@ -3,6 +3,8 @@
 import { DECK_NAMES, missionText, reefText, treasureText, SHIP_COLOURS, deckOf } from "../lib/cards.mjs";
 import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
+import { hasKey, t, tn, tnParts } from "../lib/i18n.mjs";
+import { botLevelName } from "../lib/seats.mjs";
 import { missionNeeds, patternCard } from "./cards.mjs";
 import { missionButton } from "./decide.mjs";
 import { fill, h, seatMark, shipChip } from "./dom.mjs";
@@ -11,62 +13,65 @@ import { badges } from "./seats.mjs";
 
 export { patternCard };
 
-const cap = (s) => s[0].toUpperCase() + s.slice(1);
+const colourWord = (c) => (hasKey(`colour.${c}`) ? t(`colour.${c}`) : c);
 
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** A stat: the number in bold and its noun, in the language's order ("3 heads"). */
+function stat(key, n, title, ...before) {
+  return h(`div.stat${key === "panels.stat.treasures" ? ".wide" : ""}`, { title }, ...before, ...tnParts(key, n, { n: h("b", {}, n) }));
+}
 
 function playerPanel(s, p) {
   const view = st.viewOf(s);
   const info = s.seats[p.seat] ?? { name: null, bot: null, standIn: false, left: false };
-  const name = info.name || cap(p.colour);
+  const name = info.name || colourWord(p.colour);
   const toAct = view.turn.seat === p.seat && !view.over;
   // Presence comes from the socket; without it (polling) nothing is claimed either way. A bot
   // seat says so with its own badge (from the seats), so presence only speaks for people.
   const pres = s.presence?.seats?.find((x) => x.seat === p.seat);
-  const presence = pres && !pres.bot && !info.bot ? h(`span.presence${pres.connected ? ".on" : ".off"}`, { title: pres.connected ? "connected" : "not connected" }, pres.connected ? "online" : "away") : null;
+  const presence = pres && !pres.bot && !info.bot ? h(`span.presence${pres.connected ? ".on" : ".off"}`, { title: pres.connected ? t("panels.connected") : t("panels.not_connected") }, pres.connected ? t("panels.online") : t("panels.away")) : null;
   const ships = SHIP_COLOURS.map((c) => shipChip(c, p.ships[c] ?? 0));
   const rows = [
-    h("div.stat", { title: "Gold" }, h("span.gold-icon", { "aria-hidden": "true" }), h("b", {}, p.gold), " Gold"),
-    h("div.stat", { title: "Dragon heads left" }, h("b", {}, p.heads), p.heads === 1 ? " head" : " heads"),
-    h("div.stat", { title: "Pattern cards in hand" }, h("b", {}, p.hand_count), p.hand_count === 1 ? " card" : " cards"),
-    h("div.stat", { title: "Reef cards" }, h("b", {}, p.reef_count), p.reef_count === 1 ? " reef" : " reefs"),
+    stat("panels.stat.gold", p.gold, t("panels.stat.gold_title"), h("span.gold-icon", { "aria-hidden": "true" })),
+    stat("panels.stat.heads", p.heads, t("panels.stat.heads_title")),
+    stat("panels.stat.cards", p.hand_count, t("panels.stat.cards_title")),
+    stat("panels.stat.reefs", p.reef_count, t("panels.stat.reefs_title")),
   ];
-  if (view.expansion) rows.push(h("div.stat.wide", { title: "Hidden Treasures held" }, h("b", {}, p.treasure_count ?? 0), p.treasure_count === 1 ? " treasure" : " treasures"));
+  if (view.expansion) rows.push(stat("panels.stat.treasures", p.treasure_count ?? 0, t("panels.stat.treasures_title")));
   const missions = p.missions.map((m) => h("span.tag.mission", { title: missionText(s.content, m) }, m));
-  const played = p.played.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: `played ${c}` }, c));
+  const played = p.played.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: t("panels.played_card", { card: c }) }, c));
   const reefs = (p.reefs ?? []).map((c) => h("span.tag.reef", { title: reefText(s.content, c) }, c));
   // Another player's hand and treasures are in the view only once the game is over (R-60):
   // then, and in a replay, they are shown (my own hand is the hand panel).
   const other = p.seat !== s.seat;
-  const hand = other && Array.isArray(p.hand) ? p.hand.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: `in hand: ${c}` }, c)) : [];
+  const hand = other && Array.isArray(p.hand) ? p.hand.map((c) => h(`span.tag.deck-${deckOf(c)}`, { title: t("panels.in_hand", { card: c }) }, c)) : [];
   const treasures = other && Array.isArray(p.treasures) ? p.treasures.map((c) => h("span.tag.treasure", { title: treasureText(s.content, c) }, c)) : [];
   // The Ancestral head (R-56) still in supply: a tag, so the stats grid never has to clip it.
   // Switched on for this placement, it says so (it is no longer just "ready").
   const ancOn = view.turn.ancestral && view.turn.seat === p.seat && !view.over;
   const ancestral =
     view.expansion && (p.ancestral || ancOn)
-      ? h(`span.tag.ancestral${ancOn ? ".on" : ""}`, { title: ancOn ? "The Ancestral head is on: this placement uses it (counts twice in its realm)" : "The Ancestral Dragon head is still to be placed (counts twice in its realm)" }, ancOn ? "ancestral head ON for this placement" : "ancestral head ready")
+      ? h(`span.tag.ancestral${ancOn ? ".on" : ""}`, { title: ancOn ? t("panels.ancestral_on_title") : t("panels.ancestral_ready_title") }, ancOn ? t("panels.ancestral_on") : t("panels.ancestral_ready"))
       : null;
-  const effects = view.turn.seat === p.seat && !view.over ? st.activeNow(s).filter((x) => x.key !== "ancestral").map((x) => h("span.tag.effect-on", { dataset: { effect: x.key }, title: x.text }, `${x.short}: on`)) : [];
-  const tags = [p.seat === s.seat ? h("span.you", {}, "you") : null, ...badges(info, view.over), presence, ancestral, ...effects].filter(Boolean);
+  const effects = view.turn.seat === p.seat && !view.over ? st.activeNow(s).filter((x) => x.key !== "ancestral").map((x) => h("span.tag.effect-on", { dataset: { effect: x.key }, title: x.text }, t("panels.effect_on", { effect: x.short }))) : [];
+  const tags = [p.seat === s.seat ? h("span.you", {}, t("panels.you")) : null, ...badges(info, view.over), presence, ancestral, ...effects].filter(Boolean);
   return h(
     `section.player${toAct ? ".to-act" : ""}${p.seat === s.seat ? ".me" : ""}${info.bot ? ".is-bot" : ""}`,
-    { style: { "--pc": PLAYER_HEX[p.seat] }, "aria-label": `${name}, ${p.colour}${info.bot ? `, ${info.bot} bot` : ""}`, dataset: { seat: p.seat } },
+    { style: { "--pc": PLAYER_HEX[p.seat] }, "aria-label": info.bot ? t("panels.player_label_bot", { name, colour: colourWord(p.colour), level: botLevelName(info.bot) }) : t("panels.player_label", { name, colour: colourWord(p.colour) }), dataset: { seat: p.seat } },
     h(
       "header",
       {},
       seatMark(p.seat),
-      h("span.name", { title: `${name} (${p.colour})` }, name),
-      toAct ? h("span.turn-dot", { title: "this player decides now" }, "to play") : null,
+      h("span.name", { title: t("panels.name_title", { name, colour: colourWord(p.colour) }) }, name),
+      toAct ? h("span.turn-dot", { title: t("panels.decides_now") }, t("panels.to_play")) : null,
     ),
     tags.length ? h("div.player-tags", {}, tags) : null,
     h("div.stats", {}, rows),
-    h("div.ships", { title: "Ship tokens" }, ships),
-    missions.length ? h("div.tags", {}, h("small", {}, `${plural(missions.length, "mission")} `), missions) : null,
-    reefs.length ? h("div.tags", {}, h("small", {}, "Reefs "), reefs) : null,
-    hand.length ? h("div.tags.hand-tags", {}, h("small", {}, "Hand "), hand) : null,
-    treasures.length ? h("div.tags.treasure-tags", {}, h("small", {}, "Treasures "), treasures) : null,
-    played.length ? h("details.played", {}, h("summary", {}, `Played (${played.length})`), h("div.tags", {}, played)) : null,
+    h("div.ships", { title: t("panels.ship_tokens") }, ships),
+    missions.length ? h("div.tags", {}, h("small", {}, tn("panels.missions", missions.length), " "), missions) : null,
+    reefs.length ? h("div.tags", {}, h("small", {}, t("panels.reefs"), " "), reefs) : null,
+    hand.length ? h("div.tags.hand-tags", {}, h("small", {}, t("panels.hand"), " "), hand) : null,
+    treasures.length ? h("div.tags.treasure-tags", {}, h("small", {}, t("panels.treasures"), " "), treasures) : null,
+    played.length ? h("details.played", {}, h("summary", {}, t("panels.played", { n: played.length })), h("div.tags", {}, played)) : null,
   );
 }
 
@@ -96,16 +101,16 @@ export function renderMarkets(el, s, ctl) {
     const da = deckDraw(d);
     const deck = h(
       `button.card.deck-back.deck-${d}${da ? ".can" : ""}`,
-      { type: "button", disabled: !da, title: `${DECK_NAMES[d]} deck`, onclick: da ? () => act(da) : null, dataset: { key: `deck-${d}` } },
+      { type: "button", disabled: !da, title: t("panels.deck_title", { deck: DECK_NAMES[d] }), onclick: da ? () => act(da) : null, dataset: { key: `deck-${d}` } },
       h("span", {}, DECK_NAMES[d]),
       h("b", {}, view.deck_sizes[d] ?? 0),
     );
     return h("div.market-row", {}, deck, faceUp);
   });
   const missions = (view.market.missions ?? []).map((m) => missionCard(s, m, ctl));
-  const counts = `${view.deck_sizes.missions ?? 0} missions, ${view.deck_sizes.reefs ?? 0} reefs` +
-    (view.deck_sizes.treasures !== undefined ? `, ${view.deck_sizes.treasures} treasures` : "") + " in the decks";
-  fill(el, h("h3", {}, "Pattern market"), decks, h("h3", {}, "Missions"), h("div.missions", {}, missions), h("small.muted", {}, counts));
+  const sizes = { missions: view.deck_sizes.missions ?? 0, reefs: view.deck_sizes.reefs ?? 0, treasures: view.deck_sizes.treasures };
+  const counts = t(sizes.treasures !== undefined ? "panels.deck_counts_treasures" : "panels.deck_counts", sizes);
+  fill(el, h("h3", {}, t("panels.pattern_market")), decks, h("h3", {}, t("panels.missions_title")), h("div.missions", {}, missions), h("small.muted", {}, counts));
 }
 
 function missionCard(s, id, ctl) {
@@ -116,9 +121,9 @@ function missionCard(s, id, ctl) {
   return h(
     "div.card.mission",
     { title: missionText(s.content, id), dataset: { mission: id } },
-    h("div.mission-head", {}, h("span.card-id", {}, id), m ? h("b.vp", {}, `${m.vp} VP`) : null),
+    h("div.mission-head", {}, h("span.card-id", {}, id), m ? h("b.vp", {}, t("scores.vp", { vp: m.vp })) : null),
     h("div.needs", {}, missionNeeds(s.content, id)),
-    m?.reef ? h("small", {}, "+ Reef draw") : null,
+    m?.reef ? h("small", {}, t("panels.plus_reef_draw")) : null,
   );
 }
 
@@ -130,7 +135,7 @@ export function renderHand(el, s, onPick, act) {
   const view = st.viewOf(s);
   if (!view) return;
   if (s.seat === null) {
-    fill(el, h("p.muted", {}, "You are watching this game. Hands are secret until the end."));
+    fill(el, h("p.muted", {}, t("panels.watching")));
     return;
   }
   const me = view.players[s.seat];
@@ -141,23 +146,24 @@ export function renderHand(el, s, onPick, act) {
     return patternCard(s.content, card, {
       class: `card pattern deck-${deckOf(card)}${chosen ? " selected" : ""}${canPlace.has(card) || passing ? " can" : ""}`,
       "aria-pressed": chosen ? "true" : "false",
-      title: passing ? `Discard ${card} to pass` : `Place ${card} (${DECK_NAMES[deckOf(card)]} Pattern card)`,
+      title: passing ? t("panels.discard_to_pass", { card }) : t(hasKey(`panels.place_card.${deckOf(card)}`) ? `panels.place_card.${deckOf(card)}` : "panels.place_card", { card }),
       onclick: () => onPick(card),
     });
   });
   const useful = (c, text, kind) => {
     const a = dec.handCardAction(st.legalOf(s), c);
     const body = [h("span.card-id", {}, c), h("small", {}, text)];
-    if (!a) return h(`div.card.${kind}`, { title: `${c}: ${text}` }, body);
-    const verb = { cash_gold: "Cash", play_reef: "Play", use_treasure: "Use" }[a.type];
-    return h(`button.card.${kind}.can.act-${a.type}`, { type: "button", disabled: s.pending, onclick: () => act(a), title: `${verb} ${c}: ${text}`, dataset: { key: `use-${c}`, card: c } }, body, h("small.use", {}, verb));
+    if (!a) return h(`div.card.${kind}`, { title: t("decide.card_text", { card: c, text }) }, body);
+    const verb = hasKey(`panels.verb.${a.type}`) ? t(`panels.verb.${a.type}`) : a.type;
+    const title = hasKey(`panels.verb_title.${a.type}`) ? t(`panels.verb_title.${a.type}`, { card: c, text }) : `${verb} ${c}: ${text}`;
+    return h(`button.card.${kind}.can.act-${a.type}`, { type: "button", disabled: s.pending, onclick: () => act(a), title, dataset: { key: `use-${c}`, card: c } }, body, h("small.use", {}, verb));
   };
   const reefs = (me.reefs ?? []).map((c) => useful(c, reefText(s.content, c), "reef-card"));
   const treasures = (me.treasures ?? []).map((c) => useful(c, treasureText(s.content, c), "treasure-card"));
   fill(
     el,
-    h("h3", {}, "My hand"),
-    h("div.hand-cards", {}, cards.length ? cards : h("p.muted", {}, "No Pattern cards")),
+    h("h3", {}, t("panels.my_hand")),
+    h("div.hand-cards", {}, cards.length ? cards : h("p.muted", {}, t("panels.no_pattern_cards"))),
     reefs.length ? h("div.hand-cards", {}, reefs) : null,
     treasures.length ? h("div.hand-cards", {}, treasures) : null,
   );

@@ -1,6 +1,6 @@
 // A small SVG line chart of one variant's rating history (no chart library).
 
-import { formatNumber, t, tn } from "../lib/i18n.mjs";
+import { formatRating, t, tn } from "../lib/i18n.mjs";
 import { chartGeometry } from "../lib/ratingchart.mjs";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -24,8 +24,8 @@ export function ratingChart(history, { width = 320, height = 90, label = t("rati
     role: "img",
     "aria-label": tn("ratings.chart_label", ratings.length, {
       label,
-      from: ratings.length ? formatNumber(ratings[0]) : "-",
-      to: ratings.length ? formatNumber(ratings.at(-1)) : "-",
+      from: ratings.length ? formatRating(ratings[0]) : "-",
+      to: ratings.length ? formatRating(ratings.at(-1)) : "-",
     }),
     "data-points": ratings.length,
   });
@@ -34,8 +34,8 @@ export function ratingChart(history, { width = 320, height = 90, label = t("rati
     root.append(svg("polyline", { points: g.points, class: "chart-line", fill: "none" }));
     const [x, y] = g.coords.at(-1);
     root.append(svg("circle", { cx: x, cy: y, r: 3, class: "chart-dot" }));
-    root.append(svg("text", { x: 4, y: 12, class: "chart-label" }, formatNumber(Math.round(g.max))));
-    root.append(svg("text", { x: 4, y: height - 4, class: "chart-label" }, formatNumber(Math.round(g.min))));
+    root.append(svg("text", { x: 4, y: 12, class: "chart-label" }, formatRating(Math.round(g.max))));
+    root.append(svg("text", { x: 4, y: height - 4, class: "chart-label" }, formatRating(Math.round(g.min))));
   }
   return root;
 }

@@ -2,12 +2,13 @@
 // the board itself (toggled with the "Majorities" button or M). The figures come from the
 // engine's view, live and in replays.
 
+import { realmName } from "../lib/cards.mjs";
+import { t, tn, tParts } from "../lib/i18n.mjs";
 import { realmSummary } from "../lib/realms.mjs";
+import { seatLabel } from "../lib/seats.mjs";
 import { fill, h, seatMark } from "./dom.mjs";
 import { markOf } from "../lib/marks.mjs";
 import { PLAYER_HEX, REALM_LABEL, mark, roundRect } from "./paint.mjs";
-
-const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
 /** Render the majorities table into `el` (hidden while there is nothing to show). */
 export function renderRealms(el, realms, names, opts = {}) {
@@ -17,39 +18,41 @@ export function renderRealms(el, realms, names, opts = {}) {
   }
   el.hidden = false;
   const seats = realms[0].seats.map((x) => x.seat);
-  const name = (s) => names[s] || `Seat ${s + 1}`;
+  const name = (s) => names[s] || seatLabel(s);
   const head = h(
     "tr",
     {},
-    h("th", { scope: "col" }, "Realm"),
-    h("th.num", { scope: "col", title: "Whirlpools still uncovered: each is worth 3 VP to the leader (2 with 2 players)" }, "Whirl­pools"),
+    h("th", { scope: "col" }, t("realms.realm")),
+    h("th.num", { scope: "col", title: t("realms.whirlpools_title") }, t("realms.whirlpools")),
     seats.map((s) => h("th.seat-col", { scope: "col", style: { "--pc": PLAYER_HEX[s] }, title: name(s) }, seatMark(s), name(s))),
   );
   const rows = realms.map((r) =>
     h(
       "tr",
       { dataset: { realm: r.realm }, title: realmSummary(r, names) },
-      h("th", { scope: "row" }, h("span.realm-dot", { dataset: { realm: r.realm } }), cap(r.realm)),
+      h("th", { scope: "row" }, h("span.realm-dot", { dataset: { realm: r.realm } }), realmName(r.realm)),
       h("td.num", {}, r.whirlpools),
       r.seats.map((x) => {
         const lead = r.leaders.includes(x.seat);
-        const tip = `${name(x.seat)}: ${x.dragons} Dragon${x.dragons === 1 ? "" : "s"} counted${x.hidden ? ` (${x.hidden} of them Hidden Dragon card${x.hidden === 1 ? "" : "s"})` : ""}, ${x.pieces} piece${x.pieces === 1 ? "" : "s"}${x.vp ? `, ${x.vp} VP now` : ""}`;
+        const parts = [tn(x.hidden ? "realms.tip_dragons_hidden" : "realms.tip_dragons", x.dragons, { hidden: x.hidden }), tn("realms.tip_pieces", x.pieces)];
+        if (x.vp) parts.push(t("realms.tip_vp", { vp: x.vp }));
+        const tip = t("realms.tip", { name: name(x.seat), detail: parts.join(", ") });
         return h(
           `td.count${lead ? ".lead" : ""}${x.dragons ? "" : ".none"}`,
           { title: tip, dataset: { seat: x.seat } },
           h("b", {}, x.dragons || "·"),
           // The count includes them: say so, so "4" is not read as 4 plus 1.
-          x.hidden ? h("small.hidden-mark", {}, `incl. ${x.hidden} hidden`) : null,
-          x.vp ? h("small.vp-now", {}, `${x.vp} VP`) : null,
+          x.hidden ? h("small.hidden-mark", {}, t("realms.incl_hidden", { n: x.hidden })) : null,
+          x.vp ? h("small.vp-now", {}, t("scores.vp", { vp: x.vp })) : null,
         );
       }),
     ),
   );
   fill(
     el,
-    h("h3", {}, opts.title ?? "Realm majorities", h("small.muted", {}, opts.subtitle ?? " · VP if the game ended now")),
+    h("h3", {}, opts.title ?? t("realms.title"), h("small.muted", {}, opts.subtitle ?? t("realms.subtitle"))),
     h("table.realms", {}, h("thead", {}, head), h("tbody", {}, rows)),
-    h("p.note", {}, "Dragons counted per realm (an Ancestral head counts twice where it lies; pieces break ties); ", h("b", {}, "bold"), " leads. ", opts.hiddenNote ?? "Hidden Dragon cards count only once revealed, your own excepted."),
+    h("p.note", {}, ...tParts("realms.note", { bold: h("b", {}, t("realms.note_bold")) }), " ", opts.hiddenNote ?? t("realms.hidden_note")),
   );
 }
 
@@ -82,8 +85,7 @@ export function drawRealmOverlay(ctx, realms, rect) {
     ctx.font = `700 ${Math.round(w * 0.36)}px system-ui, sans-serif`;
     ctx.fillStyle = REALM_LABEL[r.realm];
     ctx.textAlign = "left";
-    const pools = `${r.whirlpools} Whirlpool${r.whirlpools === 1 ? "" : "s"}`;
-    ctx.fillText(`${cap(r.realm)} · ${pools}`, x + w * 0.2, y + w * 0.15 + lh / 2);
+    ctx.fillText(`${realmName(r.realm)} · ${tn("scores.whirlpools", r.whirlpools)}`, x + w * 0.2, y + w * 0.15 + lh / 2);
     present.forEach((p, i) => {
       const cy = y + w * 0.15 + lh * (i + 1.5);
       // The seat's mark in its colour: told apart by shape too.
@@ -92,13 +94,13 @@ export function drawRealmOverlay(ctx, realms, rect) {
       ctx.font = `${r.leaders.includes(p.seat) ? 800 : 500} ${Math.round(w * 0.4)}px system-ui, sans-serif`;
       ctx.fillText(`${p.dragons}${r.leaders.includes(p.seat) ? " ★" : ""}`, x + w * 0.8, cy);
       ctx.textAlign = "right";
-      ctx.fillText(p.vp ? `${p.vp} VP` : "", x + bw - w * 0.2, cy);
+      ctx.fillText(p.vp ? t("scores.vp", { vp: p.vp }) : "", x + bw - w * 0.2, cy);
       ctx.textAlign = "left";
     });
     if (!present.length) {
       ctx.fillStyle = "rgba(255,255,255,0.7)";
       ctx.font = `${Math.round(w * 0.36)}px system-ui, sans-serif`;
-      ctx.fillText("no Dragon yet", x + w * 0.2, y + w * 0.15 + lh * 1.5);
+      ctx.fillText(t("realms.no_dragon_yet"), x + w * 0.2, y + w * 0.15 + lh * 1.5);
     }
     ctx.restore();
   }

@@ -7,16 +7,17 @@ import { fill, h, seatMark } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
 import { predictionBox } from "./ratinglinks.mjs";
 import { PLAYER_COLOURS } from "../lib/cards.mjs";
+import { t, tn } from "../lib/i18n.mjs";
+import { botLevelName } from "../lib/seats.mjs";
 
 export { seatName };
 
 const BOT_LEVELS = ["greedy", "expert", "random"];
-const BOT_LEVEL_HELP = "random: any legal move · greedy: the move worth most now · expert: looks ahead, strongest";
 
 /** Badge elements for a seat: "bot · greedy" (with a robot icon drawn by CSS), "left". */
 export function badges(info, over = false) {
   return seatBadges(info, over).map((b) =>
-    h(`span.badge-seat.${b.kind}`, { title: { bot: `played by the ${info.bot} bot`, left: "left the game", reserved: "a rematch keeps this seat" }[b.kind] }, b.text),
+    h(`span.badge-seat.${b.kind}`, { title: { bot: t("waiting.badge_bot_title", { level: botLevelName(info.bot) }), left: t("waiting.badge_left_title"), reserved: t("waiting.badge_reserved_title") }[b.kind] }, b.text),
   );
 }
 
@@ -49,16 +50,16 @@ export function renderWaiting(el, game, me, reload) {
     const info = seatInfo(s);
     const remove =
       isHost && info.bot && !info.standIn
-        ? h("button.link", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots/${s.seat}`, { method: "DELETE" })), "aria-label": `Remove the bot from seat ${s.seat + 1}` }, "remove")
+        ? h("button.link", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots/${s.seat}`, { method: "DELETE" })), "aria-label": t("waiting.remove_bot_label", { n: s.seat + 1 }) }, t("waiting.remove_bot"))
         : null;
     return h(
       `li.seat${info.empty ? ".empty" : ""}`,
       { style: { "--pc": PLAYER_HEX[s.seat] }, dataset: { seat: s.seat } },
       seatMark(s.seat),
-      h("span.colour", {}, PLAYER_COLOURS[s.seat]),
-      h("b", {}, info.name ?? "empty seat"),
-      s.player && s.player.id === game.host_id ? h("span.muted", {}, " host") : null,
-      game.your_seat === s.seat ? h("span.you", {}, "you") : null,
+      h("span.colour", {}, t(`colour.${PLAYER_COLOURS[s.seat]}`).toLocaleLowerCase()),
+      h("b", {}, info.name ?? t("waiting.empty_seat")),
+      s.player && s.player.id === game.host_id ? h("span.muted", {}, " ", t("join.host")) : null,
+      game.your_seat === s.seat ? h("span.you", {}, t("panels.you")) : null,
       badges(info),
       remove,
     );
@@ -68,24 +69,25 @@ export function renderWaiting(el, game, me, reload) {
   const buttons = [];
   if (!seated && free) {
     const code = new URLSearchParams(location.search).get("code");
-    buttons.push(h("button.primary", { type: "button", onclick: run(() => api(`/api/games/${game.id}/join`, { method: "POST", body: code ? { invite_code: code } : {} })) }, "Take a seat"));
+    buttons.push(h("button.primary", { type: "button", onclick: run(() => api(`/api/games/${game.id}/join`, { method: "POST", body: code ? { invite_code: code } : {} })) }, t("waiting.take_seat")));
   }
   // A player leaves the table; the host cancels it (nobody is left waiting at a dead table).
-  if (seated && !isHost) buttons.push(h("button", { type: "button", dataset: { key: "leave" }, onclick: run(() => api(`/api/games/${game.id}/leave`, { method: "POST" })) }, "Leave the table"));
+  if (seated && !isHost) buttons.push(h("button", { type: "button", dataset: { key: "leave" }, onclick: run(() => api(`/api/games/${game.id}/leave`, { method: "POST" })) }, t("waiting.leave")));
   if (isHost) {
     // Two steps, so a slip of the finger does not end the table for everyone seated.
     // The second step survives the waiting room's redraws (a player joining or leaving).
-    const sure = h("button.danger", { type: "button", hidden: !cancelAsked.has(game.id), dataset: { key: "cancel-sure" }, onclick: run(() => api(`/api/games/${game.id}/cancel`, { method: "POST" })) }, "Yes, cancel it");
-    const ask = h("button", { type: "button", dataset: { key: "cancel-table" }, onclick: () => (cancelAsked.add(game.id), (sure.hidden = false), sure.focus()) }, "Cancel the table");
+    const sure = h("button.danger", { type: "button", hidden: !cancelAsked.has(game.id), dataset: { key: "cancel-sure" }, onclick: run(() => api(`/api/games/${game.id}/cancel`, { method: "POST" })) }, t("waiting.cancel_sure"));
+    const ask = h("button", { type: "button", dataset: { key: "cancel-table" }, onclick: () => (cancelAsked.add(game.id), (sure.hidden = false), sure.focus()) }, t("waiting.cancel_table"));
     buttons.push(ask, sure);
   }
   if (isHost && free) {
-    const level = h("select", { "aria-label": "Bot level", title: BOT_LEVEL_HELP }, BOT_LEVELS.map((l) => h("option", { value: l }, l)));
-    buttons.push(level, h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: level.value } })) }, "Add a bot"), h("small.muted.bot-levels", {}, BOT_LEVEL_HELP));
+    const help = t("waiting.bot_level_help");
+    const level = h("select", { "aria-label": t("waiting.bot_level"), title: help }, BOT_LEVELS.map((l) => h("option", { value: l }, botLevelName(l))));
+    buttons.push(level, h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: level.value } })) }, t("waiting.add_bot")), h("small.muted.bot-levels", {}, help));
   }
   if (isHost) {
     buttons.push(
-      h("button.primary", { type: "button", disabled: !!free, onclick: run(() => api(`/api/games/${game.id}/start`, { method: "POST" })), title: free ? "Every seat must be taken" : "" }, "Start the game"),
+      h("button.primary", { type: "button", disabled: !!free, onclick: run(() => api(`/api/games/${game.id}/start`, { method: "POST" })), title: free ? t("waiting.start_needs_full") : "" }, t("waiting.start")),
     );
   }
   const base = inviteBase(document.body.dataset.publicUrl, location.origin);
@@ -94,22 +96,27 @@ export function renderWaiting(el, game, me, reload) {
     ? h(
         "div.invite",
         {},
-        h("label", { for: "invite-link" }, "Invite link"),
+        h("label", { for: "invite-link" }, t("waiting.invite_link")),
         h("input#invite-link", { readonly: true, value: link, onfocus: (e) => e.target.select() }),
-        h("button", { type: "button", onclick: (e) => navigator.clipboard?.writeText(link).then(() => (e.target.textContent = "Copied")) }, "Copy"),
+        h("button", { type: "button", onclick: (e) => navigator.clipboard?.writeText(link).then(() => (e.target.textContent = t("waiting.copied"))) }, t("waiting.copy")),
       )
     : null;
   const status = free
-    ? `Waiting for ${free} more player${free > 1 ? "s" : ""}${isHost ? ": share the invite link or add bots." : "…"}`
+    ? tn(isHost ? "waiting.status_free_host" : "waiting.status_free", free)
     : isHost
-      ? "Every seat is taken: start when you are ready."
-      : "Every seat is taken: waiting for the host to start.";
+      ? t("waiting.status_full_host")
+      : t("waiting.status_full");
+  const about = [
+    tn(game.expansion ? "join.about_expansion" : "join.about_base", game.players),
+    game.visibility === "private" ? t("waiting.private") : t("waiting.public"),
+    ...(game.rated ? [t("yourgames.rated")] : []),
+  ].join(" · ");
   fill(
     el,
-    h("h2", {}, `Table ${game.id}`),
-    h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"} · ${game.visibility === "private" ? "private (invite only)" : "public"}${game.rated ? " · rated" : ""}`),
+    h("h2", {}, t("common.table", { id: game.id })),
+    h("p.muted", {}, about),
     h("ul.seats", {}, seats),
-    game.rated ? predictionBox(game, (seat) => seatInfo(game.seats[seat]).name ?? `seat ${seat + 1}`) : null,
+    game.rated ? predictionBox(game, (seat) => seatInfo(game.seats[seat]).name ?? t("seats.seat", { n: seat + 1 })) : null,
     invite,
     h("div.buttons", {}, buttons),
     h("p.muted.wait-status", { role: "status" }, status),

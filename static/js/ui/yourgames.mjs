@@ -4,7 +4,7 @@
 
 import { api } from "../lib/api.mjs";
 import { homeLine, titleWithCount } from "../lib/clock.mjs";
-import { formatNumber, formatOrdinal, t, tParts } from "../lib/i18n.mjs";
+import { formatNumber, formatOrdinal, formatRating, t, tParts } from "../lib/i18n.mjs";
 import { fill, h } from "./dom.mjs";
 
 function item(game, me, kind) {
@@ -33,8 +33,8 @@ function finishedItem(g) {
   ];
   if (g.place !== null && g.quit) parts.push(t("yourgames.left"));
   if (g.rated && g.rating_change !== null) {
-    const change = `${g.rating_change >= 0 ? "+" : ""}${formatNumber(g.rating_change)}`;
-    parts.push(t("yourgames.rated_change", { change, after: formatNumber(g.rating_after) }));
+    const change = `${g.rating_change >= 0 ? "+" : ""}${formatRating(g.rating_change)}`;
+    parts.push(t("yourgames.rated_change", { change, after: formatRating(g.rating_after) }));
   } else if (g.rated) parts.push(t("yourgames.rated"));
   const others = g.seats.filter((s) => s.seat !== g.seat);
   return h(
