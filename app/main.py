@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await the_app.state.watch.stop()
             await the_app.state.realtime.delayed.stop()
             await the_app.state.analysis_jobs.stop()
             the_app.state.analysis_pool.close()

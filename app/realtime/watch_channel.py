@@ -34,6 +34,7 @@ from app.realtime.connection import Connection
 from app.realtime.endpoint import socket_caps
 from app.realtime.protocol import (
     CLOSE_POLICY,
+    CLOSE_RESTARTING,
     check_size,
     dumps,
     error_frame,
@@ -108,10 +109,10 @@ class WatchChannel:
         self.app = app
         self.settings: Settings = app.state.settings
         self.sockets: set[WatchSocket] = set()
-        self.boards = watch.BoardCache()
+        # Every listed game's current board, and the one before (a move lands between reads).
+        self.boards = watch.BoardCache(2 * self.settings.watch_max_games)
         self.picture: Picture | None = None
         self.featured: int | None = None
-        self.frames_sent = 0  # list update frames built (tests and the bench read it)
         self._task: asyncio.Task[None] | None = None
 
     # --- the reader -----------------------------------------------------------------------
@@ -145,22 +146,22 @@ class WatchChannel:
         new = await hub.run(self._read, self.spectator_counts(), users)
         old, self.picture = self.picture, new
         ids = [g["id"] for g in new.games]
-        if self.featured not in new.texts:  # kept while it is live: then the next best
+        # Kept while it is live (and listed): then the next best.
+        if self.featured not in new.texts:
             self.featured = ids[0] if ids else None
         new.featured = self.featured
-        full = self._list_frame(new, None)
-        delta = self._list_frame(new, old) if old is not None else full
+        delta = self._list_frame(new, old)
+        full: str | None = None  # built only for sockets that hold no picture yet
         for sock in list(self.sockets):
             if sock.view == "list":
                 if not sock.synced:
-                    sock.conn.send(full)
+                    full = full or self._list_frame(new, None)
+                    sock.conn.send(full)  # type: ignore[arg-type]
                     sock.synced = True
                 elif delta is not None:
                     sock.conn.send(delta)
             else:
                 self._send_if_changed(sock)
-        if delta is not None:
-            self.frames_sent += 1
 
     def _list_frame(self, new: Picture, old: Picture | None) -> str | None:
         """The list frame turning `old` into `new` (everything when `old` is None); None when
@@ -236,6 +237,17 @@ class WatchChannel:
     def remove(self, sock: WatchSocket) -> None:
         """A socket closed."""
         self.sockets.discard(sock)
+
+    async def stop(self) -> None:
+        """Close every watch socket (1012: reconnect, maybe elsewhere) and the reader."""
+        for sock in list(self.sockets):
+            sock.conn.drop(CLOSE_RESTARTING)
+        self.sockets.clear()
+        task = self._task
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
 
 
 async def watch_socket(websocket: WebSocket) -> None:

@@ -77,12 +77,14 @@ def create_game(
 
 def _as_seen(db: Any, game: Any, user_id: int | None) -> GameOut:
     """The game object; for a spectator of a table with a spectator delay, its version and
-    seat to act as far as the delay lets them see (app/services/spectator_delay.py)."""
+    seat to act as far as the delay lets them see, and no clock meanwhile (its running seat
+    and deadline are the live game's), as in their view (app/services/spectator_delay.py)."""
     out = GameOut.of(game, user_id)
     if out.your_seat is None:
         behind = spectator_delay.held_back(db, game)
         if behind is not None:
             out.version, out.to_act = behind
+            out.clock = {"mode": "none"}
     return out
 
 

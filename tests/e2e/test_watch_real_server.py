@@ -119,6 +119,9 @@ def test_watch_lists_live_boards_that_update_and_filter(browser: Any, real_serve
     ]
     assert len(sockets) == 1, sockets
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: no sideways scroll either
+    page.wait_for_function("() => document.documentElement.scrollWidth <= window.innerWidth")
+    shot(page, "watch-list-phone")
     assert errors == []
     page.close()
 
@@ -168,5 +171,33 @@ def test_following_a_player_opens_their_next_game(browser: Any, real_server: str
         game_id = _live(ann, 2)
     assert page.url.endswith(f"/games/{game_id}")
     page.wait_for_selector("canvas")
+    assert errors == []
+    page.close()
+
+
+def test_the_lobby_offers_a_spectator_delay_for_rated_live_tables(
+    browser: Any, real_server: str
+) -> None:
+    url = real_server
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = watch_console(page)
+    page.goto(url + "/")
+    page.get_by_role("tab", name="Register").click()
+    page.fill('#identity input[name="username"]', "delaying")
+    page.fill('#identity input[name="password"]', "correct horse")
+    page.click('#identity button[type="submit"]')
+    page.wait_for_selector("#create:not([hidden])")
+    assert page.locator("#delay-option").is_hidden()  # unrated: no delay
+    page.check('#create-form input[name="rated"]')
+    assert page.locator("#delay-option").is_visible()
+    page.select_option('#create-form select[name="clock"]', "daily:86400")
+    assert page.locator("#delay-option").is_hidden()  # a daily table: no delay either
+    page.select_option('#create-form select[name="clock"]', "live:300:5")
+    page.select_option('#create-form select[name="spectator_delay"]', "moves:2")
+    with page.expect_navigation():
+        page.click('#create-form button[type="submit"]')
+    game_id = int(page.url.rstrip("/").split("/")[-1])
+    game = httpx.get(f"{url}/api/games/{game_id}", timeout=20).json()
+    assert game["rated"] is True and game["options"]["spectator_delay"] == {"moves": 2}
     assert errors == []
     page.close()

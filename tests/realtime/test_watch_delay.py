@@ -109,3 +109,58 @@ async def test_a_seconds_delay_shows_a_move_no_sooner(server: Server) -> None:
         await spectator.close()
         for c in clients:
             await c.aclose()
+
+
+async def test_two_instances_delay_spectators_and_share_their_chat(
+    redis_url: str, tmp_path: Any, make_postgres_db: Any
+) -> None:
+    """Players on A and B, delayed spectators on both: moves made on either instance never
+    reach a spectator early, and chat crosses between the players' and the delayed rooms, on
+    the same instance (no bus round trip) and across instances."""
+    url = make_postgres_db()
+    a = Server(tmp_path / "a", url, redis_url)
+    b = Server(tmp_path / "b", url, redis_url)
+    for s in (a, b):
+        s.log.parent.mkdir()
+    a.start()
+    b.start()
+    opened: list[WsClient] = []
+    try:
+        game_id, clients = await rated_game(a, ("inst_a", "inst_b"), {"moves": 2})
+        watcher = await account(b, "inst_watch")
+        seat0 = await WsClient("seat0@A").open(a.ws(game_id), cookie_of(clients[0]))
+        seat1 = await WsClient("seat1@B").open(b.ws(game_id), cookie_of(clients[1]))
+        spec_a = await WsClient("spec@A").open(a.ws(game_id))
+        spec_b = await WsClient("spec@B").open(b.ws(game_id), cookie_of(watcher))
+        opened = [seat0, seat1, spec_a, spec_b]
+        for ws in opened:
+            await ws.at_version(0)
+        await seat0.until(
+            lambda: any(f["type"] == "presence" and f["spectators"] == 2 for f in seat0.frames)
+        )
+        for k in range(1, 6):
+            starts = [len(spec_a.frames), len(spec_b.frames)]
+            mover = next(ws for ws in (seat0, seat1) if ws.doc and ws.doc["legal_actions"])
+            reply = await mover.act(mover.doc["legal_actions"][0], f"m{k}")
+            assert reply["type"] == "ack" and reply["version"] == k, reply
+            for ws in (seat0, seat1):
+                await ws.at_version(k)
+            allowed = max(0, k - 2)
+            for spec, start in zip((spec_a, spec_b), starts, strict=True):
+                await spec.until(lambda s=spec, a_=allowed: s.version >= a_)
+                await spec.roundtrip()
+                seen = versions(spec.frames[start:])
+                assert all(v <= allowed for v in seen), (spec.name, k, seen)
+        # A delayed spectator's line reaches the players on its own instance and on the other.
+        await spec_b.send({"type": "chat", "text": "from the stands"})
+        for ws in (seat1, seat0, spec_a):
+            await ws.frame(lambda f: f["type"] == "chat" and f["text"] == "from the stands")
+        await seat0.send({"type": "chat", "text": "from the table"})
+        for ws in (spec_a, spec_b, seat1):
+            await ws.frame(lambda f: f["type"] == "chat" and f["text"] == "from the table")
+        assert spec_a.doc == spec_b.doc
+    finally:
+        for ws in opened:
+            await ws.close()
+        a.stop()
+        b.stop()

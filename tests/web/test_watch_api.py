@@ -132,7 +132,8 @@ def test_a_move_delay_holds_back_state_log_and_summary(
 ) -> None:
     """A spectator never sees a version newer than the delay allows over REST; players do."""
     ann = _account(client_factory, "ann")
-    game = _table(ann, 3, rated=True, spectator_delay={"moves": 2})
+    clock = {"mode": "live", "initial": 300, "per_turn": 5}
+    game = _table(ann, 3, rated=True, spectator_delay={"moves": 2}, clock=clock)
     assert game["options"]["spectator_delay"] == {"moves": 2}
     anon = client_factory()
     assert anon.get(f"/api/games/{game['id']}/state").json()["version"] == 0
@@ -141,7 +142,7 @@ def test_a_move_delay_holds_back_state_log_and_summary(
         assert version == played
         state = anon.get(f"/api/games/{game['id']}/state").json()
         assert state["version"] == max(0, played - 2)
-        assert state["clock"] == {"mode": "none"} or played <= 2
+        assert state["clock"] == {"mode": "none"}  # the live clock would tell whose turn
         log = anon.get(f"/api/games/{game['id']}/log").json()
         assert [m["seq"] for m in log["moves"]] == list(range(1, max(0, played - 2) + 1))
         summary = anon.get("/api/watch").json()["games"][0]
@@ -152,7 +153,9 @@ def test_a_move_delay_holds_back_state_log_and_summary(
             anon.get("/api/games?status=live").json()["games"][0],
         ):
             assert (out["version"], out["to_act"]) == (state["version"], state["to_act"])
-        assert ann.get(f"/api/games/{game['id']}").json()["version"] == played
+            assert out["clock"] == state["clock"]
+        mine = ann.get(f"/api/games/{game['id']}").json()
+        assert mine["version"] == played and mine["clock"]["mode"] == "live"
         assert ann.get(f"/api/games/{game['id']}/state").json()["version"] == played
     # The view a delayed spectator gets is the engine's view of that earlier position.
     from sqlalchemy import select
@@ -179,6 +182,24 @@ def test_a_seconds_delay_shows_nothing_newer_than_that(
     assert anon.get(f"/api/games/{game['id']}/state").json()["version"] == 0
     assert anon.get(f"/api/games/{game['id']}/log").json()["moves"] == []
     assert anon.get("/api/watch").json()["games"][0]["v"] == 0
+    # Once the first two moves are older than the delay (their commit times moved back, as
+    # if 11 minutes had passed), they show, and the third does not.
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from app.db.models import Move, utcnow
+
+    with app.state.sessionmaker() as db:
+        db.execute(
+            update(Move)
+            .where(Move.game_id == game["id"], Move.seq <= 2)
+            .values(created_at=utcnow() - timedelta(seconds=660))
+        )
+        db.commit()
+    assert anon.get(f"/api/games/{game['id']}/state").json()["version"] == 2
+    assert [m["seq"] for m in anon.get(f"/api/games/{game['id']}/log").json()["moves"]] == [1, 2]
+    assert anon.get("/api/watch").json()["games"][0]["v"] == 2
 
 
 def test_the_delay_ends_with_the_game(
