@@ -244,5 +244,8 @@ def test_a_whole_game_by_keyboard_and_screen_reader(browser: Any, real_server: s
     print(
         f"\nkeyboard game: {turns} placements, {len(report.get('decisions', []))} other decisions"
     )
+    print("heard before placing:", report["ghost"][0])
+    print("announced:", report["placed"][0])
+    print("the bot:", next(t for t in heard if t.startswith(f"{bot} placed")))
     api.close()
     ctx.close()
