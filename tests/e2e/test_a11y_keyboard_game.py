@@ -84,7 +84,8 @@ def place_by_keyboard(page: Any, decisions: Any, report: dict[str, Any]) -> None
         decisions.get_by_text(f"Placing {cards[i]}").wait_for()
         if re.search(r"· [1-9]\d* legal spots?", title.first.inner_text()):
             break
-    page.keyboard.press("r")
+    page.keyboard.press("r")  # rotate and mirror: the next legal spot keeps to the listed ones
+    page.keyboard.press("f")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("n")  # the next legal spot
     # The engine's outcome of exactly these squares, read before deciding.

@@ -123,6 +123,14 @@ def test_every_decision_passes_axe(
             page.keyboard.press("d")  # the decisions' first control has focus
             if phone:
                 assert page.evaluate(FOCUS_HIDDEN) is None
+                # Tab through the page under the sheet: no focused control is left behind it.
+                page.locator("#board").focus()
+                hidden = []
+                for _ in range(60):
+                    page.keyboard.press("Tab")
+                    page.evaluate("() => new Promise(r => requestAnimationFrame(r))")
+                    hidden.append(page.evaluate(FOCUS_HIDDEN))
+                assert [h for h in hidden if h] == [], hidden
             page.locator("#board").focus()
             page.keyboard.press("1")
             page.keyboard.press("n")

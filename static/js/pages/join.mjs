@@ -3,7 +3,7 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { seatInfo } from "../lib/seats.mjs";
-import { $, fill, h } from "../ui/dom.mjs";
+import { $, fill, h, seatMark } from "../ui/dom.mjs";
 import { PLAYER_HEX } from "../ui/paint.mjs";
 import { badges } from "../ui/seats.mjs";
 
@@ -49,7 +49,7 @@ function seatList(game) {
       return h(
         `li.seat${info.empty ? ".empty" : ""}`,
         { style: { "--pc": PLAYER_HEX[s.seat] } },
-        h("span.swatch"),
+        seatMark(s.seat), // its shape, not only its colour
         h("b", {}, info.name ?? "free seat"),
         s.player && s.player.id === game.host_id ? h("span.muted", {}, " host") : null,
         badges(info),
