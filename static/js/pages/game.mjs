@@ -44,7 +44,7 @@ let revealChooser = false; // scroll the decision's chooser into view after the 
 const clockPanel = new ClockPanel($("clock"), () => (conn ? conn.serverNow() : Date.now()), async () => {
   const r = await api(`/api/games/${gameId}/clock/extend`, { method: "POST" });
   return r.clock;
-});
+}, () => conn?.refresh(true).catch(() => {}));
 let turnNotifier = null; // set for seated players once the game is live
 let rematchPanel = null; // shown once the game is over
 

@@ -20,12 +20,16 @@ const MUTED_KEY = "seadragons.notifications-muted";
 export class ClockPanel {
   /**
    * `now`: the server's time in ms (the connection's estimate), so deadlines count down right;
-   * `onExtend()`: ask the server for this turn's extra time (resolves to the new clock).
+   * `onExtend()`: ask the server for this turn's extra time (resolves to the new clock);
+   * `onZero()`: another seat's time reached zero at a table with extra time: it may have been
+   * granted (an extension sends no frame to the others), so the page reads the clock again.
    */
-  constructor(el, now = () => Date.now(), onExtend = null) {
+  constructor(el, now = () => Date.now(), onExtend = null, onZero = null) {
     this.el = el;
     this.now = now;
     this.onExtend = onExtend;
+    this.onZero = onZero;
+    this.zeroTurn = null; // the turn onZero was called for (once a turn)
     this.mySeat = null;
     this.warned = null; // the turn whose "time running out" warning was given
     this.noteTurn = null; // the turn the line under the clock speaks of (cleared when it ends)
@@ -85,6 +89,11 @@ export class ClockPanel {
       const running = clock.seat === r.seat && !!clock.deadline;
       r.row.classList.toggle("running", running);
       r.row.dataset.urgency = urgency(clock, r.seat, now);
+    }
+    const other = clock.seat !== null && clock.seat !== undefined && clock.seat !== this.mySeat;
+    if (this.onZero && clock.extension && other && clock.extended !== clock.turn && this.zeroTurn !== clock.turn && (remainingFor(clock, clock.seat, now) ?? 1) <= 0) {
+      this.zeroTurn = clock.turn;
+      this.onZero();
     }
     const may = canExtend(clock, this.mySeat, now);
     if (this.extendBtn && this.extendBtn.hidden === may) this.extendBtn.hidden = !may;
