@@ -20,14 +20,32 @@ Json = dict[str, Any]
 
 def legal_actions(state: State, seat: int | None) -> list[Json]:
     """Every action `seat` may take now (empty if it is not that seat's decision)."""
+    places, others = legal_parts(state, seat)
+    if not places:
+        return others
+    return [*place_actions(places), *others]
+
+
+# A hand card's legal placement: the card, its set of squares, and each head it may take there.
+Placement = tuple[str, int, tuple[tuple[int, int], ...]]
+
+
+def legal_parts(state: State, seat: int | None) -> tuple[list[Placement], list[Json]]:
+    """`legal_actions` in two parts: the placements as masks (before any action dict is built),
+    then every other action, so that `[*place_actions(places), *others]` is `legal_actions`.
+
+    For callers that encode placements their own way (the sockets' compact form): building the
+    dicts first and regrouping them costs more than the engine's own search.
+    """
     if state.over or seat is None or seat != state.turn.seat:
-        return []
+        return [], []
     if state.pending:
-        return pending_actions(state)
+        return [], pending_actions(state)
     phase = state.turn.phase
+    places: list[Placement] = []
     actions: list[Json] = []
     if phase == "place":
-        actions += placement_actions(state)
+        places = placements_of_hand(state)
         actions += pass_actions(state)
     elif phase == "mission":
         actions += mission_actions(state)
@@ -35,7 +53,7 @@ def legal_actions(state: State, seat: int | None) -> list[Json]:
     elif phase == "draw":
         actions += draw_actions(state)
     actions += free_actions(state)
-    return actions
+    return places, actions
 
 
 def pending_actions(state: State) -> list[Json]:
@@ -64,24 +82,38 @@ def placement_actions(state: State) -> list[Json]:
     With the Ancestral head, the realm of the head decides where the Dragon counts twice, so a
     set of squares spanning realms gets one action per realm (R-56).
     """
-    actions = []
-    for card in dict.fromkeys(state.players[state.turn.seat].hand):
-        actions += card_placement_actions(state, card)
-    return actions
+    return place_actions(placements_of_hand(state))
 
 
 def card_placement_actions(state: State, card: str) -> list[Json]:
     """The `place` actions of one hand card (see `placement_actions`)."""
-    actions = []
+    return place_actions(card_placements(state, card))
+
+
+def placements_of_hand(state: State) -> list[Placement]:
+    """Every hand card's placements (`card_placements`), cards in hand order."""
+    out: list[Placement] = []
+    for card in dict.fromkeys(state.players[state.turn.seat].hand):
+        out += card_placements(state, card)
+    return out
+
+
+def card_placements(state: State, card: str) -> list[Placement]:
+    """One card's placements: each legal set of squares with its heads (the first square, or
+    with the Ancestral head the first square in each realm, R-56)."""
     ancestral = expansion.ancestral_placement(state)
-    for m in placement_masks(state, card):
-        if ancestral:
-            for r, c in _realm_heads(m):
-                cells = [list(sq) for sq in _squares(m)]  # actions share no lists
-                actions.append({"type": "place", "card": card, "cells": cells, "head": [r, c]})
-        else:
-            cells = [list(sq) for sq in _squares(m)]
-            actions.append({"type": "place", "card": card, "cells": cells, "head": cells[0]})
+    heads = _realm_heads if ancestral else _first_square
+    return [(card, m, heads(m)) for m in placement_masks(state, card)]
+
+
+def place_actions(places: list[Placement]) -> list[Json]:
+    """The `place` action dicts of these placements, one per head (actions share no lists)."""
+    actions = []
+    for card, m, heads in places:
+        squares = _squares(m)
+        for head in heads:
+            cells = [list(sq) for sq in squares]
+            actions.append({"type": "place", "card": card, "cells": cells, "head": list(head)})
     return actions
 
 
@@ -89,6 +121,15 @@ def card_placement_actions(state: State, card: str) -> list[Json]:
 def _squares(mask: int) -> tuple[tuple[int, int], ...]:
     # Placement masks come from fixed tables, so the same few thousand recur all game long.
     return tuple(squares_of(mask))
+
+
+def squares_of_mask(mask: int) -> tuple[tuple[int, int], ...]:
+    """A placement mask's squares in reading order, as its `place` action lists them."""
+    return _squares(mask)
+
+
+def _first_square(mask: int) -> tuple[tuple[int, int], ...]:
+    return _squares(mask)[:1]
 
 
 @lru_cache(maxsize=1 << 12)

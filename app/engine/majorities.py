@@ -31,6 +31,12 @@ def _hidden_dragons(state: State, seat: int) -> dict[str, int]:
     return out
 
 
+def holds_hidden_dragon(state: State, seat: int) -> bool:
+    """Whether a seat holds a Hidden Dragon card (else its standings are everyone's)."""
+    reefs = content().reefs
+    return any(reefs[cid].kind == "hidden_dragon" for cid in state.players[seat].reefs)
+
+
 @dataclass(frozen=True)
 class RealmPresence:
     """One realm's public counts: Dragons on the board and pieces per seat, open Whirlpools."""

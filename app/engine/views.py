@@ -8,7 +8,7 @@ from typing import Any
 from . import expansion
 from .board import REALMS
 from .content import DECKS, content
-from .majorities import public_presence, realm_standings, standings
+from .majorities import holds_hidden_dragon, public_presence, realm_standings, standings
 from .missions import payment_covers
 from .rules import draw_decks
 from .scoring import final_scores
@@ -120,6 +120,9 @@ def shared_view(state: State) -> dict[str, Any]:
         },
         "public_presence": public_presence(state),
     }
+    # The live majorities as a spectator sees them (every seat's once over): also what every
+    # seat without a Hidden Dragon card sees, so one computation serves most viewers.
+    shared["realms"] = realm_standings(state, None, shared["public_presence"])
     if state.options.expansion:
         shared["reward"] = copy.deepcopy(state.reward)  # a view must never alias the state
     if state.over:
@@ -148,7 +151,7 @@ def view_for(
         "pending": _pending_view(state, viewer),
         "over": state.over,
         # Live majorities per realm: Hidden Dragons only the viewer's own.
-        "realms": realm_standings(state, viewer, shared["public_presence"]),
+        "realms": _realms(state, viewer, shared),
         "missions_open": _missions_open(state, viewer),
     }
     if "reward" in shared:
@@ -156,6 +159,12 @@ def view_for(
     if "scores" in shared:
         view["scores"] = shared["scores"]
     return view
+
+
+def _realms(state: State, viewer: int | None, shared: dict[str, Any]) -> list[dict[str, Any]]:
+    if viewer is None or state.over or not holds_hidden_dragon(state, viewer):
+        return shared["realms"]
+    return realm_standings(state, viewer, shared["public_presence"])
 
 
 def replay_view(state: State, shared: dict[str, Any] | None = None) -> dict[str, Any]:

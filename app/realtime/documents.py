@@ -1,6 +1,6 @@
 """Per-viewer documents and their RFC 6902 diffs; pure functions over engine states.
 
-A viewer's document is `{"view": view_for(state, seat), "legal": pack_legal(legal_actions),
+A viewer's document is `{"view": view_for(state, seat), "legal": packed_legal(state, seat),
 "clock": ...}`: the `view` GET /api/games/{id}/state returns, that viewer's legal actions in the
 compact form of app/realtime/legal_wire.py (expanded, exactly the state's `legal_actions`), and
 the game's public turn clock (the state's `clock`). Viewers with
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import app.engine as rules
-from app.realtime.legal_wire import pack_legal
+from app.realtime.legal_wire import packed_legal
 from app.realtime.protocol import dumps
 from app.services.games import timeout_note
 from app.services.live import GameSnap, MoveInfo
@@ -52,10 +52,7 @@ def document(
     engine's `shared_view(state)`, computed once for all the viewer kinds of one change (their
     documents then share those public parts; documents are never modified once built).
     """
-    legal = None
-    if key.acting and key.seat is not None:
-        actions = rules.legal_actions(state, key.seat)
-        legal = pack_legal(actions) if actions else None
+    legal = packed_legal(state, key.seat) if key.acting and key.seat is not None else None
     return {"view": rules.view_for(state, key.seat, shared), "legal": legal, "clock": clock}
 
 
@@ -147,6 +144,8 @@ def log_frame(move: MoveInfo, key: ViewerKey, over: bool) -> str:
         "at": move.at,
         "events": events,
         "text": [rules.describe(ev) for ev in events],
+        # The same lines as language-neutral pieces, worded by the reader's catalogue.
+        "pieces": [rules.line(ev) for ev in events],
     }
     # Every field of GET /log's entry for this move, so a page with a socket never fetches it.
     if move.timeout:

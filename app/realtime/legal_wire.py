@@ -12,6 +12,10 @@ and its JS twin in static/js/lib/legal.mjs). Everything else is sent as it is.
      "other": [{"type": "pass", ...}, ...]}
 
 An anchor without a head index puts the head on the first square of `cells`.
+
+`packed_legal` builds this form straight from the engine's placement masks (`legal_parts`),
+without building the action dicts first; it equals `pack_legal(legal_actions(...))` exactly
+(tests/realtime/test_units.py pins the two together over whole random games).
 """
 
 from __future__ import annotations
@@ -20,7 +24,52 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from app.engine.legal import Placement, legal_parts, place_actions, squares_of_mask
+
 Json = dict[str, Any]
+
+
+def packed_legal(state: Any, seat: int | None) -> Json | None:
+    """The compact form of `seat`'s legal actions now (None when it has none)."""
+    places, others = legal_parts(state, seat)
+    if not places and not others:
+        return None
+    rest = pack_legal(others)
+    if rest["place"]:
+        # Another kind of action with squares (none today): keep the one exact ordering.
+        return pack_legal([*place_actions(places), *others])
+    return {"place": _pack_places(places), "other": rest["other"]}
+
+
+def _pack_places(places: list[Placement]) -> list[Json]:
+    groups: dict[tuple[str, tuple[tuple[int, int], ...]], Json] = {}
+    for card, mask, heads in places:
+        shape, anchors = _mask_anchors(mask, heads)
+        group = groups.get((card, shape))
+        if group is None:
+            group = groups[card, shape] = {
+                "base": {"type": "place", "card": card},
+                "cells": [list(s) for s in shape],
+                "at": [],
+            }
+        group["at"].extend(anchors)
+    return list(groups.values())
+
+
+@lru_cache(maxsize=1 << 16)
+def _mask_anchors(
+    mask: int, heads: tuple[tuple[int, int], ...]
+) -> tuple[tuple[tuple[int, int], ...], tuple[list[int], ...]]:
+    """A placement's shape relative to its anchor, and one anchor entry per head (as
+    `pack_legal` writes them). Documents are never modified once built, so the anchor lists
+    may be shared between them."""
+    squares = squares_of_mask(mask)
+    r0, c0, shape = _anchored(squares)
+    anchors = []
+    for head in heads:
+        h = squares.index(head)
+        anchors.append([r0, c0] if h == 0 else [r0, c0, h])
+    return shape, tuple(anchors)
 
 
 def pack_legal(actions: list[Json]) -> Json:

@@ -108,6 +108,13 @@ FIRST_PLAYER_RULE = {
 }
 
 
+class SpectatorDelayIn(Body):
+    """Exactly one of the two; at most SEADRAGONS_SPECTATOR_DELAY_MAX_MOVES / _MAX_SECONDS."""
+
+    moves: int | None = Field(default=None, ge=1, le=2**31 - 1, examples=[3])
+    seconds: int | None = Field(default=None, ge=1, le=2**31 - 1, examples=[60])
+
+
 class CreateGameIn(Body):
     model_config = ConfigDict(json_schema_extra=FIRST_PLAYER_RULE)
 
@@ -127,6 +134,8 @@ class CreateGameIn(Body):
     clock: ClockIn | None = None
     # Its result moves the players' ratings (accounts only: a guest gets 403 account_required).
     rated: bool = False
+    # Rated live tables: spectators see the game this far behind (app/services/spectator_delay.py).
+    spectator_delay: SpectatorDelayIn | None = None
 
 
 class JoinIn(Body):

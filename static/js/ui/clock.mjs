@@ -1,15 +1,10 @@
 // The turn clock on the table, and browser notifications of my turn.
 // Text only through textContent (ui/dom.mjs); styles through classes (static/css/pace.css).
 
+import { t } from "../lib/i18n.mjs";
+import { seatLabel } from "../lib/seats.mjs";
 import { fill, h } from "./dom.mjs";
 import { canExtend, clockLabel, formatSeconds, formatSetting, remainingFor, shouldNotify, shouldOfferNotifications, urgency } from "../lib/clock.mjs";
-
-const WORDS = {
-  extend: (s) => `Ask for ${s} more`,
-  extendTitle: "Once a turn, before your time runs out",
-  granted: (s) => `You have ${s} more this turn.`,
-  low: (left, extra) => `Your time is running out: ${left} left.${extra ? ` You may ask for ${extra} more.` : ""}`,
-};
 
 const TICK_MS = 250;
 const ASKED_KEY = "seadragons.notifications-asked";
@@ -61,17 +56,17 @@ export class ClockPanel {
         row: null,
       }));
       const items = this.rows.map((r) => {
-        const out = clock.timeouts?.[r.seat] ? h("span.badge.clock-timeouts", { title: "turns in a row that ran out" }, `timed out ×${clock.timeouts[r.seat]}`) : null;
-        r.row = h("li.clock-row", { dataset: { seat: r.seat } }, h("span.clock-name", {}, names?.[r.seat] ?? `Seat ${r.seat + 1}`, r.seat === mySeat ? " (you)" : ""), r.time, out);
+        const out = clock.timeouts?.[r.seat] ? h("span.badge.clock-timeouts", { title: t("clock.timeouts_title") }, t("clock.timeouts", { n: clock.timeouts[r.seat] })) : null;
+        r.row = h("li.clock-row", { dataset: { seat: r.seat } }, h("span.clock-name", {}, names?.[r.seat] ?? seatLabel(r.seat), r.seat === mySeat ? ` ${t("clock.you")}` : ""), r.time, out);
         return r.row;
       });
       // Extra time (WCAG 2.2.1): offered to the player to act while the table allows it; the
       // warning below says so when the time runs low.
       this.extendBtn = clock.extension && this.onExtend
-        ? h("button.clock-extend", { type: "button", hidden: true, title: WORDS.extendTitle, onclick: () => this.extend(), dataset: { key: "clock-extend" } }, WORDS.extend(formatSetting(clock.extension)))
+        ? h("button.clock-extend", { type: "button", hidden: true, title: t("clock.extend_title"), onclick: () => this.extend(), dataset: { key: "clock-extend" } }, t("clock.extend", { time: formatSetting(clock.extension) }))
         : null;
       this.warning = h("p.clock-warning", { role: "status" });
-      fill(this.el, h("h3", {}, "Clock"), h("p.muted.clock-label", {}, clockLabel(clock)), h("ol.clock-rows", {}, items), this.extendBtn, this.warning);
+      fill(this.el, h("h3", {}, t("clock.title")), h("p.muted.clock-label", {}, clockLabel(clock)), h("ol.clock-rows", {}, items), this.extendBtn, this.warning);
     }
     this.tick();
     if (!this.timer) this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -101,7 +96,7 @@ export class ClockPanel {
     if (this.warning && this.mySeat !== null && urgency(clock, this.mySeat, now) === "low" && this.warned !== clock.turn) {
       this.warned = clock.turn;
       const left = formatSeconds(Math.ceil(remainingFor(clock, this.mySeat, now) ?? 0));
-      this.say(WORDS.low(left, may ? formatSetting(clock.extension) : ""));
+      this.say(may ? t("clock.low_extend", { left, time: formatSetting(clock.extension) }) : t("clock.low", { left }));
     } else if (this.warning?.textContent && this.noteTurn !== clock.turn) this.warning.textContent = "";
   }
 
@@ -120,7 +115,7 @@ export class ClockPanel {
       if (clock) {
         this.clock = clock;
         this.tick();
-        this.say(WORDS.granted(formatSetting(clock.extension)));
+        this.say(t("clock.granted", { time: formatSetting(clock.extension) }));
       }
     } catch (e) {
       this.say(e?.message ?? String(e));
@@ -163,7 +158,7 @@ export class TurnNotifier {
         if (Notification.permission === "granted") this.showSwitch();
       }
     };
-    fill(this.el, h("button.link", { type: "button", onclick: ask }, "Notify me when it's my turn"));
+    fill(this.el, h("button.link", { type: "button", onclick: ask }, t("clock.notify_offer")));
     this.el.hidden = false;
   }
 
@@ -176,7 +171,7 @@ export class TurnNotifier {
   showSwitch() {
     const btn = h("button.link.notify-switch", { type: "button", "aria-pressed": String(!this.muted), dataset: { key: "notify-switch" } });
     const label = () => {
-      btn.textContent = this.muted ? "Turn notices: off (turn on)" : "Turn notices: on (turn off)";
+      btn.textContent = this.muted ? t("clock.notices_off") : t("clock.notices_on");
       btn.setAttribute("aria-pressed", String(!this.muted));
     };
     btn.addEventListener("click", () => {
@@ -195,7 +190,7 @@ export class TurnNotifier {
     const hidden = document.visibilityState === "hidden";
     if (!shouldNotify({ hidden, permission: Notification.permission, version: turn, lastNotified: this.lastNotified, muted: this.muted })) return;
     this.lastNotified = turn;
-    const note = new Notification("Your turn · Sea Dragons", { body: `Table ${this.gameId} is waiting for you.`, tag: `seadragons-turn-${this.gameId}` });
+    const note = new Notification(t("clock.notification_title"), { body: t("clock.notification_body", { id: this.gameId }), tag: `seadragons-turn-${this.gameId}` });
     note.onclick = () => {
       window.focus();
       note.close();
