@@ -269,30 +269,31 @@ def extend(db: Session, game_id: int, user_id: int, now: datetime) -> dict[str, 
         .execution_options(populate_existing=True)
     )
 
-    def refuse(code: str, message: str) -> ServiceError:
+    def refuse(code: str, message: str) -> ServiceError:  # message: a t_ text
         db.rollback()  # nothing changed; the row's lock ends here
         return ServiceError(code, message)
 
     if game is None:
-        raise refuse("not_found", f"there is no game {game_id}")
+        raise refuse("not_found", t_("there is no game {game_id}", game_id=game_id))
     if game.status != "live":
-        code = "game_over" if game.status == "finished" else "not_started"
-        raise refuse(code, f"game {game_id} is {game.status}")
+        if game.status == "finished":
+            raise refuse("game_over", t_("game {game_id} is over", game_id=game_id))
+        raise refuse("not_started", t_("game {id} has not started", id=game_id))
     c = game.clock
     if c is None or not c.get("extension"):
-        raise refuse("no_extension", "this table's clock gives no extra time")
+        raise refuse("no_extension", t_("this table's clock gives no extra time"))
     mine = next((s for s in game.seats if s.user_id == user_id), None)
     if mine is None:
-        raise refuse("not_seated", "only a player of this game may ask for more time")
+        raise refuse("not_seated", t_("only a player of this game may ask for more time"))
     if c.get("seat") != mine.seat or game.to_act != mine.seat or c.get("deadline") is None:
-        raise refuse("not_your_turn", "only the player whose turn it is may ask for more time")
+        raise refuse("not_your_turn", t_("only the player whose turn it is may ask for more time"))
     if mine.bot_level is not None:
-        raise refuse("seat_has_bot", "a bot plays your seat now")
+        raise refuse("seat_has_bot", t_("a bot plays your seat now"))
     if c.get("extended") is not None and c["extended"] == c.get("turn"):
-        raise refuse("already_extended", "this turn already had its extra time")
+        raise refuse("already_extended", t_("this turn already had its extra time"))
     deadline = datetime.fromisoformat(c["deadline"])
     if c.get("autoplay") is not None or deadline <= now:
-        raise refuse("time_is_up", "this turn's time has run out")
+        raise refuse("time_is_up", t_("this turn's time has run out"))
     new = copy.deepcopy(c)
     later = deadline + timedelta(seconds=c["extension"])
     new.update(deadline=later.isoformat(), extended=c["turn"])

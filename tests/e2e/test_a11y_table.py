@@ -84,6 +84,20 @@ def _finished() -> Table:
     return t
 
 
+def _tab_through(page: Any, where: str, presses: int = 45) -> None:
+    """From the top of the page, Tab on: no control that takes focus is left behind the sheet
+    (the players' panels and the markets lie under it before the page scrolls)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.locator("#board").focus()
+    hidden = []
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(r))")
+        hidden.append(page.evaluate(FOCUS_HIDDEN))
+    assert [h for h in hidden if h] == [], (where, hidden)
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+
 def _check(page: Any, where: str, log: dict[str, Any], phone: bool) -> None:
     # Two frames, then every running transition finished (colours are checked as they settle).
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
@@ -117,6 +131,8 @@ def test_every_decision_passes_axe(
             page.keyboard.press("Enter")
             page.wait_for_selector("#actions .chooser")
         _check(page, f"{size}/{name}", log, phone)
+        if phone and not opener:
+            _tab_through(page, f"{size}/{name}")
         if name == "place":
             # Placing: a card picked, the ghost on a legal spot (the engine's preview in), then
             # fixed; and on an illegal spot with the engine's reason; by keyboard throughout.

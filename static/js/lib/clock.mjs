@@ -33,9 +33,25 @@ export function formatSetting(seconds) {
 /** The clock of a table in a few words ("" when it has none), for the lobby and the table. */
 export function clockLabel(clock) {
   if (!clock || clock.mode === "none") return "";
-  if (clock.mode === "live") return t("clock.live_label", { initial: formatSetting(clock.initial), per_turn: formatSetting(clock.per_turn) });
-  if (clock.mode === "daily") return t("clock.daily_label", { per_turn: formatSetting(clock.per_turn) });
+  const extension = clock.extension ? formatSetting(clock.extension) : null;
+  const initial = formatSetting(clock.initial ?? 0);
+  const perTurn = formatSetting(clock.per_turn);
+  if (clock.mode === "live") {
+    return extension ? t("clock.live_label_extension", { initial, per_turn: perTurn, extension }) : t("clock.live_label", { initial, per_turn: perTurn });
+  }
+  if (clock.mode === "daily") return extension ? t("clock.daily_label_extension", { per_turn: perTurn, extension }) : t("clock.daily_label", { per_turn: perTurn });
   return "";
+}
+
+/**
+ * Whether `seat` may ask for the table's extra time now (POST .../clock/extend): its clock is
+ * running with time left, the table offers an extension and this turn has not had it. The
+ * server decides; this only says when to offer the button.
+ */
+export function canExtend(clock, seat, nowMs) {
+  if (!clock?.extension || seat === null || seat === undefined || !isRunning(clock, seat)) return false;
+  if (clock.extended !== null && clock.extended !== undefined && clock.extended === clock.turn) return false;
+  return (remainingFor(clock, seat, nowMs) ?? 0) > 0;
 }
 
 /** Whether `seat`'s clock is the one running now. */
@@ -108,10 +124,14 @@ export function homeLine(game, meId, nowMs) {
   return parts.join(" · ");
 }
 
-/** The clock of the lobby form's choice ("none", "live:300:5", "daily:86400") for POST /api/games. */
+/**
+ * The clock of the lobby form's choice for POST /api/games: "none", "live:300:5", "daily:86400",
+ * with the extra time a turn may ask for last when there is one ("live:300:5:120",
+ * "daily:86400:3600").
+ */
 export function clockSpec(choice) {
-  const [mode, a, b] = String(choice ?? "none").split(":");
-  if (mode === "live") return { mode, initial: Number(a), per_turn: Number(b) };
-  if (mode === "daily") return { mode, per_turn: Number(a) };
+  const [mode, a, b, c] = String(choice ?? "none").split(":");
+  if (mode === "live") return { mode, initial: Number(a), per_turn: Number(b), ...(c ? { extension: Number(c) } : {}) };
+  if (mode === "daily") return { mode, per_turn: Number(a), ...(b ? { extension: Number(b) } : {}) };
   return { mode: "none" };
 }

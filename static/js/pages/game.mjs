@@ -43,7 +43,10 @@ let revealPlacing = false; // on one column, scroll the sheet to the placing but
 let revealChooser = false; // scroll the decision's chooser into view after the next render
 // deadlines are the server's, so the countdown uses the server's time as the socket
 // measured it (the browser's own clock until then).
-const clockPanel = new ClockPanel($("clock"), () => (conn ? conn.serverNow() : Date.now()));
+const clockPanel = new ClockPanel($("clock"), () => (conn ? conn.serverNow() : Date.now()), async () => {
+  const r = await api(`/api/games/${gameId}/clock/extend`, { method: "POST" });
+  return r.clock;
+}, () => conn?.refresh(true).catch(() => {}));
 let turnNotifier = null; // set for seated players once the game is live
 let rematchPanel = null; // shown once the game is over
 

@@ -4,7 +4,7 @@
 import { api, errorText } from "../lib/api.mjs";
 import { t, tn } from "../lib/i18n.mjs";
 import { seatInfo } from "../lib/seats.mjs";
-import { $, fill, h } from "../ui/dom.mjs";
+import { $, fill, h, seatMark } from "../ui/dom.mjs";
 import { PLAYER_HEX } from "../ui/paint.mjs";
 import { badges } from "../ui/seats.mjs";
 
@@ -50,7 +50,7 @@ function seatList(game) {
       return h(
         `li.seat${info.empty ? ".empty" : ""}`,
         { style: { "--pc": PLAYER_HEX[s.seat] } },
-        h("span.swatch"),
+        seatMark(s.seat), // its shape, not only its colour
         h("b", {}, info.name ?? t("join.free_seat")),
         s.player && s.player.id === game.host_id ? h("span.muted", {}, " ", t("join.host")) : null,
         badges(info),

@@ -4,7 +4,7 @@
 import { t } from "../lib/i18n.mjs";
 import { seatLabel } from "../lib/seats.mjs";
 import { fill, h } from "./dom.mjs";
-import { clockLabel, formatSeconds, remainingFor, shouldNotify, shouldOfferNotifications, urgency } from "../lib/clock.mjs";
+import { canExtend, clockLabel, formatSeconds, formatSetting, remainingFor, shouldNotify, shouldOfferNotifications, urgency } from "../lib/clock.mjs";
 
 const TICK_MS = 250;
 const ASKED_KEY = "seadragons.notifications-asked";
@@ -13,10 +13,23 @@ const MUTED_KEY = "seadragons.notifications-muted";
 
 /** The clock panel: one row per seat, the running one counting down between server updates. */
 export class ClockPanel {
-  /** `now`: the server's time in ms (the connection's estimate), so deadlines count down right. */
-  constructor(el, now = () => Date.now()) {
+  /**
+   * `now`: the server's time in ms (the connection's estimate), so deadlines count down right;
+   * `onExtend()`: ask the server for this turn's extra time (resolves to the new clock);
+   * `onZero()`: another seat's time reached zero at a table with extra time: it may have been
+   * granted (an extension sends no frame to the others), so the page reads the clock again.
+   */
+  constructor(el, now = () => Date.now(), onExtend = null, onZero = null) {
     this.el = el;
     this.now = now;
+    this.onExtend = onExtend;
+    this.onZero = onZero;
+    this.zeroTurn = null; // the turn onZero was called for (once a turn)
+    this.mySeat = null;
+    this.warned = null; // the turn whose "time running out" warning was given
+    this.noteTurn = null; // the turn the line under the clock speaks of (cleared when it ends)
+    this.extendBtn = null;
+    this.warning = null;
     this.clock = null; // the last clock from the server (GET .../state or the socket document)
     this.rows = []; // [{seat, time}] elements updated by each tick
     this.key = ""; // what the rows were built from
@@ -33,6 +46,7 @@ export class ClockPanel {
       return;
     }
     this.el.hidden = false;
+    this.mySeat = mySeat;
     const key = JSON.stringify([clock, names, mySeat]);
     if (key !== this.key) {
       this.key = key;
@@ -46,7 +60,13 @@ export class ClockPanel {
         r.row = h("li.clock-row", { dataset: { seat: r.seat } }, h("span.clock-name", {}, names?.[r.seat] ?? seatLabel(r.seat), r.seat === mySeat ? ` ${t("clock.you")}` : ""), r.time, out);
         return r.row;
       });
-      fill(this.el, h("h3", {}, t("clock.title")), h("p.muted.clock-label", {}, clockLabel(clock)), h("ol.clock-rows", {}, items));
+      // Extra time (WCAG 2.2.1): offered to the player to act while the table allows it; the
+      // warning below says so when the time runs low.
+      this.extendBtn = clock.extension && this.onExtend
+        ? h("button.clock-extend", { type: "button", hidden: true, title: t("clock.extend_title"), onclick: () => this.extend(), dataset: { key: "clock-extend" } }, t("clock.extend", { time: formatSetting(clock.extension) }))
+        : null;
+      this.warning = h("p.clock-warning", { role: "status" });
+      fill(this.el, h("h3", {}, t("clock.title")), h("p.muted.clock-label", {}, clockLabel(clock)), h("ol.clock-rows", {}, items), this.extendBtn, this.warning);
     }
     this.tick();
     if (!this.timer) this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -64,6 +84,43 @@ export class ClockPanel {
       const running = clock.seat === r.seat && !!clock.deadline;
       r.row.classList.toggle("running", running);
       r.row.dataset.urgency = urgency(clock, r.seat, now);
+    }
+    const other = clock.seat !== null && clock.seat !== undefined && clock.seat !== this.mySeat;
+    if (this.onZero && clock.extension && other && clock.extended !== clock.turn && this.zeroTurn !== clock.turn && (remainingFor(clock, clock.seat, now) ?? 1) <= 0) {
+      this.zeroTurn = clock.turn;
+      this.onZero();
+    }
+    const may = canExtend(clock, this.mySeat, now);
+    if (this.extendBtn && this.extendBtn.hidden === may) this.extendBtn.hidden = !may;
+    // Warned once a turn, when my time turns low, while there is still time to act on it.
+    if (this.warning && this.mySeat !== null && urgency(clock, this.mySeat, now) === "low" && this.warned !== clock.turn) {
+      this.warned = clock.turn;
+      const left = formatSeconds(Math.ceil(remainingFor(clock, this.mySeat, now) ?? 0));
+      this.say(may ? t("clock.low_extend", { left, time: formatSetting(clock.extension) }) : t("clock.low", { left }));
+    } else if (this.warning?.textContent && this.noteTurn !== clock.turn) this.warning.textContent = "";
+  }
+
+  /** A line under the clock (a polite status: read out), kept until the turn ends. */
+  say(text) {
+    this.noteTurn = this.clock?.turn ?? null;
+    this.warning.textContent = text;
+  }
+
+  /** Ask for the extra time; the server's answer is the clock to show. */
+  async extend() {
+    if (!this.onExtend || !this.extendBtn) return;
+    this.extendBtn.disabled = true;
+    try {
+      const clock = await this.onExtend();
+      if (clock) {
+        this.clock = clock;
+        this.tick();
+        this.say(t("clock.granted", { time: formatSetting(clock.extension) }));
+      }
+    } catch (e) {
+      this.say(e?.message ?? String(e));
+    } finally {
+      this.extendBtn.disabled = false;
     }
   }
 }
