@@ -130,8 +130,12 @@ def analyse_move(
 ) -> Json:
     """One move's entry, judged from `seat`'s view (the State is read only through `view_for`
     and `legal_actions`, so other seats' hidden cards cannot change it)."""
-    legal = legal_actions(state, seat)
     entry: Json = {"seat": seat, "turn": state.turn.number, "played": action}
+    if action.get("type") == "take_back":
+        # Undoing a switch (the Ancestral head, a treasure) is offered beside the legal actions,
+        # not among them: a correction, not a decision to judge.
+        return entry | {"forced": True, "taken_back": True}
+    legal = legal_actions(state, seat)
     if len(legal) < 2:
         entry["forced"] = True
         return entry

@@ -118,3 +118,20 @@ def test_an_analysis_cut_into_parts_is_the_same_analysis(analysis: dict) -> None
     parts = [analyse_moves(record, FAST, a, min(a + 17, n)) for a in range(0, n, 17)]
     entries = [e for part in parts for e in part]
     assert assemble(record, FAST, entries) == analysis
+
+
+def test_a_take_back_is_listed_but_not_judged_R56() -> None:
+    # The Ancestral head declared, then taken back (offered beside the legal actions): the
+    # analysis goes on instead of failing on an action it could not find among them.
+    from tests.engine.helpers import game
+
+    state = game(players=3, expansion=True)
+    declared, _ = apply(state, {"type": "use_ancestral"}, 0)
+    entry = analyse_move(declared, 0, {"type": "take_back"}, 1, FAST)
+    assert entry == {
+        "seat": 0,
+        "turn": declared.turn.number,
+        "played": {"type": "take_back"},
+        "forced": True,
+        "taken_back": True,
+    }
