@@ -44,7 +44,7 @@ from websockets.uri import parse_uri
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import load  # noqa: E402
+import load
 
 _PATCH = re.compile(rb'^\{"type":"patch","base":(\d+),"version":(\d+)')
 _STATE_VERSION = re.compile(rb'"version":(\d+)')
