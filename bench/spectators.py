@@ -199,7 +199,7 @@ async def open_spectators(
             if not spec.slow:  # a slow one never holds a version: it only must not delay others
                 versions.spectators_of[game_id] = versions.spectators_of.get(game_id, 0) + 1
             await loop.create_connection(lambda: spec, "127.0.0.1", port)
-            await asyncio.wait_for(spec.ready, 120)
+            await asyncio.wait_for(spec.ready, 600)  # a busy machine joins slowly
             out.append(spec)
 
     await asyncio.gather(*(one(i) for i in range(count)))
