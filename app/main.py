@@ -15,9 +15,11 @@ from itsdangerous import Signer
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine, make_sessionmaker
+from app.i18n.middleware import LanguageMiddleware
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
+from app.realtime import delayed_rooms, watch_channel
 from app.realtime import install as install_realtime
 from app.services import analysis
 from app.services.bot_runner import runner_for
@@ -31,19 +33,25 @@ from app.web import (
     api_account,
     api_analysis,
     api_bots,
+    api_clock,
     api_games,
     api_hints,
+    api_learn,
     api_me,
     api_previews,
     api_ratings,
     api_rematch,
     api_replays,
     api_users,
+    api_watch,
     errors,
     health,
+    language,
     pages,
     pages_account,
+    pages_learn,
     pages_ratings,
+    pages_watch,
 )
 from app.web.inputs import ControlCharacterMiddleware
 from app.web.limits import BodyLimitMiddleware
@@ -85,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await the_app.state.realtime.delayed.stop()
             await the_app.state.analysis_jobs.stop()
             the_app.state.analysis_pool.close()
             await the_app.state.jobs.stop()
@@ -128,7 +137,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Middleware: the last added is the outermost. From the outside in: request id and log
     # context, security headers (on every answer, refusals included), the body size limit
     # (before anything reads a body), control characters in paths and queries, the Origin
-    # check, CORS.
+    # check, CORS, and innermost the reader's language (so error answers are in it too).
+    app.add_middleware(LanguageMiddleware)
     if settings.allowed_origins:
         app.add_middleware(
             CORSMiddleware,
@@ -152,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api_games.invites_router)
     app.include_router(api_previews.router)  # placement outcomes from the engine
     app.include_router(api_hints.router)  # the expert's move, at unrated tables
+    app.include_router(api_clock.router)  # extra time on a turn clock
     app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
     app.include_router(api_account.router)  # email notices
@@ -161,8 +172,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages_account.router)  # account page, email links
     app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
     app.include_router(pages_ratings.router)
+    app.include_router(api_learn.router)  # tutorials and the rules page's examples
+    app.include_router(pages_learn.router)
     app.include_router(health.router)
+    app.include_router(language.router)  # the header's language switch
     install_realtime(app)
+    delayed_rooms.install(app)  # spectators of tables with a spectator delay
+    app.include_router(api_watch.router)  # live games at a glance
+    app.include_router(pages_watch.router)
+    watch_channel.install(app)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
     return app

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 SECRET_FILE = "secret_key"
@@ -140,6 +140,9 @@ class Settings(BaseSettings):
     clock_bot_level: str = "greedy"
     clock_timeouts_to_bot: int = 2
     clock_max_seconds: int = 30 * 86400
+    # The most extra time a table may let the player to act ask for, once per turn (a clock's
+    # `extension`, WCAG 2.2.1: a time limit the player can extend).
+    clock_max_extension_seconds: int = 3600
     # Game review (app/review): rounds of the expert's rollouts per decision (the search budget;
     # a count, not seconds, so the same game always gets the same analysis) and the drops in
     # winning chance, in percentage points, that label a move.
@@ -194,6 +197,23 @@ class Settings(BaseSettings):
     history_page_size: int = 20
     profile_recent_games: int = 10
     profile_history_points: int = 200
+
+    # Watching (app/services/watch.py, app/realtime/watch_channel.py): the /watch channel
+    # sends at most one update per game per WATCH_TICK_SECONDS (the throttle: at least 1 s);
+    # it lists the WATCH_MAX_GAMES most interesting live public games, and one process serves
+    # at most WATCH_MAX_SOCKETS watch sockets (they also count in the per-address socket caps).
+    watch_tick_seconds: float = Field(default=1.0, ge=1.0)
+    watch_max_games: int = Field(default=100, ge=1, le=1000)
+    watch_max_sockets: int = Field(default=5000, ge=1)
+    # The spectator delay of rated live tables (app/services/spectator_delay.py): at most this
+    # many moves or seconds behind; delayed spectator rooms are advanced every
+    # SPECTATOR_DELAY_TICK_SECONDS (past states rebuilt for them share the state cache).
+    spectator_delay_max_moves: int = Field(default=20, ge=1)
+    spectator_delay_max_seconds: int = Field(default=600, ge=1)
+    spectator_delay_tick_seconds: float = Field(default=0.5, gt=0)
+    # Tutorials (/api/learn, app/tutorial): the most answers (the learner's moves so far) one
+    # request may send; every lesson has fewer steps, and each answer is one engine move replayed.
+    learn_answers_max: int = 64
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -6,8 +6,19 @@ server's own `ratings.record_results` (one transaction per game, as the job does
 updates of the last `--tail` games, then profile reads, leaderboard pages and history pages,
 and prints the query plans of the profile's and leaderboard's queries.
 
+`--split` says where a profile read's time goes: waiting on the database (the driver's execute
+and fetch, timed by SQLAlchemy's cursor events), building the document in Python (statements,
+rows, this code), and the API's validation and JSON encoding (`ProfileOut`); and the functions
+that take the most CPU (yappi, CPU clock). `--keep NAME` keeps the filled database (a SQLite
+file path, or a Postgres schema name) and reuses it on the next run, skipping the fill.
+
     nice -n 10 .venv/bin/python bench/ratings_cost.py --games 10000
     nice -n 10 .venv/bin/python bench/ratings_cost.py --games 10000 --postgres postgresql://root@127.0.0.1/test
+    nice -n 10 .venv/bin/python bench/ratings_cost.py --keep /tmp/r10k.db --split
+
+`--baseline FILE` reads with another version of app/services/profiles.py (say, `git show
+4f30ce9:app/services/profiles.py > /tmp/profiles_before.py`), on the same database: before and
+after a change, side by side.
 """
 
 from __future__ import annotations
@@ -31,7 +42,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.models import Game, Seat, User, utcnow
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.scoring import winners
-from app.services import profiles, ratings
+from app.services import profile_summaries, profiles, ratings
 from app.settings import Settings
 
 
@@ -56,8 +67,9 @@ def _scores(rng: random.Random, players: int) -> dict:
     return {"players": out, "winners": winners(out)}
 
 
-def fill(sessions, games: int, users: int, seed: int, tail: int) -> list[float]:
-    """Store `games` finished rated games and record each; the last `tail` update times (s)."""
+def fill(sessions, games: int, users: int, seed: int, tail: int) -> dict[str, list[float]]:
+    """Store `games` finished rated games and record each; the last `tail` update times (s):
+    wall clock, and this process's CPU."""
     rng = random.Random(seed)
     with sessions() as db:
         ids = list(
@@ -73,7 +85,7 @@ def fill(sessions, games: int, users: int, seed: int, tail: int) -> list[float]:
             )
         )
         db.commit()
-    times: list[float] = []
+    times: dict[str, list[float]] = {"wall": [], "cpu": []}
     start = utcnow() - timedelta(days=365)
     for n in range(games):
         players = rng.choice([2, 3, 3, 4, 5])
@@ -105,11 +117,12 @@ def fill(sessions, games: int, users: int, seed: int, tail: int) -> list[float]:
             db.commit()
             gid = game.id
         with sessions() as db:
-            began = time.perf_counter()
+            began, cpu = time.perf_counter(), time.process_time()
             ratings.record_results(db, gid)
             db.commit()
             if n >= games - tail:
-                times.append(time.perf_counter() - began)
+                times["wall"].append(time.perf_counter() - began)
+                times["cpu"].append(time.process_time() - cpu)
     return times
 
 
@@ -124,66 +137,123 @@ def _ms(values: list[float]) -> dict[str, float]:
 
 
 def reads(sessions, settings: Settings, users: int, seed: int, n: int) -> dict[str, object]:
+    """Wall and CPU (this process: on SQLite the database's work too, on Postgres not) of
+    profile reads, with head-to-head, leaderboard pages and pages of finished games."""
     rng = random.Random(seed + 1)
-    out: dict[str, list[float]] = {
-        "profile": [],
-        "profile_vs": [],
-        "leaderboard": [],
-        "history": [],
-    }
+    kinds = ("profile", "profile_vs", "leaderboard", "history")
+    wall: dict[str, list[float]] = {k: [] for k in kinds}
+    cpu: dict[str, list[float]] = {k: [] for k in kinds}
+
+    def timed(kind: str, read, *args, **kwargs) -> None:
+        began, used = time.perf_counter(), time.process_time()
+        read(*args, **kwargs)
+        wall[kind].append(time.perf_counter() - began)
+        cpu[kind].append(time.process_time() - used)
+
     with sessions() as db:
         for _ in range(n):
             name = f"p{rng.randrange(users)}"
-            began = time.perf_counter()
-            profiles.profile(db, name, settings)
-            out["profile"].append(time.perf_counter() - began)
-            began = time.perf_counter()
-            profiles.profile(db, name, settings, vs=f"p{rng.randrange(users)}")
-            out["profile_vs"].append(time.perf_counter() - began)
-            began = time.perf_counter()
-            profiles.leaderboard(db, rng.choice(["base", "expansion"]), rng.randint(1, 4), settings)
-            out["leaderboard"].append(time.perf_counter() - began)
+            timed("profile", profiles.profile, db, name, settings)
+            timed("profile_vs", profiles.profile, db, name, settings, vs=f"p{rng.randrange(users)}")
+            variant, page = rng.choice(["base", "expansion"]), rng.randint(1, 4)
+            timed("leaderboard", profiles.leaderboard, db, variant, page, settings)
             user = db.scalar(select(User).where(User.username == name))
-            began = time.perf_counter()
-            profiles.history(db, user, rng.randint(1, 3), settings)
-            out["history"].append(time.perf_counter() - began)
+            timed("history", profiles.history, db, user, rng.randint(1, 3), settings)
             db.rollback()
-    return {k: _ms(v) for k, v in out.items()}
+    return {k: {"wall": _ms(wall[k]), "cpu": _ms(cpu[k])} for k in kinds}
 
 
-def plans(engine, user_id: int) -> dict[str, list[str]]:
+def split(sessions, engine, settings: Settings, users: int, seed: int, n: int) -> dict:
+    """Where a profile read's time goes (module doc), and yappi's top functions."""
+    import yappi
+    from sqlalchemy import event
+
+    from app.web.api_ratings import ProfileOut
+
+    waited = [0.0, 0]
+    began_at: list[float] = []
+
+    def before(*_args) -> None:
+        began_at.append(time.perf_counter())
+
+    def after(*_args) -> None:
+        waited[0] += time.perf_counter() - began_at.pop()
+        waited[1] += 1
+
+    event.listen(engine, "before_cursor_execute", before)
+    event.listen(engine, "after_cursor_execute", after)
+    rng = random.Random(seed + 2)
+    names = [f"p{rng.randrange(users)}" for _ in range(n)]
+    totals = {"whole": 0.0, "whole_cpu": 0.0, "database": 0.0, "api_json": 0.0}
+    try:
+        with sessions() as db:
+            for name in names:
+                waited[0] = 0.0
+                began, used = time.perf_counter(), time.process_time()
+                doc = profiles.profile(db, name, settings)
+                totals["whole"] += time.perf_counter() - began
+                totals["whole_cpu"] += time.process_time() - used
+                totals["database"] += waited[0]
+                began = time.perf_counter()
+                ProfileOut(**doc).model_dump_json()
+                totals["api_json"] += time.perf_counter() - began
+                db.rollback()
+    finally:
+        event.remove(engine, "before_cursor_execute", before)
+        event.remove(engine, "after_cursor_execute", after)
+    # Then the same reads again under yappi (its overhead would inflate the split above).
+    yappi.set_clock_type("cpu")
+    yappi.start()
+    try:
+        with sessions() as db:
+            for name in names:
+                ProfileOut(**profiles.profile(db, name, settings)).model_dump_json()
+                db.rollback()
+    finally:
+        yappi.stop()
+    stats = yappi.get_func_stats()
+    stats.sort("ttot", "desc")
+    top = [
+        f"{f.ttot / n * 1000:7.3f} ms tot {f.tsub / n * 1000:7.3f} ms own  {f.ncall // n:5d}x "
+        f"{f.module.split('site-packages/')[-1]}:{f.name}"
+        for f in list(stats)[:40]
+    ]
+    yappi.clear_stats()
+    per = {k: round(v / n * 1000, 2) for k, v in totals.items()}
+    # Wall time outside the driver's calls: building statements and rows in Python (and, on a
+    # loaded machine, waiting for a core).
+    per["python_building"] = round(per["whole"] - per["database"], 2)
+    per["statements_per_read"] = round(waited[1] / n, 1)
+    return {"per_read_ms": per, "yappi_cpu_top": top}
+
+
+def plans(engine, sessions, settings: Settings, username: str) -> dict[str, list[str]]:
+    """The query plan of every statement a profile read and a leaderboard page run (the very
+    statements, caught as they are sent, EXPLAINed with their parameters)."""
+    from sqlalchemy import event
+
+    caught: list[tuple[str, str, object]] = []
+    label = ["profile"]
+
+    def catch(_conn, _cursor, statement, parameters, _context, _many) -> None:
+        caught.append((label[0], statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", catch)
+    try:
+        with sessions() as db:
+            profiles.profile(db, username, settings)
+            label[0] = "leaderboard page 2"
+            profiles.leaderboard(db, "base", 2, settings)
+    finally:
+        event.remove(engine, "before_cursor_execute", catch)
     pg = engine.dialect.name == "postgresql"
     explain = "EXPLAIN " if pg else "EXPLAIN QUERY PLAN "
-    queries = {
-        "history points": (
-            "SELECT r.game_id, r.display_after FROM game_results r "
-            "JOIN games g ON g.id = r.game_id "
-            "WHERE r.user_id = :u AND r.variant = 'base' AND r.rated "
-            "AND r.display_after IS NOT NULL "
-            "ORDER BY r.id DESC LIMIT 200"
-        ),
-        "averages, own and opponents'": (
-            "SELECT count(DISTINCT m.game_id), avg(CASE WHEN o.seat = m.seat THEN o.gold END), "
-            "avg(CASE WHEN o.seat != m.seat THEN o.gold END) FROM game_results m "
-            "JOIN games g ON g.id = m.game_id AND g.visibility = 'public' "
-            "JOIN game_results o ON o.game_id = m.game_id WHERE m.user_id = :u"
-        ),
-        "rank": (
-            "SELECT count(*) FROM ratings WHERE variant = 'base' AND display > 1500 AND sigma <= 5"
-        ),
-        "leaderboard page": (
-            "SELECT r.user_id FROM ratings r JOIN users u ON u.id = r.user_id "
-            "WHERE r.variant = 'base' AND r.sigma <= 5 ORDER BY r.display DESC, r.user_id "
-            "LIMIT 50 OFFSET 50"
-        ),
-    }
-    out = {}
+    out: dict[str, list[str]] = {}
     with engine.connect() as conn:
-        if pg:
-            conn.execute(text("ANALYZE"))
-        for name, sql in queries.items():
-            rows = conn.execute(text(explain + sql), {"u": user_id}).all()
-            out[name] = [" ".join(str(c) for c in row) for row in rows]
+        for n, (what, statement, parameters) in enumerate(caught, start=1):
+            rows = conn.exec_driver_sql(explain + statement, parameters).all()
+            first = " ".join(statement.split())[:90]
+            out[f"{what} {n}: {first}"] = [" ".join(str(c) for c in row) for row in rows]
     return out
 
 
@@ -195,24 +265,48 @@ def main() -> int:
     parser.add_argument("--reads", type=int, default=200)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--postgres", default=None, help="a Postgres URL (a schema is made)")
+    parser.add_argument("--keep", default=None, help="keep and reuse: SQLite path / PG schema")
+    parser.add_argument("--split", action="store_true", help="where a profile read's time goes")
+    parser.add_argument("--baseline", default=None, help="read with this profiles.py instead")
     args = parser.parse_args()
+    if args.baseline:
+        import importlib.util
+
+        global profiles
+        spec = importlib.util.spec_from_file_location("profiles_baseline", args.baseline)
+        assert spec is not None and spec.loader is not None
+        profiles = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(profiles)
+    reused = False
     if args.postgres:
         import psycopg
 
-        schema = f"bench_{secrets.token_hex(4)}"
+        schema = args.keep or f"bench_{secrets.token_hex(4)}"
         with psycopg.connect(args.postgres, autocommit=True) as conn:
-            conn.execute(f'CREATE SCHEMA "{schema}"')
+            found = conn.execute(
+                "SELECT 1 FROM information_schema.tables WHERE table_schema = %s "
+                "AND table_name = 'game_results'",
+                (schema,),
+            ).fetchone()
+            reused = found is not None
+            conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
         url = f"{args.postgres}?options=-csearch_path%3D{schema}"
     else:
-        url = f"sqlite:///{tempfile.mkdtemp()}/bench.db"
+        path = Path(args.keep) if args.keep else Path(tempfile.mkdtemp()) / "bench.db"
+        reused = path.exists()
+        url = f"sqlite:///{path}"
     engine = make_engine(url)
     try:
         upgrade_to_head(engine=engine)
         sessions = make_sessionmaker(engine)
         settings = Settings(database_url=url, secret_key="bench")
         began = time.perf_counter()
-        update = fill(sessions, args.games, args.users, args.seed, args.tail)
+        update = {} if reused else fill(sessions, args.games, args.users, args.seed, args.tail)
         filled = time.perf_counter() - began
+        if reused:  # filled by another version of this code, maybe one without the sums
+            with sessions() as db:
+                profile_summaries.rebuild(db)
+                db.commit()
         if engine.dialect.name == "postgresql":
             # What autovacuum does to a live database; right after a bulk fill it may not have yet.
             with engine.connect() as conn:
@@ -223,14 +317,17 @@ def main() -> int:
             "games": args.games,
             "users": args.users,
             "fill_seconds": round(filled, 1),
-            "rating_update_last_games": _ms(update),
+            "reused": reused,
+            "rating_update_last_games": {k: _ms(v) for k, v in update.items()} if update else None,
             "reads": reads(sessions, settings, args.users, args.seed, args.reads),
-            "plans": plans(engine, 1),
+            "plans": plans(engine, sessions, settings, "p1"),
         }
+        if args.split:
+            result["split"] = split(sessions, engine, settings, args.users, args.seed, args.reads)
         print(json.dumps(result, indent=2))
     finally:
         engine.dispose()
-        if args.postgres:
+        if args.postgres and not args.keep:
             with psycopg.connect(args.postgres, autocommit=True) as conn:
                 conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
     return 0

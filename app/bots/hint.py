@@ -15,9 +15,10 @@ import random
 from typing import Any
 
 from app.engine.board import REALMS
-from app.engine.events import describe
+from app.engine.events import LineText, line
 from app.engine.rules import apply
 from app.engine.state import State
+from app.engine.text import Text, t_
 from app.engine.views import event_for, view_for
 
 from .expert import ExpertBot
@@ -33,35 +34,68 @@ def suggest(
 
 
 def reasons(state: State, seat: int, action: Json, outcome: Json | None) -> list[str]:
-    """What `action` gives `seat`, in words: Gold, ships, cards, Reward Board, realms."""
+    """What `action` gives `seat`, in words: Gold, ships, cards, Reward Board, realms (each line
+    marked text, translated where it is shown)."""
     if outcome is None:
         after, events = apply(state, action, seat)
         # As a spectator sees them: a card drawn from a deck is nobody's to know yet.
-        lines = [describe(event_for(e, None)) for e in events]
-        return [line for line in lines if line][:3] + _realm_lines(state, after, seat)
-    words = []
+        lines = [LineText(line(event_for(e, None))) for e in events]
+        return [text for text in lines if text][:3] + _realm_lines(state, after, seat)
+    lines: list[str] = []
     gold = outcome["gold"]
-    if outcome["ships"]:
-        colours = ", ".join(outcome["ship_colours"])
-        words.append(f"takes {outcome['ships']} ship{'s' * (outcome['ships'] != 1)} ({colours})")
+    if outcome["ships"] == 1:
+        lines.append(t_("It takes 1 ship ({colours}).", colours=_ships(outcome)))
+    elif outcome["ships"]:
+        lines.append(
+            t_("It takes {n} ships ({colours}).", n=outcome["ships"], colours=_ships(outcome))
+        )
     if gold["total"]:
-        words.append(f"gains {gold['total']} Gold")
+        lines.append(t_("It gains {gold} Gold.", gold=gold["total"]))
     if outcome["cost"]:
-        words.append(f"pays {outcome['cost']} Gold")
+        lines.append(t_("It pays {cost} Gold.", cost=outcome["cost"]))
     if outcome["reef_draws"]:
-        words.append(f"draws Reef cards {_times(outcome['reef_draws'])}")
+        lines.append(_reef_draws(outcome["reef_draws"]))
     if outcome["treasure_draws"]:
-        words.append(f"draws a Hidden Treasure {_times(outcome['treasure_draws'])}")
+        lines.append(_treasure_draws(outcome["treasure_draws"]))
     given = sum(n["gold"] for n in outcome["neighbours_gold"])
     if given:
-        words.append(f"gives neighbours {given} Gold")
-    lines = [("It " + ", ".join(words) + ".") if words else "It takes no reward."]
+        lines.append(t_("It gives neighbours {gold} Gold.", gold=given))
+    if not lines:
+        lines.append(t_("It takes no reward."))
     after, _ = apply(state, action, seat)
     return lines + _realm_lines(state, after, seat)
 
 
-def _times(n: int) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+SHIP_NAMES = {"green": t_("green"), "purple": t_("purple"), "red": t_("red"), "blue": t_("blue")}
+REALM_NAMES = {
+    "starfish": t_("Starfish"),
+    "conch": t_("Conch"),
+    "seahorse": t_("Seahorse"),
+    "turtle": t_("Turtle"),
+}
+
+
+def _ships(outcome: Json) -> Text:
+    """The colours taken, each worded in the reader's language, joined by commas."""
+    names = [SHIP_NAMES.get(c, c) for c in outcome["ship_colours"]]
+    return Text(
+        ", ".join("{w" + str(i) + "}" for i in range(len(names))),
+        {f"w{i}": name for i, name in enumerate(names)},
+    )
+
+
+def _reef_draws(n: int) -> Text:
+    if n == 1:
+        return t_("It draws Reef cards once.")
+    return t_("It draws Reef cards twice.") if n == 2 else t_("It draws Reef cards {n} times.", n=n)
+
+
+def _treasure_draws(n: int) -> Text:
+    if n == 1:
+        return t_("It draws a Hidden Treasure once.")
+    if n == 2:
+        return t_("It draws a Hidden Treasure twice.")
+    return t_("It draws a Hidden Treasure {n} times.", n=n)
 
 
 def _realm_lines(before: State, after: State, seat: int) -> list[str]:
@@ -69,19 +103,36 @@ def _realm_lines(before: State, after: State, seat: int) -> list[str]:
     only, R-60)."""
     old = {r["realm"]: r for r in view_for(before, seat)["realms"]}
     new = {r["realm"]: r for r in view_for(after, seat)["realms"]}
-    lines = []
+    lines: list[str] = []
     for realm in REALMS:
         a, b = old[realm]["seats"][seat], new[realm]["seats"][seat]
         if (a["dragons"], a["vp"]) == (b["dragons"], b["vp"]):
             continue
         leaders = new[realm]["leaders"]
-        lead = (
-            "others lead"
-            if seat not in leaders
-            else ("you lead" if len(leaders) == 1 else "tied for the lead")
-        )
-        lines.append(
-            f"{realm.capitalize()}: your Dragons {a['dragons']} → {b['dragons']}, {lead}, "
-            f"{a['vp']} → {b['vp']} VP if the game ended now."
-        )
+        facts = {
+            "realm": REALM_NAMES[realm],
+            "before": a["dragons"],
+            "after": b["dragons"],
+            "vp_before": a["vp"],
+            "vp_after": b["vp"],
+        }
+        if seat not in leaders:
+            text = t_(
+                "{realm}: your Dragons {before} → {after}, others lead, "
+                "{vp_before} → {vp_after} VP if the game ended now.",
+                **facts,
+            )
+        elif len(leaders) == 1:
+            text = t_(
+                "{realm}: your Dragons {before} → {after}, you lead, "
+                "{vp_before} → {vp_after} VP if the game ended now.",
+                **facts,
+            )
+        else:
+            text = t_(
+                "{realm}: your Dragons {before} → {after}, tied for the lead, "
+                "{vp_before} → {vp_after} VP if the game ended now.",
+                **facts,
+            )
+        lines.append(text)
     return lines

@@ -81,6 +81,9 @@ class User(Base):
     email: Mapped[str | None] = mapped_column(String(254))
     email_verified_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     notices: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # The language the account reads the site and its emails in (app.i18n.LANGUAGES); None
+    # until chosen with the header's switch: then the browser's Accept-Language decides.
+    language: Mapped[str | None] = mapped_column(String(8))
 
     @property
     def is_guest(self) -> bool:
@@ -350,6 +353,39 @@ class GameResult(Base):
         UniqueConstraint("game_id", "seat", name="uq_game_results_game_seat"),
         Index("ix_game_results_user_id_variant_id", "user_id", "variant", "id"),
     )
+
+
+class ProfileSummary(Base):
+    """Sums over an account's public finished games of one variant and player count, kept so a
+    profile reads a few rows instead of every seat of every game: games played and won, the
+    player's points per scoring category, and their opponents' (summed over opponent seats).
+    Added to in the results job's transaction (app/services/ratings.py), so exactly once per
+    game, and rebuilt from `game_results` by `seadragons ratings recompute`."""
+
+    __tablename__ = "profile_summaries"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    played: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    own_gold: Mapped[int] = mapped_column(BigInteger)
+    own_ships: Mapped[int] = mapped_column(BigInteger)
+    own_missions: Mapped[int] = mapped_column(BigInteger)
+    own_most_missions: Mapped[int] = mapped_column(BigInteger)
+    own_realms: Mapped[int] = mapped_column(BigInteger)
+    own_tails: Mapped[int] = mapped_column(BigInteger)
+    own_tails_n: Mapped[int] = mapped_column(Integer)  # seats with a tails score (expansion)
+    opp_seats: Mapped[int] = mapped_column(Integer)
+    opp_gold: Mapped[int] = mapped_column(BigInteger)
+    opp_ships: Mapped[int] = mapped_column(BigInteger)
+    opp_missions: Mapped[int] = mapped_column(BigInteger)
+    opp_most_missions: Mapped[int] = mapped_column(BigInteger)
+    opp_realms: Mapped[int] = mapped_column(BigInteger)
+    opp_tails: Mapped[int] = mapped_column(BigInteger)
+    opp_tails_n: Mapped[int] = mapped_column(Integer)
 
 
 class GameAnalysis(Base):

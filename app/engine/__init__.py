@@ -21,7 +21,7 @@ from typing import Any
 from .actions import Action, parse_action
 from .actions import to_json as _action_json
 from .errors import CODES, EngineError
-from .events import describe
+from .events import describe, line
 from .explain import Reason, explain, explain_unparsed
 from .legal import legal_actions
 from .rules import apply, to_act
@@ -65,6 +65,7 @@ __all__ = [
     "final_scores",
     "is_over",
     "legal_actions",
+    "line",
     "new_game",
     "parse_action",
     "replay",

@@ -8,6 +8,7 @@ from typing import Any
 from .board import SIZE
 from .content import DECKS, SHIP_COLOURS
 from .errors import EngineError
+from .text import t_
 
 TYPES = (
     "place",
@@ -47,25 +48,46 @@ class Action:
     convert: tuple[str, str] | None = None
 
     def describe(self) -> str:
-        """A short human description, used in error messages."""
+        """A short human description, used in error messages (a `Text`: translated where it
+        is shown)."""
         if self.type == "place":
             cells = " ".join(f"{r},{c}" for r, c in self.cells)
-            return f"place {self.card} on [{cells}]"
+            return t_("place {card} on [{cells}]", card=self.card, cells=cells)
         if self.type == "mission":
-            return f"complete {self.mission}"
+            return t_("complete {mission}", mission=self.mission)
         if self.type == "draw":
-            return f"draw {_source_text(self.source)}"
+            return t_("draw {source}", source=_source_text(self.source))
         if self.type == "pass":
-            return f"pass discarding {self.discard} and drawing {_source_text(self.source)}"
+            return t_(
+                "pass discarding {card} and drawing {source}",
+                card=self.discard,
+                source=_source_text(self.source),
+            )
+        words = ACTION_WORDS.get(self.type, self.type.replace("_", " "))
         if self.card:
-            return f"{self.type.replace('_', ' ')} {self.card}"
-        return self.type.replace("_", " ")
+            return t_("{action} {card}", action=words, card=self.card)
+        return words
+
+
+# The other actions' names in messages, marked so each language names them.
+ACTION_WORDS = {
+    "end_turn": t_("end turn"),
+    "cash_gold": t_("cash gold"),
+    "keep_reef": t_("keep reef"),
+    "use_ancestral": t_("use ancestral"),
+    "use_treasure": t_("use treasure"),
+    "play_reef": t_("play reef"),
+    "decline": t_("decline"),
+    "keep_treasure": t_("keep treasure"),
+    "choose_tail": t_("choose tail"),
+    "take_back": t_("take back"),
+}
 
 
 def _source_text(source: dict[str, str] | None) -> str:
     if source is None:
-        return "nothing"
-    return source.get("card") or f"from the {source.get('deck')} deck"
+        return t_("nothing")
+    return source.get("card") or t_("from the {deck} deck", deck=source.get("deck"))
 
 
 def _bad(msg: str) -> EngineError:
@@ -77,7 +99,7 @@ def _str(d: dict[str, Any], key: str, optional: bool = False) -> str | None:
     if v is None and optional:
         return None
     if not isinstance(v, str) or not 0 < len(v) <= 16:
-        raise _bad(f"{d.get('type')}: field {key!r} must be a card id")
+        raise _bad(t_("{value}: field {key} must be a card id", value=d.get("type"), key=repr(key)))
     return v
 
 
@@ -88,7 +110,7 @@ def _square(v: Any) -> tuple[int, int]:
         and all(type(x) is int and 0 <= x < SIZE for x in v)
     )
     if not ok:
-        raise _bad(f"a square must be [row, column] inside the 15x15 board, not {v!r}")
+        raise _bad(t_("a square must be [row, column] inside the 15x15 board, not {v}", v=repr(v)))
     return (v[0], v[1])
 
 
@@ -99,19 +121,26 @@ def _source(v: Any, optional: bool = False) -> dict[str, str] | None:
         return {"source": "market", "card": v["card"]}
     if isinstance(v, dict) and v.get("source") == "deck" and v.get("deck") in DECKS:
         return {"source": "deck", "deck": v["deck"]}
-    raise _bad(f'a draw is {{"source": "market", "card": id}} or {{"source": "deck", ...}}: {v!r}')
+    raise _bad(
+        t_(
+            'a draw is {{"source": "market", "card": id}} or {{"source": "deck", ...}}: {v}',
+            v=repr(v),
+        )
+    )
 
 
 def _track(v: Any) -> str:
     if v not in TRACKS:
-        raise _bad(f"a track is one of {', '.join(TRACKS)}, not {v!r}")
+        raise _bad(t_("a track is one of {tracks}, not {v}", tracks=", ".join(TRACKS), v=repr(v)))
     return v
 
 
 def parse_action(d: Any) -> Action:
     """Parse an action's JSON form, checking shapes and types but not legality."""
     if not isinstance(d, dict) or d.get("type") not in TYPES:
-        raise _bad(f"an action is an object whose type is one of {', '.join(TYPES)}")
+        raise _bad(
+            t_("an action is an object whose type is one of {types}", types=", ".join(TYPES))
+        )
     t = d["type"]
     if t == "place":
         cells = d.get("cells")

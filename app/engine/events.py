@@ -1,4 +1,14 @@
-"""Readable text for game events (the game log)."""
+"""Readable text for game events (the game log), in pieces any language can render.
+
+`line(event)` is the language-neutral form: a list of `[key, params]` pieces, each key naming
+one clause ("log.placed", "log.placed.ships", ...) whose text, in each language, says how the
+clause reads (a clause that continues a sentence starts with its own ", " or "; "). Params are
+raw values; a few have a kind by their name (`who`/`neighbour`: a seat, shown as its colour;
+`ships`: ship colours; `deck`, `effect`, `track`: words) and are worded by the renderer
+(`app/i18n/log_lines.py` on the server, `static/js/lib/logline.mjs` in the browser), from the
+same catalogues (`static/i18n/*.json`). `ENGLISH` is the English wording, and `describe` renders
+with it; the English client catalogue must say the same (a test pins it).
+"""
 
 from __future__ import annotations
 
@@ -6,100 +16,220 @@ from typing import Any
 
 from .state import COLOURS
 
-DECK_WORDS = {"S": "Small", "M": "Medium", "L": "Large"}
-EFFECT_WORDS = {
-    "reef4": "draw four Reef cards, keep one",
-    "no_cost": "no Gold to pay for turbulent waters this turn",
-    "triple_gold": "triple Gold from Gold spaces this turn",
-    "extra_body": "one extra Dragon body this turn",
-    "free_shape": "any shape of the card's size this turn",
-    "convert": "a ship converted to another colour",
-    "contact_gold": "2 Gold per Dragon in contact this turn",
-    "same_deck": "may draw from the same deck this turn",
-    "any_tail": "ships advance any tail this turn",
-    "two_missions": "two Missions this turn",
+Piece = list[Any]  # [key, params]
+
+ENGLISH: dict[str, str] = {
+    "log.someone": "Someone",
+    "colour.orange": "Orange",
+    "colour.green": "Green",
+    "colour.purple": "Purple",
+    "colour.pink": "Pink",
+    "colour.yellow": "Yellow",
+    "ship.green": "green",
+    "ship.purple": "purple",
+    "ship.red": "red",
+    "ship.blue": "blue",
+    "track.green": "green",
+    "track.purple": "purple",
+    "track.red": "red",
+    "deck.S": "Small",
+    "deck.M": "Medium",
+    "deck.L": "Large",
+    "effect.reef4": "draw four Reef cards, keep one",
+    "effect.no_cost": "no Gold to pay for turbulent waters this turn",
+    "effect.triple_gold": "triple Gold from Gold spaces this turn",
+    "effect.extra_body": "one extra Dragon body this turn",
+    "effect.free_shape": "any shape of the card's size this turn",
+    "effect.convert": "a ship converted to another colour",
+    "effect.contact_gold": "2 Gold per Dragon in contact this turn",
+    "effect.same_deck": "may draw from the same deck this turn",
+    "effect.any_tail": "ships advance any tail this turn",
+    "effect.two_missions": "two Missions this turn",
+    "log.placed": "{who} placed {card} ({squares} squares)",
+    "log.placed.ancestral": ", with the Ancestral head",
+    "log.placed.ship": ", took {ships} ship",
+    "log.placed.ships": ", took {ships} ships",
+    "log.placed.gold": ", gained {gold} Gold",
+    "log.placed.reef_draw": ", earned 1 Reef draw",
+    "log.placed.reef_draws": ", earned {n} Reef draws",
+    "log.placed.cost": ", paid {cost} Gold",
+    "log.placed.neighbour_gold": "; {neighbour} +{gold} Gold",
+    "log.drew_face_up": "{who} drew {card} face up",
+    "log.drew_a_card_face_up": "{who} drew a card face up",
+    "log.drew_from_deck": "{who} drew {card} from the {deck} deck",
+    "log.drew_a_card_from_deck": "{who} drew a card from the {deck} deck",
+    "log.tail_advanced": "{who}'s {track} tail advanced to space {space}",
+    "log.tail_advanced.gold": ", +{gold} Gold",
+    "log.tail_advanced.treasure": ", a Hidden Treasure draw",
+    "log.mission": "{who} completed {mission} for {vp} VP",
+    "log.passed": "{who} passed, returning a head and taking 2 Gold",
+    "log.passed.discarded": ", discarding {card}",
+    "log.cashed": "{who} cashed a Gold card for 4 Gold",
+    "log.reef_kept": "{who} kept a Reef card",
+    "log.reef_kept.card": " ({card})",
+    "log.reef_deck_empty": "The Reef deck is empty: no card drawn",
+    "log.turn_ended": "{who} ended the turn",
+    "log.turn_started": "{who} to play",
+    "log.game_over": "The game is over",
+    "log.tail_blocked": "{who}'s {track} tail is already at the end",
+    "log.treasure_kept": "{who} kept a Hidden Treasure",
+    "log.treasure_kept.card": " ({card})",
+    "log.treasure_used": "{who} used a Hidden Treasure: {effect}",
+    "log.reef_played": "{who} played Coral Reef {card}",
+    "log.reef_played.gold": " and took {gold} Gold",
+    "log.ancestral_declared": "{who} will place the Ancestral Dragon head",
+    "log.taken_back_ancestral": "{who} took back the Ancestral Dragon head",
+    "log.taken_back_treasure": "{who} took back the Hidden Treasure {card}",
+    "log.other": "{who}: {kind}",
 }
 
 
-def _who(event: dict[str, Any]) -> str:
-    seat = event.get("seat")
-    return f"{COLOURS[seat].capitalize()}" if isinstance(seat, int) else "Someone"
-
-
-def _placed(e: dict[str, Any]) -> str:
-    parts = [f"{_who(e)} placed {e['card']} ({len(e['cells'])} squares)"]
+def _placed(e: dict[str, Any], who: Any) -> list[Piece]:
+    pieces: list[Piece] = [
+        ["log.placed", {"who": who, "card": e["card"], "squares": len(e["cells"])}]
+    ]
     if e.get("ancestral"):
-        parts.append("with the Ancestral head")
+        pieces.append(["log.placed.ancestral", {}])
     if e["ships"]:
-        parts.append(
-            "took " + ", ".join(e["ships"]) + " ship" + ("s" if len(e["ships"]) > 1 else "")
-        )
+        key = "log.placed.ships" if len(e["ships"]) > 1 else "log.placed.ship"
+        pieces.append([key, {"ships": list(e["ships"])}])
     if e["gold_gained"]:
-        parts.append(f"gained {e['gold_gained']} Gold")
+        pieces.append(["log.placed.gold", {"gold": e["gold_gained"]}])
     if e["reef_draws"]:
         n = e["reef_draws"]
-        parts.append(f"earned {n} Reef draw" + ("s" if n > 1 else ""))
+        pieces.append(
+            ["log.placed.reef_draws", {"n": n}] if n > 1 else ["log.placed.reef_draw", {}]
+        )
     if e["cost"]:
-        parts.append(f"paid {e['cost']} Gold")
-    text = ", ".join(parts)
+        pieces.append(["log.placed.cost", {"cost": e["cost"]}])
     for seat, n in e.get("neighbour_gold", {}).items():
-        text += f"; {COLOURS[int(seat)].capitalize()} +{n} Gold"
-    return text
+        pieces.append(["log.placed.neighbour_gold", {"neighbour": int(seat), "gold": n}])
+    return pieces
 
 
-def _drew(e: dict[str, Any]) -> str:
+def _drew(e: dict[str, Any], who: Any) -> list[Piece]:
     card = e.get("card") or (e.get("secret") or {}).get("card")
-    where = "face up" if e["from"] == "market" else f"from the {DECK_WORDS[e['from']]} deck"
-    return f"{_who(e)} drew {card + ' ' if card else 'a card '}{where}"
+    if e["from"] == "market":
+        if card:
+            return [["log.drew_face_up", {"who": who, "card": card}]]
+        return [["log.drew_a_card_face_up", {"who": who}]]
+    if card:
+        return [["log.drew_from_deck", {"who": who, "card": card, "deck": e["from"]}]]
+    return [["log.drew_a_card_from_deck", {"who": who, "deck": e["from"]}]]
 
 
-def _tail_advanced(e: dict[str, Any]) -> str:
-    text = f"{_who(e)}'s {e['track']} tail advanced to space {e['to']}"
+def _tail_advanced(e: dict[str, Any], who: Any) -> list[Piece]:
+    pieces: list[Piece] = [
+        ["log.tail_advanced", {"who": who, "track": e["track"], "space": e["to"]}]
+    ]
     if e.get("gold"):  # events logged before the field existed have no `gold`
-        text += f", +{e['gold']} Gold"
+        pieces.append(["log.tail_advanced.gold", {"gold": e["gold"]}])
     if e.get("treasure"):
-        text += ", a Hidden Treasure draw"
-    return text
+        pieces.append(["log.tail_advanced.treasure", {}])
+    return pieces
 
 
-TEMPLATES = {
+def _secret_card(key: str, e: dict[str, Any], who: Any) -> list[Piece]:
+    pieces: list[Piece] = [[key, {"who": who}]]
+    if "secret" in e:
+        pieces.append([key + ".card", {"card": e["secret"]["card"]}])
+    return pieces
+
+
+def _passed(e: dict[str, Any], who: Any) -> list[Piece]:
+    pieces: list[Piece] = [["log.passed", {"who": who}]]
+    if e.get("discarded"):
+        pieces.append(["log.passed.discarded", {"card": e["discarded"]}])
+    return pieces
+
+
+def _reef_played(e: dict[str, Any], who: Any) -> list[Piece]:
+    pieces: list[Piece] = [["log.reef_played", {"who": who, "card": e["card"]}]]
+    if e.get("gold"):
+        pieces.append(["log.reef_played.gold", {"gold": e["gold"]}])
+    return pieces
+
+
+def _taken_back(e: dict[str, Any], who: Any) -> list[Piece]:
+    if e["what"] == "ancestral":
+        return [["log.taken_back_ancestral", {"who": who}]]
+    return [["log.taken_back_treasure", {"who": who, "card": e["card"]}]]
+
+
+def _simple(key: str):
+    return lambda e, who: [[key, {"who": who}]]
+
+
+PIECES = {
     "placed": _placed,
     "drew": _drew,
-    "mission": lambda e: f"{_who(e)} completed {e['mission']} for {e['vp']} VP",
-    "passed": lambda e: (
-        f"{_who(e)} passed, returning a head and taking 2 Gold"
-        + (f", discarding {e['discarded']}" if e.get("discarded") else "")
-    ),
-    "cashed": lambda e: f"{_who(e)} cashed a Gold card for 4 Gold",
-    "reef_kept": lambda e: (
-        f"{_who(e)} kept a Reef card" + (f" ({e['secret']['card']})" if "secret" in e else "")
-    ),
-    "reef_deck_empty": lambda e: "The Reef deck is empty: no card drawn",
-    "turn_ended": lambda e: f"{_who(e)} ended the turn",
-    "turn_started": lambda e: f"{_who(e)} to play",
-    "game_over": lambda e: "The game is over",
+    "mission": lambda e, who: [
+        ["log.mission", {"who": who, "mission": e["mission"], "vp": e["vp"]}]
+    ],
+    "passed": _passed,
+    "cashed": _simple("log.cashed"),
+    "reef_kept": lambda e, who: _secret_card("log.reef_kept", e, who),
+    "reef_deck_empty": lambda e, who: [["log.reef_deck_empty", {}]],
+    "turn_ended": _simple("log.turn_ended"),
+    "turn_started": _simple("log.turn_started"),
+    "game_over": lambda e, who: [["log.game_over", {}]],
     "tail_advanced": _tail_advanced,
-    "tail_blocked": lambda e: f"{_who(e)}'s {e['track']} tail is already at the end",
-    "treasure_kept": lambda e: (
-        f"{_who(e)} kept a Hidden Treasure" + (f" ({e['secret']['card']})" if "secret" in e else "")
-    ),
-    "treasure_used": lambda e: f"{_who(e)} used a Hidden Treasure: {EFFECT_WORDS[e['effect']]}",
-    "reef_played": lambda e: (
-        f"{_who(e)} played Coral Reef {e['card']}"
-        + (f" and took {e['gold']} Gold" if e.get("gold") else "")
-    ),
-    "ancestral_declared": lambda e: f"{_who(e)} will place the Ancestral Dragon head",
-    "taken_back": lambda e: (
-        f"{_who(e)} took back the Ancestral Dragon head"
-        if e["what"] == "ancestral"
-        else f"{_who(e)} took back the Hidden Treasure {e['card']}"
-    ),
+    "tail_blocked": lambda e, who: [["log.tail_blocked", {"who": who, "track": e["track"]}]],
+    "treasure_kept": lambda e, who: _secret_card("log.treasure_kept", e, who),
+    "treasure_used": lambda e, who: [["log.treasure_used", {"who": who, "effect": e["effect"]}]],
+    "reef_played": _reef_played,
+    "ancestral_declared": _simple("log.ancestral_declared"),
+    "taken_back": _taken_back,
 }
+
+
+def line(event: dict[str, Any]) -> list[Piece]:
+    """The log line of an event (already filtered for its viewer) as language-neutral pieces."""
+    seat = event.get("seat")
+    who = seat if isinstance(seat, int) else None
+    fn = PIECES.get(event["type"])
+    if fn is None:
+        return [["log.other", {"who": who, "kind": event["type"].replace("_", " ")}]]
+    return fn(event, who)
+
+
+def word(kind: str, value: Any, wording: dict[str, str]) -> str:
+    """A param of a kind worded from `wording` (a catalogue): seats as colours, and so on."""
+    if kind in ("who", "neighbour"):
+        if value is None:
+            return wording["log.someone"]
+        return wording[f"colour.{COLOURS[value]}"]
+    if kind == "ships":
+        return ", ".join(wording[f"ship.{c}"] for c in value)
+    if kind in ("deck", "effect", "track"):
+        return wording[f"{kind}.{value}"]
+    return str(value)
+
+
+def render(pieces: list[Piece], wording: dict[str, str]) -> str:
+    """A line's text from a catalogue (`ENGLISH`, or another language's: app/i18n/log_lines)."""
+    out = []
+    for key, params in pieces:
+        values = {name: word(name, value, wording) for name, value in params.items()}
+        out.append(wording[key].format(**values))
+    return "".join(out)
+
+
+class LineText(str):
+    """A log line in English that keeps its pieces, so it can be worded in another language
+    where it is shown (app.i18n.translate)."""
+
+    pieces: list[Piece]
+
+    def __new__(cls, pieces: list[Piece]) -> LineText:
+        made = super().__new__(cls, render(pieces, ENGLISH))
+        made.pieces = pieces
+        return made
+
+    def __getnewargs__(self) -> tuple[list[Piece]]:  # type: ignore[override]
+        return (self.pieces,)
 
 
 def describe(event: dict[str, Any]) -> str:
-    """One line of game log for an event (already filtered for its viewer)."""
-    fn = TEMPLATES.get(event["type"])
-    if fn is None:
-        return f"{_who(event)}: {event['type'].replace('_', ' ')}"
-    return fn(event)
+    """One line of game log for an event (already filtered for its viewer), in English."""
+    return render(line(event), ENGLISH)

@@ -14,6 +14,7 @@ from typing import Any
 from .content import SHIP_COLOURS, content, expansion_content
 from .errors import EngineError
 from .state import State
+from .text import t_
 
 Events = list[dict[str, Any]]
 TRACKS = ("green", "purple", "red")
@@ -202,7 +203,7 @@ def pending_actions(s: State, front: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _front(s: State, kinds: tuple[str, ...], what: str) -> dict[str, Any]:
     if not s.pending or s.pending[0]["kind"] not in kinds:
-        raise EngineError("wrong_phase", f"cannot {what}: no such choice is pending")
+        raise EngineError("wrong_phase", t_("cannot {what}: no such choice is pending", what=what))
     return s.pending[0]
 
 
@@ -219,7 +220,9 @@ def _keep_treasure(s: State, card: str, rest: list[str], events: Events) -> None
 def _keep_treasure_action(s: State, a: Any, events: Events) -> None:
     front = _front(s, ("treasure",), a.describe())
     if a.card not in front.get("cards", []):
-        raise EngineError("no_such_card", f"cannot {a.describe()}: it was not drawn")
+        raise EngineError(
+            "no_such_card", t_("cannot {describe}: it was not drawn", describe=a.describe())
+        )
     s.pending.pop(0)
     _keep_treasure(s, a.card, [c for c in front["cards"] if c != a.card], events)
 
@@ -227,7 +230,9 @@ def _keep_treasure_action(s: State, a: Any, events: Events) -> None:
 def _choose_tail(s: State, a: Any, events: Events) -> None:
     _front(s, ("tail",), a.describe())
     if a.track not in open_tracks(s):
-        raise EngineError("not_allowed", f"cannot {a.describe()}: that tail is at the end")
+        raise EngineError(
+            "not_allowed", t_("cannot {describe}: that tail is at the end", describe=a.describe())
+        )
     s.pending.pop(0)
     advance_tail(s, s.turn.seat, a.track, events)
 
@@ -250,23 +255,36 @@ def _use_treasure(s: State, a: Any, events: Events) -> None:
     seat = s.turn.seat
     player = s.players[seat]
     if a.card not in player.treasures:
-        raise EngineError("no_such_card", f"cannot {a.describe()}: you hold no such treasure")
+        raise EngineError(
+            "no_such_card",
+            t_("cannot {describe}: you hold no such treasure", describe=a.describe()),
+        )
     if s.turn.treasure_used:
-        raise EngineError("not_allowed", f"cannot {a.describe()}: one Hidden Treasure per turn")
+        raise EngineError(
+            "not_allowed",
+            t_("cannot {describe}: one Hidden Treasure per turn", describe=a.describe()),
+        )
     effect = _effect(a.card)
     front = s.pending[0] if s.pending else None
     if front is not None:
         # While a choice is pending only the treasures that answer it may be used.
         wants = {"reef": "reef4", "advance": "any_tail"}.get(front["kind"])
         if effect != wants or "cards" in front:
-            raise EngineError("decision_pending", f"cannot {a.describe()}: a choice is pending")
+            raise EngineError(
+                "decision_pending",
+                t_("cannot {describe}: a choice is pending", describe=a.describe()),
+            )
     elif not _usable_now(s, effect):
-        raise EngineError("wrong_phase", f"cannot {a.describe()} now: {WHEN[effect]}")
+        raise EngineError(
+            "wrong_phase",
+            t_("cannot {describe} now: {when}", describe=a.describe(), when=WHEN[effect]),
+        )
     if effect == "convert":
         src, dst = a.convert or (None, None)
         if src is None or src == dst or player.ships.get(src, 0) < 1:
             raise EngineError(
-                "bad_action", f"{a.describe()}: convert one held ship to another colour"
+                "bad_action",
+                t_("{describe}: convert one held ship to another colour", describe=a.describe()),
             )
         player.ships[src] -= 1
         player.ships[dst] += 1
@@ -317,7 +335,10 @@ def _play_reef(s: State, a: Any, events: Events) -> None:
     player = s.players[seat]
     card = content().reefs.get(a.card or "")
     if a.card not in player.reefs or card is None or not card.tracks:
-        raise EngineError("no_such_card", f"cannot {a.describe()}: you hold no such Coral Reef")
+        raise EngineError(
+            "no_such_card",
+            t_("cannot {describe}: you hold no such Coral Reef", describe=a.describe()),
+        )
     player.reefs.remove(a.card)
     player.used.append(a.card)  # to the personal discard pile
     player.gold += card.gold

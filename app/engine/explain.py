@@ -28,9 +28,13 @@ from .placement import (
 )
 from .rules import apply, drawable
 from .state import State
+from .text import sentence, t_
 from .treasure_shapes import check_shape
 
 Json = dict[str, Any]
+
+# The ship colours' names in reasons, marked so each language names them.
+SHIP_NAMES = {"green": t_("green"), "purple": t_("purple"), "red": t_("red"), "blue": t_("blue")}
 
 # Every reason code, with the engine error code it refines (tests pin each to `apply`).
 REASONS: dict[str, str] = {
@@ -117,7 +121,7 @@ def explain_unparsed(action: Any, exc: EngineError) -> Reason:
 def _plain(exc: EngineError) -> Reason:
     """The engine's own words, for a refusal with no finer reason."""
     code = "malformed" if exc.code == "bad_action" else "refused"
-    return Reason(code, exc.message[:1].upper() + exc.message[1:] + ".", {}, exc.code)
+    return Reason(code, sentence(exc.message), {}, exc.code)
 
 
 def _off_board(action: Any) -> Reason | None:
@@ -150,7 +154,9 @@ def _finer(state: State, seat: int, a: Action, exc: EngineError) -> Reason | Non
     if code == "decision_pending":
         kind = state.pending[0]["kind"]
         return Reason(
-            "decision_pending", f"First finish the {kind} choice (R-25).", {"pending": kind}
+            "decision_pending",
+            t_("First finish the {kind} choice (R-25).", kind=kind),
+            {"pending": kind},
         )
     if code == "wrong_phase":
         return _phase(state, a)
@@ -172,7 +178,7 @@ def _phase(state: State, a: Action) -> Reason:
     steps = {"place": "placing a Dragon", "mission": "the Mission step", "draw": "drawing a card"}
     return Reason(
         "wrong_phase",
-        f"Not now: the turn is at {steps.get(phase, phase)}.",
+        t_("Not now: the turn is at {phase}.", phase=steps.get(phase, phase)),
         {"phase": phase, "action": a.type},
     )
 
@@ -180,7 +186,9 @@ def _phase(state: State, a: Action) -> Reason:
 def _placement(state: State, seat: int, a: Action, code: str) -> Reason | None:
     player = state.players[seat]
     if code == "no_such_card":
-        return Reason("not_in_hand", f"{a.card} is not in your hand.", {"card": a.card})
+        return Reason(
+            "not_in_hand", t_("{card} is not in your hand.", card=a.card), {"card": a.card}
+        )
     if code == "cannot_afford":
         return _afford(state, seat, mask_of(a.cells))
     if code != "illegal_placement":
@@ -194,28 +202,28 @@ def _placement(state: State, seat: int, a: Action, code: str) -> Reason | None:
     except EngineError:
         return Reason(
             "wrong_shape",
-            f"These squares are not the shape of {card} (R-21).",
+            t_("These squares are not the shape of {card} (R-21).", card=card),
             {"card": card, "shape": content().pattern_shape.get(card, card)},
         )
     island = sorted(squares_of(mask & ISLAND))
     if island:
         return Reason(
             "on_island",
-            f"The Central Island is not water: {_names(island)} (R-21).",
+            t_("The Central Island is not water: {island} (R-21).", island=_names(island)),
             {"squares": [list(s) for s in island]},
         )
     taken = sorted(squares_of(mask & state.occupied))
     if taken:
         return Reason(
             "square_taken",
-            f"Taken by a Dragon already: {_names(taken)} (R-21).",
+            t_("Taken by a Dragon already: {taken} (R-21).", taken=_names(taken)),
             {"squares": [list(s) for s in taken]},
         )
     own = sorted(squares_of(player.pieces & neighbours(mask)))
     if own:
         return Reason(
             "touches_own",
-            f"Touches your own Dragon at {_names(own)} (R-21).",
+            t_("Touches your own Dragon at {own} (R-21).", own=_names(own)),
             {"squares": [list(s) for s in own]},
         )
     if not mask & region_for(state, seat).touch:
@@ -232,10 +240,32 @@ def _afford(state: State, seat: int, mask: int) -> Reason:
     gold = state.players[seat].gold
     cards = len(gold_cards_held(state, seat))
     spendable = spendable_gold(state, seat)
-    tail = f" and {cards} Gold card{'s' * (cards != 1)}" if cards else ""
+    if cards == 0:
+        text = t_(
+            "Needs {cost} Gold; you have {gold} and would land on {land} (R-22).",
+            cost=cost,
+            gold=gold,
+            land=land,
+        )
+    elif cards == 1:
+        text = t_(
+            "Needs {cost} Gold; you have {gold} and 1 Gold card and would land on {land} (R-22).",
+            cost=cost,
+            gold=gold,
+            land=land,
+        )
+    else:
+        text = t_(
+            "Needs {cost} Gold; you have {gold} and {cards} Gold cards and would land on {land}"
+            " (R-22).",
+            cost=cost,
+            gold=gold,
+            cards=cards,
+            land=land,
+        )
     return Reason(
         "cannot_afford",
-        f"Needs {cost} Gold; you have {gold}{tail} and would land on {land} (R-22).",
+        text,
         {
             "cost": cost,
             "gold": gold,
@@ -253,15 +283,21 @@ def _draw(state: State, a: Action, code: str) -> Reason | None:
         deck = state.turn.played_deck
         return Reason(
             "played_deck",
-            f"The {deck} deck is the one you played from: draw from another (R-27).",
+            t_("The {deck} deck is the one you played from: draw from another (R-27).", deck=deck),
             {"deck": deck},
         )
     if source.get("source") == "deck":
         return Reason(
-            "deck_empty", f"The {source['deck']} deck is empty.", {"deck": source["deck"]}
+            "deck_empty",
+            t_("The {source} deck is empty.", source=source["deck"]),
+            {"deck": source["deck"]},
         )
     if source.get("source") == "market":
-        return Reason("not_face_up", f"{source['card']} is not face up.", {"card": source["card"]})
+        return Reason(
+            "not_face_up",
+            t_("{source} is not face up.", source=source["card"]),
+            {"card": source["card"]},
+        )
     if a.type == "pass":
         return Reason("not_in_hand", "Name a card from your hand to discard (R-28).", {})
     return None
@@ -273,13 +309,15 @@ def _mission(state: State, seat: int, a: Action, code: str) -> Reason | None:
         limit = state.turn.mission_limit
         return Reason(
             "mission_limit",
-            f"{limit} Mission{'s' * (limit != 1)} a turn at most (R-26).",
+            t_("1 Mission a turn at most (R-26).")
+            if limit == 1
+            else t_("{limit} Missions a turn at most (R-26).", limit=limit),
             {"limit": limit},
         )
     if code == "no_such_card" and a.mission not in state.market["missions"]:
         return Reason(
             "not_in_market",
-            f"{a.mission} is not in the Mission market.",
+            t_("{mission} is not in the Mission market.", mission=a.mission),
             {"mission": a.mission},
         )
     if code == "no_such_card":
@@ -292,7 +330,19 @@ def _mission(state: State, seat: int, a: Action, code: str) -> Reason | None:
         if n > have:
             return Reason(
                 "too_few_ships",
-                f"You have {have} {colour} ship{'s' * (have != 1)}, not {n} (R-26).",
+                t_(
+                    "You have {have} {colour} ship, not {n} (R-26).",
+                    have=have,
+                    colour=SHIP_NAMES.get(colour, colour),
+                    n=n,
+                )
+                if have == 1
+                else t_(
+                    "You have {have} {colour} ships, not {n} (R-26).",
+                    have=have,
+                    colour=SHIP_NAMES.get(colour, colour),
+                    n=n,
+                ),
                 {"colour": colour, "have": have, "offered": n},
             )
     return Reason(

@@ -21,6 +21,7 @@ from .events import describe
 from .legal import card_placement_actions
 from .rules import apply
 from .state import State
+from .text import t_
 from .views import event_for
 
 Json = dict[str, Any]
@@ -30,9 +31,11 @@ def placeable(state: State, seat: int, card: str) -> list[Json]:
     """The legal `place` actions of `card` for `seat` now; bad_action if it cannot place it."""
     turn = state.turn
     if state.over or seat != turn.seat or state.pending or turn.phase != "place":
-        raise EngineError("bad_action", f"seat {seat} is not choosing a placement now")
+        raise EngineError(
+            "bad_action", t_("seat {seat} is not choosing a placement now", seat=seat)
+        )
     if card not in state.players[seat].hand:
-        raise EngineError("bad_action", f"{card} is not a card in your hand")
+        raise EngineError("bad_action", t_("{card} is not a card in your hand", card=card))
     return card_placement_actions(state, card)
 
 

@@ -21,6 +21,7 @@ from .placement import (
     touching_dragons,
 )
 from .state import Dragon, State
+from .text import t_
 from .treasure_shapes import check_shape
 
 Events = list[dict[str, Any]]
@@ -43,19 +44,34 @@ def apply(state: State, action: dict[str, Any] | Action, seat: int) -> tuple[Sta
     """
     act = action if isinstance(action, Action) else parse_action(action)
     if state.over:
-        raise EngineError("game_over", f"the game is over; cannot {act.describe()}")
+        raise EngineError(
+            "game_over", t_("the game is over; cannot {describe}", describe=act.describe())
+        )
     if seat != state.turn.seat:
         raise EngineError(
-            "not_your_turn", f"seat {seat} cannot {act.describe()}: seat {state.turn.seat} decides"
+            "not_your_turn",
+            t_(
+                "seat {seat} cannot {describe}: seat {seat2} decides",
+                seat=seat,
+                describe=act.describe(),
+                seat2=state.turn.seat,
+            ),
         )
     if state.pending and act.type not in PENDING_HANDLERS:
         kind = state.pending[0]["kind"]
         raise EngineError(
-            "decision_pending", f"cannot {act.describe()}: first resolve the pending {kind} choice"
+            "decision_pending",
+            t_(
+                "cannot {describe}: first resolve the pending {kind} choice",
+                describe=act.describe(),
+                kind=kind,
+            ),
         )
     handler = PENDING_HANDLERS.get(act.type) or HANDLERS.get(act.type)
     if handler is None:
-        raise EngineError("not_allowed", f"cannot {act.describe()}: not part of this game")
+        raise EngineError(
+            "not_allowed", t_("cannot {describe}: not part of this game", describe=act.describe())
+        )
     new = state.clone()
     events: Events = []
     undo = list(new.turn.undo)
@@ -74,21 +90,34 @@ def _place(s: State, a: Action, events: Events) -> None:
     player = s.players[seat]
     _need_phase(s, a, "place")
     if a.card not in player.hand:
-        raise EngineError("no_such_card", f"cannot {a.describe()}: {a.card} is not in your hand")
+        raise EngineError(
+            "no_such_card",
+            t_("cannot {describe}: {card} is not in your hand", describe=a.describe(), card=a.card),
+        )
     mask = mask_of(a.cells)
     if len(a.cells) != mask.bit_count() or a.head not in a.cells:
-        raise EngineError("illegal_placement", f"{a.describe()}: repeated squares or head off")
+        raise EngineError(
+            "illegal_placement",
+            t_("{describe}: repeated squares or head off", describe=a.describe()),
+        )
     check_shape(s, a.card, a.cells)
     if not is_legal_mask(region_for(s, seat), mask):
         raise EngineError(
             "illegal_placement",
-            f"{a.describe()}: squares must be empty, touch the island or another player's "
-            "Dragon, and never touch your own (R-21)",
+            t_(
+                "{describe}: squares must be empty, touch the island or another player's Dragon,"
+                " and never touch your own (R-21)",
+                describe=a.describe(),
+            ),
         )
     if not affordable(s, seat, mask):
         raise EngineError(
             "cannot_afford",
-            f"{a.describe()}: costs {cost_of(s, mask)} Gold, more than you can raise (R-22)",
+            t_(
+                "{describe}: costs {s} Gold, more than you can raise (R-22)",
+                describe=a.describe(),
+                s=cost_of(s, mask),
+            ),
         )
     # Rewards first, then the cost, so this placement's Gold can pay for it (R-22).
     ancestral = expansion.ancestral_placement(s)
@@ -170,23 +199,38 @@ def _mission(s: State, a: Action, events: Events) -> None:
     player = s.players[seat]
     _need_phase(s, a, "mission")
     if s.turn.missions_done >= s.turn.mission_limit:
-        raise EngineError("not_allowed", f"cannot {a.describe()}: one Mission per turn (R-26)")
+        raise EngineError(
+            "not_allowed",
+            t_("cannot {describe}: one Mission per turn (R-26)", describe=a.describe()),
+        )
     if a.mission not in s.market["missions"]:
-        raise EngineError("no_such_card", f"cannot {a.describe()}: not in the Mission market")
+        raise EngineError(
+            "no_such_card",
+            t_("cannot {describe}: not in the Mission market", describe=a.describe()),
+        )
     for col, n in a.tokens.items():
         if n > player.ships.get(col, 0):
-            raise EngineError("bad_payment", f"{a.describe()}: you hold too few {col} ships")
+            raise EngineError(
+                "bad_payment",
+                t_("{describe}: you hold too few {col} ships", describe=a.describe(), col=col),
+            )
     held = list(player.reefs)
     for cid in a.cards:
         if cid not in held:
-            raise EngineError("no_such_card", f"{a.describe()}: you do not hold {cid}")
+            raise EngineError(
+                "no_such_card",
+                t_("{describe}: you do not hold {cid}", describe=a.describe(), cid=cid),
+            )
         held.remove(cid)
     mission = content().missions[a.mission]
     if not is_minimal(mission, a.tokens, list(a.cards)):
         raise EngineError(
             "bad_payment",
-            f"{a.describe()}: the ships offered must pay for the Mission exactly, "
-            "with nothing that could be kept back (R-26)",
+            t_(
+                "{describe}: the ships offered must pay for the Mission exactly, with nothing"
+                " that could be kept back (R-26)",
+                describe=a.describe(),
+            ),
         )
     for col, n in a.tokens.items():
         player.ships[col] -= n  # paid tokens leave the game
@@ -261,11 +305,19 @@ def _check_draw(s: State, a: Action, source: dict[str, str], any_deck: bool) -> 
         if source["source"] == "market":
             deck = content().pattern_deck.get(source["card"])
             if deck is None or source["card"] not in s.market[deck]:
-                raise EngineError("no_such_card", f"cannot {a.describe()}: not face up")
+                raise EngineError(
+                    "no_such_card", t_("cannot {describe}: not face up", describe=a.describe())
+                )
         elif not s.decks[source["deck"]]:
-            raise EngineError("no_such_card", f"cannot {a.describe()}: that deck is empty")
+            raise EngineError(
+                "no_such_card", t_("cannot {describe}: that deck is empty", describe=a.describe())
+            )
         raise EngineError(
-            "wrong_deck", f"cannot {a.describe()}: draw from another deck than the card played"
+            "wrong_deck",
+            t_(
+                "cannot {describe}: draw from another deck than the card played",
+                describe=a.describe(),
+            ),
         )
 
 
@@ -279,7 +331,10 @@ def _draw(s: State, a: Action, events: Events) -> None:
 def _end_turn(s: State, a: Action, events: Events) -> None:
     _need_phase(s, a, "mission", "draw")
     if drawable(s):
-        raise EngineError("wrong_phase", f"cannot {a.describe()}: a Pattern card must be drawn")
+        raise EngineError(
+            "wrong_phase",
+            t_("cannot {describe}: a Pattern card must be drawn", describe=a.describe()),
+        )
     end_turn(s, events)
 
 
@@ -291,11 +346,18 @@ def _pass(s: State, a: Action, events: Events) -> None:
     player = s.players[seat]
     _need_phase(s, a, "place")
     if player.hand and a.discard not in player.hand:
-        raise EngineError("no_such_card", f"cannot {a.describe()}: name a card from your hand")
+        raise EngineError(
+            "no_such_card",
+            t_("cannot {describe}: name a card from your hand", describe=a.describe()),
+        )
     if not player.hand and a.discard is not None:
-        raise EngineError("no_such_card", f"cannot {a.describe()}: your hand is empty")
+        raise EngineError(
+            "no_such_card", t_("cannot {describe}: your hand is empty", describe=a.describe())
+        )
     if a.source is None and drawable(s, any_deck=True):
-        raise EngineError("bad_action", f"cannot {a.describe()}: a pass draws a card")
+        raise EngineError(
+            "bad_action", t_("cannot {describe}: a pass draws a card", describe=a.describe())
+        )
     if a.source is not None:
         _check_draw(s, a, a.source, any_deck=True)
     player.heads -= 1
@@ -317,7 +379,10 @@ def _pass(s: State, a: Action, events: Events) -> None:
 def _cash_gold(s: State, a: Action, events: Events) -> None:
     seat = s.turn.seat
     if a.card not in gold_cards_held(s, seat):
-        raise EngineError("no_such_card", f"cannot {a.describe()}: you hold no such Gold card")
+        raise EngineError(
+            "no_such_card",
+            t_("cannot {describe}: you hold no such Gold card", describe=a.describe()),
+        )
     _cash(s, seat, a.card)
     events.append({"type": "cashed", "seat": seat, "card": a.card, "gold": 4})
 
@@ -325,9 +390,15 @@ def _cash_gold(s: State, a: Action, events: Events) -> None:
 def _keep_reef(s: State, a: Action, events: Events) -> None:
     pending = _front(s, a, "reef")
     if "cards" not in pending:
-        raise EngineError("wrong_phase", f"cannot {a.describe()}: the Reef cards are not drawn")
+        raise EngineError(
+            "wrong_phase",
+            t_("cannot {describe}: the Reef cards are not drawn", describe=a.describe()),
+        )
     if a.card not in pending["cards"]:
-        raise EngineError("no_such_card", f"cannot {a.describe()}: {a.card} was not drawn")
+        raise EngineError(
+            "no_such_card",
+            t_("cannot {describe}: {card} was not drawn", describe=a.describe(), card=a.card),
+        )
     s.pending.pop(0)
     rest = [c for c in pending["cards"] if c != a.card]
     keep_reef(s, s.turn.seat, a.card, rest, events)
@@ -344,14 +415,22 @@ def keep_reef(s: State, seat: int, card: str, rest: list[str], events: Events) -
 
 def _front(s: State, a: Action, kind: str) -> dict[str, Any]:
     if not s.pending or s.pending[0]["kind"] != kind:
-        raise EngineError("wrong_phase", f"cannot {a.describe()}: no {kind} choice is pending")
+        raise EngineError(
+            "wrong_phase",
+            t_("cannot {describe}: no {kind} choice is pending", describe=a.describe(), kind=kind),
+        )
     return s.pending[0]
 
 
 def _need_phase(s: State, a: Action, *phases: str) -> None:
     if s.turn.phase not in phases:
         raise EngineError(
-            "wrong_phase", f"cannot {a.describe()} now: the turn is in its {s.turn.phase} step"
+            "wrong_phase",
+            t_(
+                "cannot {describe} now: the turn is in its {phase} step",
+                describe=a.describe(),
+                phase=s.turn.phase,
+            ),
         )
 
 

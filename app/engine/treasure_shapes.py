@@ -8,6 +8,7 @@ from .errors import EngineError
 from .placement import EXTRA_BODY, FREE_SHAPE, Region
 from .shapes import is_connected, placements, same_shape
 from .state import State
+from .text import t_
 
 
 def check_shape(s: State, card: str, cells: tuple[tuple[int, int], ...]) -> None:
@@ -25,7 +26,8 @@ def check_shape(s: State, card: str, cells: tuple[tuple[int, int], ...]) -> None
         ok = len(sq) == len(shape) and same_shape(sq, shape)
     if not ok:
         raise EngineError(
-            "illegal_placement", f"place {card}: the squares are not the card's shape (R-21, R-54)"
+            "illegal_placement",
+            t_("place {card}: the squares are not the card's shape (R-21, R-54)", card=card),
         )
 
 

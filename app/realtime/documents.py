@@ -144,6 +144,8 @@ def log_frame(move: MoveInfo, key: ViewerKey, over: bool) -> str:
         "at": move.at,
         "events": events,
         "text": [rules.describe(ev) for ev in events],
+        # The same lines as language-neutral pieces, worded by the reader's catalogue.
+        "pieces": [rules.line(ev) for ev in events],
     }
     # Every field of GET /log's entry for this move, so a page with a socket never fetches it.
     if move.timeout:

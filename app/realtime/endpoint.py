@@ -32,6 +32,7 @@ from app.realtime.protocol import (
     parse_client,
     pong_frame,
 )
+from app.realtime.registry import RoomRegistry
 from app.realtime.room import Room
 from app.realtime.storage import Viewer
 from app.services.errors import ServiceError
@@ -121,7 +122,7 @@ async def _follow(hub: Hub, game_id: int, viewer: Viewer, websocket: WebSocket) 
     """Join the game's room and serve the socket until it closes."""
     conn = Connection(websocket, viewer, hub.limits)
     try:
-        room = await hub.registry.join(game_id, conn)
+        room = await (await _registry_for(hub, game_id, viewer)).join(game_id, conn)
     except Exception:
         log.exception("joining game %s failed", game_id)
         room = None
@@ -142,6 +143,13 @@ async def _follow(hub: Hub, game_id: int, viewer: Viewer, websocket: WebSocket) 
         room.leave(conn)
         await conn.shutdown()
         await _mark_seen(hub, room, viewer, closing=True)
+
+
+async def _registry_for(hub: Hub, game_id: int, viewer: Viewer) -> RoomRegistry:
+    """The game's rooms, or for a spectator of a table with a spectator delay the delayed
+    rooms (delayed_rooms.py), which show the game only as far as the delay allows."""
+    delayed = getattr(hub, "delayed", None)
+    return hub.registry if delayed is None else await delayed.registry_for(game_id, viewer)
 
 
 async def _mark_seen(hub: Hub, room: Room, viewer: Viewer, closing: bool = False) -> None:

@@ -21,6 +21,7 @@ from pydantic import (
     ValidationError,
 )
 
+from app.i18n import translate, translate_reason
 from app.metrics import count_error
 from app.services.chat import CHAT_MAX_CHARS
 
@@ -188,13 +189,15 @@ def error_frame(
     """A refused message; nothing changed. `retry_after` (seconds): try again, it may work then.
     `reason`: which rule refused an action, `{code, facts, text}` (app/engine/explain.py)."""
     count_error(code, "ws")
+    # In the socket's language: the endpoint runs inside the connection's language context.
+    message = translate(message)
     if len(message) > MAX_ERROR_MESSAGE:
         message = message[: MAX_ERROR_MESSAGE - 1] + "…"
     frame: dict[str, Any] = {"type": "error", "id": msg_id, "code": code, "message": message}
     if retry_after is not None:
         frame["retry_after"] = retry_after
     if reason is not None:
-        frame["reason"] = reason
+        frame["reason"] = translate_reason(reason)
     return dumps(frame)
 
 

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, Move
 from app.engine import GameOptions
+from app.i18n import t_
 from app.services.errors import ServiceError
 from app.settings import Settings
 
@@ -38,9 +39,12 @@ def record_from_db(db: Session, game_id: int) -> GameRecord:
     """A finished game's record; `not_found` or `not_finished` otherwise (nothing else said)."""
     game = db.get(Game, game_id)
     if game is None:
-        raise ServiceError("not_found", f"no game {game_id}")
+        raise ServiceError("not_found", t_("no game {game_id}", game_id=game_id))
     if game.status != "finished" or game.seed is None:
-        raise ServiceError("not_finished", f"game {game_id} is {game.status}, not finished")
+        raise ServiceError(
+            "not_finished",
+            t_("game {game_id} is {status}, not finished", game_id=game_id, status=game.status),
+        )
     rows = db.execute(
         select(Move.seat, Move.action).where(Move.game_id == game_id).order_by(Move.seq)
     )

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from app.db.locks import serialise
 from app.db.models import OutboxEmail, User, utcnow
+from app.i18n import t_
 from app.services import tokens
 from app.services.caps import refuse_at
 from app.services.errors import ServiceError
@@ -41,7 +42,9 @@ def clean_email(text: str) -> str:
     try:
         valid = validate_email(email, check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError as exc:
-        raise ServiceError("invalid_email", f"that is not an email address: {exc}") from None
+        raise ServiceError(
+            "invalid_email", t_("that is not an email address: {exc}", exc=exc)
+        ) from None
     return valid.ascii_email or valid.normalized
 
 
@@ -98,7 +101,10 @@ def set_email(
     )
     if (recent or 0) >= per_hour:
         raise ServiceError(
-            "too_many_emails", f"at most {per_hour} verification emails an hour; try again later"
+            "too_many_emails",
+            t_(
+                "at most {per_hour} verification emails an hour; try again later", per_hour=per_hour
+            ),
         )
     key = recipient_key(email)
     if per_recipient_per_day is not None:

@@ -18,6 +18,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Game, GameAnalysis, Job, utcnow
+from app.i18n import t_
 from app.review import FORMAT
 from app.review.game import assemble, check_finished
 from app.review.pool import AnalysisPool
@@ -98,7 +99,10 @@ def _finished_game(db: Session, game_id: int, user_id: int | None, invite: str |
     game = visible_game(db, game_id, user_id, invite_code=invite)
     if game.status != "finished":
         # Nothing about the analysis (not even whether one is queued) before the end.
-        raise ServiceError("not_finished", f"game {game_id} is {game.status}, not finished")
+        raise ServiceError(
+            "not_finished",
+            t_("game {game_id} is {status}, not finished", game_id=game_id, status=game.status),
+        )
     return game
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import ChatMessage
+from app.i18n import t_
 from app.services.errors import ServiceError
 
 CHAT_MAX_CHARS = 500  # the chat_messages.text column holds this many
@@ -53,7 +54,10 @@ def say(
         raise ServiceError("not_signed_in", "sign in (as a guest is enough) to chat")
     cleaned = clean(text)
     if cleaned is None:
-        raise ServiceError("bad_chat", f"a chat line has 1 to {CHAT_MAX_CHARS} characters")
+        raise ServiceError(
+            "bad_chat",
+            t_("a chat line has 1 to {chat_max_chars} characters", chat_max_chars=CHAT_MAX_CHARS),
+        )
     row = ChatMessage(game_id=game_id, user_id=user_id, name=name, text=cleaned)
     db.add(row)
     db.commit()

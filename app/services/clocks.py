@@ -16,10 +16,17 @@ its owner's choice): handing the seat over just before the deadline sidesteps no
 - `daily`: every turn has `per_turn` seconds.
 - `none`: no clock, no deadlines: the game is exactly as before clocks existed.
 
-The stored clock (`games.clock`) changes only in the transaction of a move (and of the start), so
-a game version names one clock, as it names one state. When a person's turn runs out the deadline
-sweep (deadlines.py) lets a bot play the rest of it; its moves are marked `timeout`; after
-`timeouts_to_bot` timed-out turns in a row the bot keeps the seat until its owner takes it back.
+A live or daily clock may carry an `extension` (seconds, 0 for none): the person whose turn it
+is may ask for that much more time once per turn (`extend`, WCAG 2.2.1), while the turn's time
+has not run out. It moves the deadline (and `due_at`) on; a live bank keeps none of it: at the
+end of the turn the bank is what was left minus the extension granted, never below zero.
+
+The stored clock (`games.clock`) changes only in the transaction of a move (and of the start),
+so a game version names one clock, as it names one state; the one exception is an extension,
+which moves the running turn's deadline on without a move (the version stays). When a person's
+turn runs out the deadline sweep (deadlines.py) lets a bot play the rest of it; its moves are
+marked `timeout`; after `timeouts_to_bot` timed-out turns in a row the bot keeps the seat until
+its owner takes it back.
 """
 
 from __future__ import annotations
@@ -29,11 +36,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import update
-from sqlalchemy.orm import Session
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
 from app.db.models import Game, Seat
+from app.i18n import t_
 from app.services.errors import ServiceError
 from app.services.notices import enqueue_turn
 
@@ -41,21 +49,30 @@ MODES = ("none", "live", "daily")
 Clock = dict[str, Any]
 
 
-def new_clock(spec: dict[str, Any] | None, max_seconds: int) -> Clock | None:
-    """The stored clock of a new table from `{"mode", "initial", "per_turn"}`; None for none.
+def new_clock(
+    spec: dict[str, Any] | None, max_seconds: int, max_extension: int | None = None
+) -> Clock | None:
+    """The stored clock of a new table from `{"mode", "initial", "per_turn", "extension"?}`;
+    None for none. `max_extension`: the most extra time a turn may be given (default
+    `max_seconds`).
 
     Raises `invalid_options` for a mode or a time the server does not offer.
     """
     spec = spec or {"mode": "none"}
     mode = spec.get("mode", "none")
     if mode not in MODES:
-        raise ServiceError("invalid_options", f"clock mode is one of {', '.join(MODES)}")
+        raise ServiceError(
+            "invalid_options", t_("clock mode is one of {modes}", modes=", ".join(MODES))
+        )
     if mode == "none":
         return None
     per_turn = _seconds(spec.get("per_turn"), "per_turn", 0 if mode == "live" else 1, max_seconds)
     clock: Clock = {"mode": mode, "per_turn": per_turn}
     if mode == "live":
         clock["initial"] = _seconds(spec.get("initial"), "initial", 1, max_seconds)
+    top = max_seconds if max_extension is None else max_extension
+    clock["extension"] = _seconds(spec.get("extension", 0), "extension", 0, top)
+    clock["extended"] = None  # the turn whose player asked for the extension
     clock.update(turn=None, seat=None, started_at=None, deadline=None, banks=None, timeouts=None)
     clock["autoplay"] = None
     return clock
@@ -64,7 +81,13 @@ def new_clock(spec: dict[str, Any] | None, max_seconds: int) -> Clock | None:
 def _seconds(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError(
-            "invalid_options", f"clock {name} is a whole number of seconds from {low} to {high}"
+            "invalid_options",
+            t_(
+                "clock {name} is a whole number of seconds from {low} to {high}",
+                name=name,
+                low=low,
+                high=high,
+            ),
         )
     return value
 
@@ -102,6 +125,9 @@ def _end_turn(c: Clock, now: datetime, late: bool = False) -> dict[str, Any] | N
         return None
     if c["mode"] == "live":
         left = (datetime.fromisoformat(c["deadline"]) - now).total_seconds()
+        # Extra time asked for this turn was for this turn: none of it goes to the bank.
+        if c.get("extended") is not None and c["extended"] == c["turn"]:
+            left -= c.get("extension", 0)
         c["banks"][seat] = round(max(0.0, left), 3)
     auto = c.get("autoplay")
     timed_out = auto is not None and auto["turn"] == c["turn"] and auto["seat"] == seat
@@ -192,6 +218,9 @@ def public(clock: Clock | None) -> dict[str, Any]:
     out: dict[str, Any] = {"mode": clock["mode"], "per_turn": clock["per_turn"]}
     if clock["mode"] == "live":
         out["initial"] = clock["initial"]
+    # Extra time on request: the seconds offered once per turn, and the turn that used them.
+    out["extension"] = clock.get("extension", 0)
+    out["extended"] = clock.get("extended")
     timeouts = clock.get("timeouts")
     remaining = None
     if timeouts is not None:
@@ -216,4 +245,58 @@ def summary(clock: Clock | None) -> dict[str, Any]:
     if clock is None:
         return {"mode": "none"}
     keep = ("mode", "initial", "per_turn")
-    return {k: clock[k] for k in keep if k in clock}
+    out = {k: clock[k] for k in keep if k in clock}
+    if clock.get("extension"):
+        out["extension"] = clock["extension"]
+    return out
+
+
+def extend(db: Session, game_id: int, user_id: int, now: datetime) -> dict[str, Any]:
+    """Give the turn's player the table's extra time (once per turn); commits and returns the
+    clock as everyone sees it (`public`).
+
+    Only the person whose turn it is may ask (`not_seated`, `not_your_turn`, `seat_has_bot`
+    while a bot plays the seat), at a table whose clock offers it (`no_extension`), once per
+    turn (`already_extended`) and before the turn's time ran out (`time_is_up`: the deadline
+    sweep may already have handed the turn to a bot). The game row is locked as a move or a
+    timeout claim locks it, so an extension and a claim of the same turn never both happen.
+    """
+    game = db.scalar(
+        select(Game)
+        .where(Game.id == game_id)
+        .options(selectinload(Game.seats))
+        .with_for_update(of=Game)
+        .execution_options(populate_existing=True)
+    )
+
+    def refuse(code: str, message: str) -> ServiceError:
+        db.rollback()  # nothing changed; the row's lock ends here
+        return ServiceError(code, message)
+
+    if game is None:
+        raise refuse("not_found", f"there is no game {game_id}")
+    if game.status != "live":
+        code = "game_over" if game.status == "finished" else "not_started"
+        raise refuse(code, f"game {game_id} is {game.status}")
+    c = game.clock
+    if c is None or not c.get("extension"):
+        raise refuse("no_extension", "this table's clock gives no extra time")
+    mine = next((s for s in game.seats if s.user_id == user_id), None)
+    if mine is None:
+        raise refuse("not_seated", "only a player of this game may ask for more time")
+    if c.get("seat") != mine.seat or game.to_act != mine.seat or c.get("deadline") is None:
+        raise refuse("not_your_turn", "only the player whose turn it is may ask for more time")
+    if mine.bot_level is not None:
+        raise refuse("seat_has_bot", "a bot plays your seat now")
+    if c.get("extended") is not None and c["extended"] == c.get("turn"):
+        raise refuse("already_extended", "this turn already had its extra time")
+    deadline = datetime.fromisoformat(c["deadline"])
+    if c.get("autoplay") is not None or deadline <= now:
+        raise refuse("time_is_up", "this turn's time has run out")
+    new = copy.deepcopy(c)
+    later = deadline + timedelta(seconds=c["extension"])
+    new.update(deadline=later.isoformat(), extended=c["turn"])
+    game.clock = new
+    game.due_at = later
+    db.commit()
+    return public(new)

@@ -17,6 +17,8 @@ from urllib.parse import quote
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, OutboxEmail, User
+from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, t_, translate, use_language
+from app.i18n.formats import format_moment
 from app.services.names import names_key, seat_name
 from app.services.tokens import unsubscribe_token, verify_token
 
@@ -39,10 +41,19 @@ def unsubscribe_url(settings: Any, secret: str, user_id: int) -> str:
 
 
 def compose(db: Session, row: OutboxEmail, settings: Any, secret: str) -> EmailMessage | None:
-    """The message for an outbox row, or None when there is nothing to send any more."""
+    """The message for an outbox row, or None when there is nothing to send any more, in the
+    account's language (English if it never chose one)."""
     user = db.get(User, row.user_id)
     if user is None or not user.email:
         return None
+    language = user.language if user.language in LANGUAGES else DEFAULT_LANGUAGE
+    with use_language(language):
+        return _compose(db, row, user, settings, secret)
+
+
+def _compose(
+    db: Session, row: OutboxEmail, user: User, settings: Any, secret: str
+) -> EmailMessage | None:
     msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = settings.smtp_from
     msg["To"] = user.email
@@ -51,13 +62,17 @@ def compose(db: Session, row: OutboxEmail, settings: Any, secret: str) -> EmailM
         token = quote(verify_token(secret, user.id, user.email))
         link = f"{base_url(settings)}/account/verify?token={token}"
         hours = settings.email_verify_hours
-        msg["Subject"] = "Confirm your email address · Sea Dragons Online"
-        msg.set_content(
-            f"Hello {user.display_name},\n\n"
+        msg["Subject"] = translate(t_("Confirm your email address · Sea Dragons Online"))
+        body = t_(
+            "Hello {name},\n\n"
             "To get an email when it is your turn at Sea Dragons Online, confirm this address:\n\n"
-            f"{link}\n\n"
-            f"The link works for {hours:g} hours. If you did not ask for this, ignore this email.\n"
+            "{link}\n\n"
+            "The link works for {hours} hours. If you did not ask for this, ignore this email.\n",
+            name=user.display_name,
+            link=link,
+            hours=format(hours, "g"),
         )
+        msg.set_content(translate(body))
         return msg
     game = db.get(Game, row.game_id) if row.game_id is not None else None
     if row.kind != "turn" or game is None:
@@ -65,17 +80,23 @@ def compose(db: Session, row: OutboxEmail, settings: Any, secret: str) -> EmailM
     others = [seat_name(names_key(game), s) for s in game.seats if s.user_id != user.id]
     table = f"{base_url(settings)}/games/{game.id}"
     stop = unsubscribe_url(settings, secret, user.id)
-    msg["Subject"] = f"Your turn at table {game.id} · Sea Dragons Online"
+    msg["Subject"] = translate(t_("Your turn at table {id} · Sea Dragons Online", id=game.id))
     msg["List-Unsubscribe"] = f"<{stop}>"
     msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    deadline = _deadline_text(game)
-    msg.set_content(
-        f"Hello {user.display_name},\n\n"
-        f"It is your turn at table {game.id} (with {', '.join(others)}).\n"
-        f"{deadline}\n"
-        f"Play now: {table}\n\n"
-        f"No more of these emails: {stop}\n"
+    body = t_(
+        "Hello {name},\n\n"
+        "It is your turn at table {id} (with {others}).\n"
+        "{deadline}\n"
+        "Play now: {table}\n\n"
+        "No more of these emails: {stop}\n",
+        name=user.display_name,
+        id=game.id,
+        others=", ".join(others),
+        deadline=_deadline_text(game),
+        table=table,
+        stop=stop,
     )
+    msg.set_content(translate(body))
     return msg
 
 
@@ -84,5 +105,5 @@ def _deadline_text(game: Game) -> str:
     deadline = clock.get("deadline")
     if not deadline:
         return ""
-    when = datetime.fromisoformat(deadline).strftime("%Y-%m-%d %H:%M UTC")
-    return f"Your turn runs out at {when}; then a bot plays it for you.\n"
+    when = format_moment(datetime.fromisoformat(deadline))
+    return translate(t_("Your turn runs out at {when}; then a bot plays it for you.\n", when=when))

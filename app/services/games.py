@@ -13,8 +13,9 @@ from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
 from app.db.models import Game, Move, Seat, utcnow
+from app.i18n import t_
 from app.metrics import MOVE_LATENCY, MOVES_APPLIED
-from app.services import analysis, clocks, notices, presence, ratings
+from app.services import analysis, clocks, notices, presence, ratings, spectator_delay
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, seat_of, visible_game
@@ -25,7 +26,7 @@ from app.services.notify import Notifier, notify
 def load_state(db: Session, game: Game) -> Any:
     """The engine state of a started game at its version (cached, else from its snapshot)."""
     if game.snapshot is None:
-        raise ServiceError("not_started", f"game {game.id} has not started")
+        raise ServiceError("not_started", t_("game {id} has not started", id=game.id))
     cache = cache_for(db.get_bind())  # type: ignore[arg-type]
     state = cache.get(game.id, game.version)
     if state is None:
@@ -50,15 +51,21 @@ def game_state(
     seat = seat_row.seat if seat_row is not None else None
     # While a bot holds the seat, its human owner watches (and may take the seat back later).
     acting = seat if seat_row is not None and seat_row.bot_level is None else None
+    version, to_act, clock = game.version, game.to_act, clocks.public(game.clock)
+    if seat is None:  # a spectator of a delayed table sees the game as it was (no clock then)
+        seen = spectator_delay.spectator_version(db, game)
+        if seen != version:
+            state = spectator_delay.state_at(db, game, seen, state)
+            version, to_act, clock = seen, rules.to_act(state), {"mode": "none"}
     return {
         "game_id": game.id,
-        "version": game.version,
+        "version": version,
         "status": game.status,
         "seat": seat,
-        "to_act": game.to_act,
+        "to_act": to_act,
         "view": rules.view_for(state, seat),
         "legal_actions": rules.legal_actions(state, acting) if acting is not None else [],
-        "clock": clocks.public(game.clock),
+        "clock": clock,
     }
 
 
@@ -153,7 +160,7 @@ def submit_action(
     game = visible_game(db, game_id, user_id)
     seat = seat_of(game, user_id)
     if seat is None:
-        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     if seat.bot_level is not None:
         raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
     _check_playable(game, version)
@@ -172,7 +179,10 @@ def submit_action(
         origin=origin,
     )
     if committed is None:
-        raise ServiceError("stale_version", f"game {game.id} moved on past version {version}")
+        raise ServiceError(
+            "stale_version",
+            t_("game {id} moved on past version {version}", id=game.id, version=version),
+        )
     return committed
 
 
@@ -206,7 +216,10 @@ def submit_seat_action(
         game=game,
     )
     if committed is None:
-        raise ServiceError("stale_version", f"game {game_id} moved on past version {version}")
+        raise ServiceError(
+            "stale_version",
+            t_("game {game_id} moved on past version {version}", game_id=game_id, version=version),
+        )
     return committed
 
 
@@ -216,11 +229,18 @@ def _bots(game: Game) -> tuple[str | None, ...]:
 
 def _check_playable(game: Game, version: int) -> None:
     if game.status == "open":
-        raise ServiceError("not_started", f"game {game.id} has not started")
+        raise ServiceError("not_started", t_("game {id} has not started", id=game.id))
     if game.status != "live":
-        raise ServiceError("game_over", f"game {game.id} is {game.status}")
+        raise ServiceError("game_over", t_("game {id} is {status}", id=game.id, status=game.status))
     if version != game.version:
-        raise ServiceError("stale_version", f"the game is at version {game.version}, not {version}")
+        raise ServiceError(
+            "stale_version",
+            t_(
+                "the game is at version {version}, not {version2}",
+                version=game.version,
+                version2=version,
+            ),
+        )
 
 
 def _locked_game(db: Session, game_id: int) -> Game:
@@ -235,7 +255,7 @@ def _locked_game(db: Session, game_id: int) -> Game:
     )
     if game is None:
         db.rollback()
-        raise ServiceError("not_found", f"there is no game {game_id}")
+        raise ServiceError("not_found", t_("there is no game {game_id}", game_id=game_id))
     return game
 
 
@@ -244,7 +264,7 @@ def _check_still_theirs(db: Session, game: Game, seat: int, owner: int) -> None:
     row = next((s for s in game.seats if s.seat == seat), None)
     if row is None or row.user_id != owner:
         db.rollback()
-        raise ServiceError("not_seated", f"you have no seat in game {game.id}")
+        raise ServiceError("not_seated", t_("you have no seat in game {id}", id=game.id))
     if row.bot_level is not None:
         db.rollback()
         raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
@@ -377,7 +397,10 @@ def _commit(
                 db.execute(_INSERT_MOVE, {"game_id": game_id, **move})
     except IntegrityError:  # the unique (game_id, seq): another move took this version
         db.rollback()
-        raise ServiceError("stale_version", f"game {game_id} is past version {version}") from None
+        raise ServiceError(
+            "stale_version",
+            t_("game {game_id} is past version {version}", game_id=game_id, version=version),
+        ) from None
     if not moved:
         db.rollback()
         return None
@@ -397,7 +420,10 @@ def _commit(
         db.commit()
     except IntegrityError:
         db.rollback()
-        raise ServiceError("stale_version", f"game {game_id} is past version {version}") from None
+        raise ServiceError(
+            "stale_version",
+            t_("game {game_id} is past version {version}", game_id=game_id, version=version),
+        ) from None
     MOVE_LATENCY.observe(time.perf_counter() - began)
     MOVES_APPLIED.inc()
     cache_for(db.get_bind()).put(game_id, new_version, new_state)  # type: ignore[arg-type]
@@ -433,13 +459,19 @@ def game_log(
 ) -> dict[str, Any]:
     """The move log with readable text; once the game is over, the full record (never the seed)."""
     game = visible_game(db, game_id, user_id, invite_code)
+    viewer = viewer_seat(game, user_id)
+    # A spectator of a delayed table reads the log only as far as the delay lets them see.
+    upto = spectator_delay.spectator_version(db, game) if viewer is None else game.version
     moves = list(
-        db.scalars(select(Move).where(Move.game_id == game_id, Move.seq > since).order_by(Move.seq))
+        db.scalars(
+            select(Move)
+            .where(Move.game_id == game_id, Move.seq > since, Move.seq <= upto)
+            .order_by(Move.seq)
+        )
     )
     over = game.status == "finished"
     # During the game each viewer sees public events plus their own secrets; after it, everything
     # but the seed (R-60).
-    viewer = viewer_seat(game, user_id)
     names = _seat_names(game)
     entries = []
     for move in moves:
@@ -451,6 +483,8 @@ def game_log(
             "at": move.created_at.isoformat(),
             "events": events,
             "text": [rules.describe(ev) for ev in events],
+            # The same lines as language-neutral pieces, worded by the reader's catalogue.
+            "pieces": [rules.line(ev) for ev in events],
         }
         if move.timeout:  # a bot played this move: the seat's clock had run out
             entry["timeout"] = True
@@ -461,7 +495,7 @@ def game_log(
     log: dict[str, Any] = {
         "game_id": game.id,
         "status": game.status,
-        "version": game.version,
+        "version": upto,
         "moves": entries,
     }
     if over:

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 import app.engine as rules
 from app.bots.hint import reasons, suggest
 from app.engine import preview
+from app.i18n import translate
 from app.services.bot_pool import default_processes, run_in_worker
 from app.services.errors import ServiceError
 from app.services.lobby import visible_game
@@ -61,4 +62,13 @@ def hint_for(state: Any, seat: int, game_id: int, version: int, settings: Settin
         "action": action,
         "summary": rules.parse_action(action).describe(),
         "reasons": reasons(state, seat, action, outcome),
+    }
+
+
+def in_language(answer: dict[str, Any]) -> dict[str, Any]:
+    """A hint with its words in the current language (they are marked text until shown)."""
+    return {
+        **answer,
+        "summary": translate(answer["summary"]),
+        "reasons": [translate(line) for line in answer["reasons"]],
     }

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import AuthSession, Game, Move, Seat, User, utcnow
+from app.i18n import t_
 from app.services import chat, clocks, games, lobby, presence, users
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
@@ -201,7 +202,7 @@ class SqlLiveStore:
                 )
             ).first()
             if row is None:
-                raise ServiceError("not_found", f"there is no game {game_id}")
+                raise ServiceError("not_found", t_("there is no game {game_id}", game_id=game_id))
             seats = _seats(db, game_id, row.bot_names_of or game_id)
             state = None
             if row.status in ("live", "finished"):

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
 from app.db.models import Game, Seat, User, utcnow
+from app.i18n import t_
 from app.services import caps, clocks, notices
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
@@ -29,7 +30,7 @@ def get_game(db: Session, game_id: int) -> Game:
         .execution_options(populate_existing=True)
     )
     if game is None:
-        raise ServiceError("not_found", f"there is no game {game_id}")
+        raise ServiceError("not_found", t_("there is no game {game_id}", game_id=game_id))
     return game
 
 
@@ -50,7 +51,7 @@ def check_access(game: Game, user_id: int | None, invite_code: str | None) -> No
         return
     if invite_code and secrets.compare_digest(invite_code.encode(), game.invite_code.encode()):
         return
-    raise ServiceError("not_found", f"there is no game {game.id}")
+    raise ServiceError("not_found", t_("there is no game {id}", id=game.id))
 
 
 def visible_game(
@@ -81,7 +82,7 @@ def game_options(players: int, expansion: bool, extra: dict[str, Any]) -> dict[s
     try:
         options = rules.GameOptions.from_dict({"players": players, "expansion": expansion, **extra})
     except (ValueError, TypeError, KeyError, IndexError) as exc:
-        raise ServiceError("invalid_options", f"bad game options: {exc}") from None
+        raise ServiceError("invalid_options", t_("bad game options: {exc}", exc=exc)) from None
     return options.to_dict()
 
 
@@ -96,20 +97,25 @@ def create_game(
     clock: dict[str, Any] | None = None,
     max_clock_seconds: int = 30 * 86400,
     *,
+    max_clock_extension: int | None = None,
     max_open: int | None = None,
     rated: bool = False,
+    spectator_delay: dict[str, int] | None = None,
 ) -> Game:
     """Open a new table with `host` in seat 0 and the other seats empty; `clock` as in clocks.py.
 
     `max_open`: how many open tables one host may have at once (`too_many_tables` past it).
     `rated`: its result moves the players' ratings (app/services/ratings.py): accounts only.
+    `spectator_delay`: how far behind its spectators see it (app/services/spectator_delay.py).
     """
     if visibility not in ("public", "private"):
         raise ServiceError("invalid_options", "visibility is 'public' or 'private'")
     if rated:
         check_may_sit_rated(host)
     options = game_options(players, expansion, extra_options or {})
-    stored_clock = clocks.new_clock(clock, max_clock_seconds)
+    if spectator_delay:  # checked by app/services/spectator_delay.py; not an engine option
+        options["spectator_delay"] = spectator_delay
+    stored_clock = clocks.new_clock(clock, max_clock_seconds, max_clock_extension)
     if max_open is not None:
         caps.check_open_tables(db, host, max_open)
     game = Game(
@@ -155,7 +161,9 @@ def lock_open_game(db: Session, game_id: int) -> Game:
     if result.rowcount != 1:
         game = get_game(db, game_id)  # raises not_found
         db.rollback()
-        raise ServiceError("not_open", f"game {game.id} is {game.status}, not open")
+        raise ServiceError(
+            "not_open", t_("game {id} is {status}, not open", id=game.id, status=game.status)
+        )
     return get_game(db, game_id)
 
 
@@ -181,7 +189,9 @@ def join_game(
     free = next(iter(kept), None) or next((s for s in game.seats if s.is_free_for(None)), None)
     if free is None:
         db.rollback()
-        raise ServiceError("game_full", f"every seat of game {game_id} is taken")
+        raise ServiceError(
+            "game_full", t_("every seat of game {game_id} is taken", game_id=game_id)
+        )
     free.reserved_for = None
     free.user_id = user.id
     free.joined_at = utcnow()
@@ -198,12 +208,12 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     """Give up one's seat before the start; the host passes on, and an empty table is cancelled."""
     game = visible_game(db, game_id, user.id)
     if seat_of(game, user.id) is None:
-        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     game = lock_open_game(db, game_id)
     seat = seat_of(game, user.id)
     if seat is None:
         db.rollback()
-        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     seat.user_id = None
     seat.joined_at = None
     humans = [s for s in game.seats if s.user_id is not None]
@@ -276,7 +286,9 @@ def start_game(
 def list_games(db: Session, status: str = "open", limit: int = LIST_LIMIT) -> list[Game]:
     """Public games with `status`, newest first."""
     if status not in STATUSES:
-        raise ServiceError("invalid_request", f"status is one of {', '.join(STATUSES)}")
+        raise ServiceError(
+            "invalid_request", t_("status is one of {statuses}", statuses=", ".join(STATUSES))
+        )
     return list(
         db.scalars(
             select(Game)

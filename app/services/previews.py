@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 import app.engine as rules
 from app.db.models import Game
 from app.engine import preview
+from app.i18n import t_
 from app.services.errors import ServiceError
 from app.services.games import load_state
 from app.services.lobby import seat_of, visible_game
@@ -23,16 +24,25 @@ def seat_to_act(db: Session, game_id: int, user_id: int, version: int) -> tuple[
     game = visible_game(db, game_id, user_id)
     seat = seat_of(game, user_id)
     if seat is None:
-        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     if seat.bot_level is not None:
         raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
     if game.status != "live":
         raise ServiceError("not_started" if game.status == "open" else "game_over", "not live")
     if version != game.version:
-        raise ServiceError("stale_version", f"the game is at version {game.version}, not {version}")
+        raise ServiceError(
+            "stale_version",
+            t_(
+                "the game is at version {version}, not {version2}",
+                version=game.version,
+                version2=version,
+            ),
+        )
     state = load_state(db, game)
     if state.turn.seat != seat.seat:
-        raise ServiceError("not_your_turn", f"seat {state.turn.seat} decides now, not yours")
+        raise ServiceError(
+            "not_your_turn", t_("seat {seat} decides now, not yours", seat=state.turn.seat)
+        )
     return game, state, seat.seat
 
 
@@ -52,7 +62,12 @@ def outcomes(
     if len(actions) > limit:
         raise ServiceError(
             "too_many_outcomes",
-            f"{card} has {len(actions)} legal placements, more than the {limit} a preview lists",
+            t_(
+                "{card} has {actions} legal placements, more than the {limit} a preview lists",
+                card=card,
+                actions=len(actions),
+                limit=limit,
+            ),
         )
     return {
         "version": game.version,

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import Float, Integer, and_, bindparam, case, func, select, union_all
 from sqlalchemy.orm import Session, aliased
 
-from app.db.models import Game, GameResult, Rating, Seat, User
+from app.db.models import Game, GameResult, ProfileSummary, Rating, Seat, User
+from app.i18n import t_
+from app.services import profile_summaries
 from app.services import rating_model as rm
 from app.services.errors import ServiceError
 from app.services.names import display_seat_name
 
-CATEGORIES = ("gold", "ships", "missions", "most_missions", "realms", "tails")
 RESULT_COLUMNS = tuple(GameResult.__table__.c)  # rows, not ORM objects: reads stay cheap
 # Built once: an alias proxies every column, and building one per read shows in its cost.
-MINE = aliased(GameResult, name="mine")
 THEIRS = aliased(GameResult, name="theirs")
+OTHER = aliased(Rating, name="other")
 
 
 def account(db: Session, username: str) -> User:
@@ -31,7 +32,9 @@ def account(db: Session, username: str) -> User:
     name = username.strip().lower()
     user = db.scalar(select(User).where(User.username == name)) if 0 < len(name) <= 32 else None
     if user is None:
-        raise ServiceError("not_found", f"there is no player {username[:32]!r}")
+        raise ServiceError(
+            "not_found", t_("there is no player {username}", username=repr(username[:32]))
+        )
     return user
 
 
@@ -39,7 +42,7 @@ def _public() -> Any:
     return and_(Game.id == GameResult.game_id, Game.visibility == "public")
 
 
-def _rating_out(row: Rating | None, variant: str, provisional_sigma: float) -> dict[str, Any]:
+def _rating_out(row: Any, variant: str, provisional_sigma: float) -> dict[str, Any]:
     if row is None:
         return {"variant": variant, "rating": None, "games": 0, "provisional": True, "rank": None}
     return {
@@ -69,91 +72,119 @@ def rank_of(db: Session, row: Rating, provisional_sigma: float) -> int | None:
     return 1 + int(above or 0)
 
 
-def _history(db: Session, user_id: int, variant: str, points: int) -> list[dict[str, Any]]:
-    """The rating after each rated game, oldest first (the newest `points`); a private game's
-    point carries no game id."""
-    rows = db.execute(
+def _rank() -> Any:
+    """`rank_of` as a column of a query on `Rating` (None while provisional); `:sigma` is the
+    provisional sigma."""
+    sigma = bindparam("sigma", type_=Float)
+    above = (
+        select(func.count())
+        .select_from(OTHER)
+        .where(
+            OTHER.variant == Rating.variant,
+            OTHER.display > Rating.display,
+            OTHER.sigma <= sigma,
+        )
+        .correlate(Rating)
+        .scalar_subquery()
+    )
+    return case((Rating.sigma <= sigma, 1 + above))
+
+
+# A profile read is four statements, built once here (building one costs more CPU than the
+# database takes to answer it): account with ratings and ranks, rating histories, the kept
+# sums, recent games with their seats. Parameters: `:name`, `:sigma`, `:user_id`, `:points`,
+# `:recent`.
+ACCOUNT_RATINGS = (
+    select(
+        User,
+        Rating.variant,
+        Rating.mu,
+        Rating.sigma,
+        Rating.display,
+        Rating.games,
+        _rank().label("rank"),
+    )
+    .outerjoin(Rating, Rating.user_id == User.id)
+    .where(User.username == bindparam("name"))
+)
+
+
+def _history_of(variant: str) -> Any:
+    """A variant's newest `:points` rated results of `:user_id`, read backwards along the index
+    (user_id, variant, id)."""
+    return (
         select(
-            GameResult.game_id, GameResult.finished_at, GameResult.display_after, Game.visibility
+            GameResult.variant,
+            GameResult.id,
+            GameResult.game_id,
+            GameResult.finished_at,
+            GameResult.display_after,
+            Game.visibility,
         )
         .join(Game, Game.id == GameResult.game_id)
         .where(
-            GameResult.user_id == user_id,
+            GameResult.user_id == bindparam("user_id"),
             GameResult.variant == variant,
             GameResult.rated,
             GameResult.display_after.is_not(None),
         )
         .order_by(GameResult.id.desc())
-        .limit(points)
-    ).all()
-    return [
-        {
-            "game_id": gid if visibility == "public" else None,
-            "at": at.isoformat(),
-            "rating": shown,
-        }
-        for gid, at, shown, visibility in reversed(rows)
-    ]
+        .limit(bindparam("points", type_=Integer))
+        .subquery()
+    )
 
 
-def _by_players(db: Session, user_id: int) -> list[dict[str, Any]]:
-    won = case((and_(GameResult.place == 1, ~GameResult.quit), 1), else_=0)
-    rows = db.execute(
-        select(GameResult.players, func.count(), func.sum(won))
-        .join(Game, _public())
-        .where(GameResult.user_id == user_id)
-        .group_by(GameResult.players)
-        .order_by(GameResult.players)
-    ).all()
-    return [{"players": n, "played": played, "won": int(w or 0)} for n, played, w in rows]
+HISTORIES = union_all(*(select(_history_of(variant)) for variant in rm.VARIANTS))
+SUMS = select(*ProfileSummary.__table__.c).where(ProfileSummary.user_id == bindparam("user_id"))
 
 
-def _averages(db: Session, user_id: int) -> dict[str, Any]:
-    """Mean points per scoring category: the player's, and their opponents' in the same games
-    (one pass over every seat of the player's public games)."""
-    mine, seat = MINE, GameResult  # `seat`: every seat of those games, the player's included
-
-    def avg(column: str, own: bool) -> Any:
-        same = seat.seat == mine.seat if own else seat.seat != mine.seat
-        return func.avg(case((same, getattr(seat, column))))
-
-    row = db.execute(
-        select(
-            func.count(func.distinct(mine.game_id)),
-            *(avg(c, True) for c in CATEGORIES),
-            *(avg(c, False) for c in CATEGORIES),
+def _account_ratings(db: Session, username: str, provisional_sigma: float) -> tuple[User, list]:
+    """The account and its ratings with their ranks, in one query (`not_found` as `account`)."""
+    name = username.strip().lower()
+    params = {"name": name, "sigma": provisional_sigma}
+    rows = db.execute(ACCOUNT_RATINGS, params).all() if 0 < len(name) <= 32 else []
+    if not rows:
+        raise ServiceError(
+            "not_found", t_("there is no player {username}", username=repr(username[:32]))
         )
-        .select_from(mine)
-        .join(Game, and_(Game.id == mine.game_id, Game.visibility == "public"))
-        .join(seat, seat.game_id == mine.game_id)
-        .where(mine.user_id == user_id)
-    ).one()
-    n = len(CATEGORIES)
-
-    def shape(values: Any) -> dict[str, float | None]:
-        pairs = zip(CATEGORIES, values, strict=True)
-        return {c: None if v is None else round(float(v), 2) for c, v in pairs}
-
-    return {"games": row[0], "you": shape(row[1 : 1 + n]), "opponents": shape(row[1 + n :])}
+    return rows[0][0], [r for r in rows if r.variant is not None]
 
 
-def _names(db: Session, game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """Per game: every seat's name, profile username (accounts) and result, by seat (one
-    query; a game whose results are not recorded yet has its seats without places)."""
-    if not game_ids:
-        return {}
-    rows = db.execute(
+def _histories(db: Session, user_id: int, points: int) -> dict[str, list[dict[str, Any]]]:
+    """Per variant, the rating after each rated game, oldest first (the newest `points`); a
+    private game's point carries no game id."""
+    rows = db.execute(HISTORIES, {"user_id": user_id, "points": points}).all()
+    out: dict[str, list[dict[str, Any]]] = {variant: [] for variant in rm.VARIANTS}
+    for variant, _id, gid, at, shown, visibility in sorted(rows, key=lambda r: r[1]):
+        out[variant].append(
+            {
+                "game_id": gid if visibility == "public" else None,
+                "at": at.isoformat(),
+                "rating": shown,
+            }
+        )
+    return out
+
+
+def _statistics(db: Session, user_id: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Games played and won by player count, and mean points per category (the player's and
+    their opponents'), from the player's kept sums (app/services/profile_summaries.py)."""
+    return profile_summaries.statistics(db.execute(SUMS, {"user_id": user_id}).all())
+
+
+def _seats_query(where: Any) -> Any:
+    """Every seat of some games with its name, profile username and result (the seat's columns
+    as `s_*`, the result's as they are: None while a game's results are not recorded yet)."""
+    return (
         select(
-            Seat.game_id,
-            Seat.seat,
-            Seat.user_id,
-            Seat.bot_level,
+            Seat.game_id.label("s_game_id"),
+            Seat.seat.label("s_seat"),
+            Seat.user_id.label("s_user_id"),
+            Seat.bot_level.label("s_bot_level"),
             User.display_name,
             User.username,
             Game.bot_names_of,
-            GameResult.place,
-            GameResult.total,
-            GameResult.quit,
+            *RESULT_COLUMNS,
         )
         .select_from(Seat)
         .join(Game, Game.id == Seat.game_id)
@@ -161,23 +192,46 @@ def _names(db: Session, game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         .outerjoin(
             GameResult, and_(GameResult.game_id == Seat.game_id, GameResult.seat == Seat.seat)
         )
-        .where(Seat.game_id.in_(game_ids))
+        .where(where)
         .order_by(Seat.game_id, Seat.seat)
-    ).all()
+    )
+
+
+# The games: the newest `:recent` of the player's public results, read along their index (not
+# correlated: the outer query reads the same tables).
+_NEWEST = (
+    select(GameResult.game_id)
+    .join(Game, _public())
+    .where(GameResult.user_id == bindparam("user_id"))
+    .order_by(GameResult.id.desc())
+    .limit(bindparam("recent", type_=Integer))
+    .correlate(None)
+    .scalar_subquery()
+)
+RECENT = _seats_query(Seat.game_id.in_(_NEWEST))
+
+
+def _seat_line(r: Any) -> dict[str, Any]:
+    key = r.bot_names_of or r.s_game_id
+    return {
+        "seat": r.s_seat,
+        "name": display_seat_name(key, r.s_seat, r.display_name, r.s_bot_level),
+        "username": r.username,
+        "bot_level": r.s_bot_level if r.s_user_id is None else None,
+        "place": r.place,
+        "total": r.total,
+        "quit": bool(r.quit),
+    }
+
+
+def _names(db: Session, game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Per game: every seat's name, profile username and result, by seat (one query; a game
+    whose results are not recorded yet has its seats without places)."""
+    if not game_ids:
+        return {}
     out: dict[int, list[dict[str, Any]]] = {gid: [] for gid in game_ids}
-    for r in rows:
-        key = r.bot_names_of or r.game_id
-        out[r.game_id].append(
-            {
-                "seat": r.seat,
-                "name": display_seat_name(key, r.seat, r.display_name, r.bot_level),
-                "username": r.username,
-                "bot_level": r.bot_level if r.user_id is None else None,
-                "place": r.place,
-                "total": r.total,
-                "quit": bool(r.quit),
-            }
-        )
+    for r in db.execute(_seats_query(Seat.game_id.in_(game_ids))):
+        out[r.s_game_id].append(_seat_line(r))
     return out
 
 
@@ -206,15 +260,16 @@ def _game_line(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _recent(db: Session, user_id: int, limit: int) -> list[dict[str, Any]]:
-    rows = db.execute(
-        select(*RESULT_COLUMNS)
-        .join(Game, _public())
-        .where(GameResult.user_id == user_id)
-        .order_by(GameResult.id.desc())
-        .limit(limit)
-    ).all()
-    names = _names(db, [r.game_id for r in rows])
-    return [_game_line(r, names[r.game_id]) for r in rows]
+    """The player's newest public games, every seat of each with its name and result."""
+    rows = db.execute(RECENT, {"user_id": user_id, "recent": limit})
+    seats: dict[int, list[dict[str, Any]]] = {}
+    mine = []
+    for r in rows:
+        seats.setdefault(r.s_game_id, []).append(_seat_line(r))
+        if r.user_id == user_id:
+            mine.append(r)
+    mine.sort(key=lambda r: -r.id)
+    return [_game_line(r, seats[r.game_id]) for r in mine]
 
 
 def head_to_head(db: Session, user: User, other: User, limit: int) -> dict[str, Any]:
@@ -245,24 +300,25 @@ def profile(db: Session, username: str, settings: Any, vs: str | None = None) ->
     """Everything public about a player: ratings with history and rank, games played and won
     by player count, mean points per category against their opponents, recent games, and the
     record against `vs` (a username) if asked."""
-    user = account(db, username)
-    rows = {r.variant: r for r in db.scalars(select(Rating).where(Rating.user_id == user.id))}
     sigma = settings.rating_provisional_sigma
+    user, found = _account_ratings(db, username, sigma)
+    rows = {r.variant: r for r in found}
+    histories = _histories(db, user.id, settings.profile_history_points)
     out_ratings = []
     for variant in rm.VARIANTS:
         row = rows.get(variant)
         shown = _rating_out(row, variant, sigma)
-        if row is not None:
-            shown["rank"] = rank_of(db, row, sigma)
-        shown["history"] = _history(db, user.id, variant, settings.profile_history_points)
+        shown["rank"] = None if row is None else row.rank
+        shown["history"] = histories[variant]
         out_ratings.append(shown)
+    by_players, averages = _statistics(db, user.id)
     result: dict[str, Any] = {
         "username": user.username,
         "display_name": user.display_name,
         "member_since": user.created_at.isoformat(),
         "ratings": out_ratings,
-        "by_players": _by_players(db, user.id),
-        "averages": _averages(db, user.id),
+        "by_players": by_players,
+        "averages": averages,
         "recent": _recent(db, user.id, settings.profile_recent_games),
         "vs": None,
     }
@@ -274,7 +330,9 @@ def profile(db: Session, username: str, settings: Any, vs: str | None = None) ->
 def leaderboard(db: Session, variant: str, page: int, settings: Any) -> dict[str, Any]:
     """Non-provisional ratings of a variant, best first, one page (1-based)."""
     if variant not in rm.VARIANTS:
-        raise ServiceError("invalid_request", f"variant is one of {', '.join(rm.VARIANTS)}")
+        raise ServiceError(
+            "invalid_request", t_("variant is one of {variants}", variants=", ".join(rm.VARIANTS))
+        )
     size = settings.leaderboard_page_size
     sigma = settings.rating_provisional_sigma
     where = (Rating.variant == variant, Rating.sigma <= sigma)

@@ -73,18 +73,21 @@ def placings(final_scores: dict[str, Any], quit: Sequence[bool]) -> list[int]:
     return [1 + sum(1 for k in keys.values() if k > keys[seat]) for seat in range(len(keys))]
 
 
-def rate(priors: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
-    """Every seat's skill after one game with these places (ties share), free-for-all."""
-    teams = [[MODEL.rating(mu=p.mu, sigma=p.sigma)] for p in priors]
-    rated = MODEL.rate(teams, ranks=list(places))
+def rate(
+    priors: Sequence[Skill], places: Sequence[int], model: PlackettLuce = MODEL
+) -> list[Skill]:
+    """Every seat's skill after one game with these places (ties share), free-for-all.
+    (`model`: another parameter set, for the calibration bench only.)"""
+    teams = [[model.rating(mu=p.mu, sigma=p.sigma)] for p in priors]
+    rated = model.rate(teams, ranks=list(places))
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
 
 
-def predict(skills: Sequence[Skill]) -> list[dict[str, float]]:
+def predict(skills: Sequence[Skill], model: PlackettLuce = MODEL) -> list[dict[str, float]]:
     """Per seat: the chance to win and the expected place (1 = first), before a game."""
-    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    wins = MODEL.predict_win(teams)
-    ranks = MODEL.predict_rank(teams)
+    teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+    wins = model.predict_win(teams)
+    ranks = model.predict_rank(teams)
     return [
         {"win": round(w, 4), "place": int(rank)} for w, (rank, _p) in zip(wins, ranks, strict=True)
     ]

@@ -27,7 +27,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, GameResult, Rating, Seat, User, utcnow
-from app.services import jobs
+from app.services import jobs, profile_summaries
 from app.services import rating_model as rm
 from app.services.lobby import get_game
 
@@ -125,37 +125,39 @@ def record_results(db: Session, game_id: int) -> bool:
     after = rm.rate(priors, places) if rated else priors
     finished = game.finished_at or utcnow()
     scores = {p["seat"]: p for p in game.final_scores["players"]}
+    results: list[GameResult] = []
     for s, place, q, before, new in zip(game.seats, places, quit, priors, after, strict=True):
         cats = scores[s.seat]["categories"]
         own = s.user_id in locked
-        db.add(
-            GameResult(
-                game_id=game_id,
-                seat=s.seat,
-                user_id=s.user_id,
-                bot_level=s.bot_level if s.user_id is None else None,
-                variant=variant,
-                players=game.players,
-                rated=rated,
-                place=place,
-                quit=q,
-                total=scores[s.seat]["total"],
-                **{c: cats.get(c, 0) for c in CATEGORIES[:-1]},
-                tails=cats.get("tails"),
-                mu_before=before.mu if own else None,
-                sigma_before=before.sigma if own else None,
-                mu_after=new.mu if own else None,
-                sigma_after=new.sigma if own else None,
-                display_after=new.display if own else None,
-                finished_at=finished,
-            )
+        result = GameResult(
+            game_id=game_id,
+            seat=s.seat,
+            user_id=s.user_id,
+            bot_level=s.bot_level if s.user_id is None else None,
+            variant=variant,
+            players=game.players,
+            rated=rated,
+            place=place,
+            quit=q,
+            total=scores[s.seat]["total"],
+            **{c: cats.get(c, 0) for c in CATEGORIES[:-1]},
+            tails=cats.get("tails"),
+            mu_before=before.mu if own else None,
+            sigma_before=before.sigma if own else None,
+            mu_after=new.mu if own else None,
+            sigma_after=new.sigma if own else None,
+            display_after=new.display if own else None,
+            finished_at=finished,
         )
+        results.append(result)
+        db.add(result)
         if own:
             row = locked[s.user_id]  # type: ignore[index]
             row.mu, row.sigma, row.display = new.mu, new.sigma, new.display
             row.games += 1
             row.updated_at = utcnow()
     db.flush()
+    profile_summaries.add_game(db, game, results)
     return True
 
 
@@ -167,7 +169,8 @@ def results_job(db: Session, ctx: jobs.JobContext) -> None:
 
 def recompute(db: Session) -> dict[str, int]:
     """Rebuild every rating from the stored results, in the order they were first rated, and
-    rewrite each result's before/after; commits. The same rules give the same numbers."""
+    rewrite each result's before/after, and the profiles' sums (app/services/profile_summaries.py);
+    commits. The same rules give the same numbers."""
     rows = list(db.scalars(select(GameResult).where(GameResult.rated).order_by(GameResult.id)))
     by_game: dict[int, list[GameResult]] = {}
     for row in rows:
@@ -208,8 +211,9 @@ def recompute(db: Session) -> dict[str, int]:
                 updated_at=now,
             )
         )
+    summaries = profile_summaries.rebuild(db)
     db.commit()
-    return {"games": len(by_game), "ratings": len(skills)}
+    return {"games": len(by_game), "ratings": len(skills), "profile_summaries": summaries}
 
 
 def skill_of(db: Session, user_id: int, variant: str) -> rm.Skill:

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, Seat, User, utcnow
+from app.i18n import t_
 from app.services import caps, clocks, lobby
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, lock_open_game, seat_of, visible_game
@@ -31,9 +32,12 @@ BIG = 10**9  # the old clock was checked when its table was made: copy it as it 
 def _finished_seat(db: Session, game_id: int, user: User) -> Game:
     game = visible_game(db, game_id, user.id)  # a private game is 404 to strangers
     if seat_of(game, user.id) is None:
-        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     if game.status != "finished":
-        raise ServiceError("not_finished", f"game {game_id} is {game.status}, not finished")
+        raise ServiceError(
+            "not_finished",
+            t_("game {game_id} is {status}, not finished", game_id=game_id, status=game.status),
+        )
     return game
 
 
@@ -112,7 +116,9 @@ def accept(
     _finished_seat(db, game_id, user)
     new = rematch_of(db, game_id)
     if new is None:
-        raise ServiceError("no_rematch", f"nobody offered a rematch of game {game_id}")
+        raise ServiceError(
+            "no_rematch", t_("nobody offered a rematch of game {game_id}", game_id=game_id)
+        )
     if seat_of(new, user.id) is not None:
         return new
     new = lock_open_game(db, new.id)
@@ -141,7 +147,9 @@ def decline(db: Session, game_id: int, user: User, notifier: Notifier | None = N
     _finished_seat(db, game_id, user)
     new = rematch_of(db, game_id)
     if new is None:
-        raise ServiceError("no_rematch", f"nobody offered a rematch of game {game_id}")
+        raise ServiceError(
+            "no_rematch", t_("nobody offered a rematch of game {game_id}", game_id=game_id)
+        )
     if new.status != "open":
         return new
     new = lock_open_game(db, new.id)

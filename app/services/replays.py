@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Move
+from app.i18n import t_
 from app.realtime.documents import diff
 from app.services.cache import StateCache
 from app.services.errors import ServiceError
@@ -44,7 +45,12 @@ def replay(
     game = visible_game(db, game_id, user_id, invite_code)
     if game.status != "finished":
         raise ServiceError(
-            "not_finished", f"game {game_id} is {game.status}: only finished games are replayed"
+            "not_finished",
+            t_(
+                "game {game_id} is {status}: only finished games are replayed",
+                game_id=game_id,
+                status=game.status,
+            ),
         )
     cache = _cache(db.get_bind(), cache_size)  # type: ignore[arg-type]
     built = cache.get(game.id, game.version)
@@ -73,6 +79,7 @@ def build(game: Game, moves: list[Move]) -> dict[str, Any]:
                 "seat": move.seat,
                 "action": move.action,
                 "lines": [rules.describe(e) for e in events],
+                "pieces": [rules.line(e) for e in events],
                 "ops": diff(doc, new),
             }
         )

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.bots import LEVELS
 from app.db.models import Game, Seat, User, utcnow
+from app.i18n import t_
 from app.services import lobby
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, lock_open_game, seat_of, visible_game
@@ -30,22 +31,30 @@ def check_level(level: str) -> str:
     if level not in LEVELS:
         shown = level[:32]
         raise ServiceError(
-            "unknown_bot_level", f"no bot level {shown!r}: choose one of {', '.join(LEVELS)}"
+            "unknown_bot_level",
+            t_(
+                "no bot level {shown}: choose one of {levels}",
+                shown=repr(shown),
+                levels=", ".join(LEVELS),
+            ),
         )
     return level
 
 
 def _seat_no(game: Game, seat: int) -> Seat:
     if not 0 <= seat < len(game.seats):
-        raise ServiceError("no_such_seat", f"game {game.id} has seats 0 to {len(game.seats) - 1}")
+        raise ServiceError(
+            "no_such_seat",
+            t_("game {id} has seats 0 to {seats}", id=game.id, seats=len(game.seats) - 1),
+        )
     return game.seats[seat]
 
 
 def _live(game: Game) -> None:
     if game.status == "open":
-        raise ServiceError("not_started", f"game {game.id} has not started")
+        raise ServiceError("not_started", t_("game {id} has not started", id=game.id))
     if game.status != "live":
-        raise ServiceError("game_over", f"game {game.id} is {game.status}")
+        raise ServiceError("game_over", t_("game {id} is {status}", id=game.id, status=game.status))
 
 
 # --- before the start ------------------------------------------------------------------------
@@ -66,7 +75,9 @@ def add_bot(
     free = next((s for s in game.seats if s.is_free_for(None)), None)  # not a rematch's kept seat
     if free is None:
         db.rollback()
-        raise ServiceError("game_full", f"every seat of game {game_id} is taken")
+        raise ServiceError(
+            "game_full", t_("every seat of game {game_id} is taken", game_id=game_id)
+        )
     free.bot_level = level
     free.joined_at = utcnow()
     db.commit()
@@ -89,7 +100,10 @@ def remove_bot(
         raise ServiceError("not_host", "only the host can remove bots")
     if row.bot_level is None or row.user_id is not None:
         db.rollback()
-        raise ServiceError("not_a_bot", f"seat {seat} of game {game_id} holds no bot")
+        raise ServiceError(
+            "not_a_bot",
+            t_("seat {seat} of game {game_id} holds no bot", seat=seat, game_id=game_id),
+        )
     row.bot_level = None
     row.joined_at = None
     db.commit()
@@ -111,7 +125,7 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
         return lobby.leave_game(db, game_id, user, notifier=notifier)
     seat = seat_of(game, user.id)
     if seat is None:
-        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     if seat.left_at is None:
         seat.left_at = utcnow()
         db.flush()  # the seat row first: the lock order of this module (see the top)
@@ -161,7 +175,7 @@ def replace_with_bot(
     row = _seat_no(game, seat)
     _live(game)
     if row.bot_level is not None:
-        raise ServiceError("seat_has_bot", f"a bot already plays seat {seat}")
+        raise ServiceError("seat_has_bot", t_("a bot already plays seat {seat}", seat=seat))
     now = utcnow()
     if row.user_id != caller.id:
         if not _may_manage(game, caller, now, grace_s):
@@ -171,8 +185,14 @@ def replace_with_bot(
             wait = max(1, math.ceil(grace_s - away))
             raise ServiceError(
                 "player_present",
-                f"the player in seat {seat} is still here (seen {int(away)} s ago); "
-                f"a seat can be handed to a bot after {int(grace_s)} s away, in {wait} s",
+                t_(
+                    "the player in seat {seat} is still here (seen {away} s ago); a seat can be"
+                    " handed to a bot after {grace_s} s away, in {wait} s",
+                    seat=seat,
+                    away=int(away),
+                    grace_s=int(grace_s),
+                    wait=wait,
+                ),
             )
     _set_bot(db, game, row, level, expect_bot=False)
     notify(notifier, game_id, game.version)
@@ -185,7 +205,7 @@ def hand_seat_to_bot(
     """Let a bot play the caller's own seat of a live game (theirs to take back)."""
     seat = seat_of(visible_game(db, game_id, user.id), user.id)
     if seat is None:
-        raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+        raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     return replace_with_bot(db, game_id, user, seat.seat, level, notifier=notifier)
 
 
@@ -199,7 +219,9 @@ def take_seat_back(db: Session, game_id: int, user: User, notifier: Notifier | N
         game = visible_game(db, game_id, user.id)
         seat = seat_of(game, user.id)
         if seat is None:
-            raise ServiceError("not_seated", f"you have no seat in game {game_id}")
+            raise ServiceError(
+                "not_seated", t_("you have no seat in game {game_id}", game_id=game_id)
+            )
         if seat.bot_level is None or not _timed_out_turn(game, seat.seat):
             break
         _live(game)
@@ -259,7 +281,10 @@ def reclaim_seat(
     game = visible_game(db, game_id, user.id)
     row = _seat_no(game, seat)
     if row.user_id != user.id:
-        raise ServiceError("not_your_seat", f"seat {seat} of game {game_id} is not yours")
+        raise ServiceError(
+            "not_your_seat",
+            t_("seat {seat} of game {game_id} is not yours", seat=seat, game_id=game_id),
+        )
     return take_seat_back(db, game_id, user, notifier=notifier)
 
 
@@ -285,7 +310,9 @@ def _set_bot(db: Session, game: Game, seat: Seat, level: str | None, *, expect_b
         fresh = get_game(db, game.id)
         _live(fresh)
         code = "seat_has_bot" if not expect_bot else "not_a_bot"
-        raise ServiceError(code, f"seat {seat.seat} of game {game.id} changed meanwhile")
+        raise ServiceError(
+            code, t_("seat {seat} of game {id} changed meanwhile", seat=seat.seat, id=game.id)
+        )
     db.commit()
 
 

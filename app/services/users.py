@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import AuthSession, User, utcnow
+from app.i18n import t_
 from app.services.errors import ServiceError
 from app.services.notify import Notifier
 
@@ -56,7 +57,12 @@ def clean_username(username: str) -> str:
 def _check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise ServiceError(
-            "invalid_password", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"
+            "invalid_password",
+            t_(
+                "a password has {password_min} to {password_max} characters",
+                password_min=PASSWORD_MIN,
+                password_max=PASSWORD_MAX,
+            ),
         )
 
 
@@ -188,7 +194,7 @@ def register(
     if current is not None and not current.is_guest:
         raise ServiceError("already_signed_in", "you already have an account; log out first")
     if db.scalar(select(User.id).where(User.username == name)) is not None:
-        raise ServiceError("username_taken", f"the username {name!r} is taken")
+        raise ServiceError("username_taken", t_("the username {name} is taken", name=repr(name)))
     if admit is not None:
         admit()
     revoked: dict[int, list[str]] = {}
@@ -206,7 +212,9 @@ def register(
         db.commit()
     except IntegrityError:  # a concurrent registration took the name between check and commit
         db.rollback()
-        raise ServiceError("username_taken", f"the username {name!r} is taken") from None
+        raise ServiceError(
+            "username_taken", t_("the username {name} is taken", name=repr(name))
+        ) from None
     _tell(notifier, revoked)
     return user, token
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query
 
-from app.services import games, lobby, presence, seats
+from app.services import games, lobby, presence, seats, spectator_delay
 from app.web.deps import (
     DbDep,
     GameId,
@@ -61,10 +61,29 @@ def create_game(
         notifier=notifier,
         clock=body.clock.model_dump() if body.clock is not None else None,
         max_clock_seconds=settings.clock_max_seconds,
+        max_clock_extension=settings.clock_max_extension_seconds,
         max_open=settings.max_open_tables_per_user,
         rated=body.rated,
+        spectator_delay=spectator_delay.check_option(
+            body.spectator_delay.model_dump(exclude_none=True) if body.spectator_delay else None,
+            rated=body.rated,
+            clock=body.clock.model_dump() if body.clock is not None else None,
+            max_moves=settings.spectator_delay_max_moves,
+            max_seconds=settings.spectator_delay_max_seconds,
+        ),
     )
     return GameOut.of(game, user.id)
+
+
+def _as_seen(db: Any, game: Any, user_id: int | None) -> GameOut:
+    """The game object; for a spectator of a table with a spectator delay, its version and
+    seat to act as far as the delay lets them see (app/services/spectator_delay.py)."""
+    out = GameOut.of(game, user_id)
+    if out.your_seat is None:
+        behind = spectator_delay.held_back(db, game)
+        if behind is not None:
+            out.version, out.to_act = behind
+    return out
 
 
 @router.get("", response_model=GameListOut, responses=errors(422, 503))
@@ -75,7 +94,7 @@ def list_games(
 ) -> GameListOut:
     """Public games with the given status, newest first."""
     uid = user.id if user else None
-    return GameListOut(games=[GameOut.of(g, uid) for g in lobby.list_games(db, status)])
+    return GameListOut(games=[_as_seen(db, g, uid) for g in lobby.list_games(db, status)])
 
 
 @router.get("/{game_id}", response_model=GameOut, responses=errors(404, 422, 503))
@@ -84,14 +103,14 @@ def get_game(
 ) -> GameOut:
     """A game's seats and status."""
     uid = user.id if user else None
-    return GameOut.of(lobby.visible_game(db, game_id, uid, invite_code), uid)
+    return _as_seen(db, lobby.visible_game(db, game_id, uid, invite_code), uid)
 
 
 @invites_router.get("/{code}", response_model=GameOut, responses=errors(404, 422, 503))
 def game_by_invite(code: str, db: DbDep, user: MaybeUserDep) -> GameOut:
     """The game an invite code belongs to; the code grants access as it does for joining."""
     game = lobby.game_by_invite(db, code)
-    return GameOut.of(game, user.id if user else None)
+    return _as_seen(db, game, user.id if user else None)
 
 
 @router.post(

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from app.i18n import t_, translate_reason
 from app.services import previews
 from app.services.errors import ServiceError
 from app.web.deps import DbDep, GameId, SettingsDep, UserDep
@@ -121,11 +122,16 @@ def explain_action(
     SEADRAGONS_EXPLAIN_LIMITS_PER_USER: 429 too_many_explains."""
     if len(action) > settings.explain_action_max_chars:
         raise ServiceError(
-            "invalid_request", f"action: at most {settings.explain_action_max_chars} characters"
+            "invalid_request",
+            t_(
+                "action: at most {explain_action_max_chars} characters",
+                explain_action_max_chars=settings.explain_action_max_chars,
+            ),
         )
     try:
         parsed = json.loads(action)
     except ValueError:
         raise ServiceError("invalid_request", "action: not JSON") from None
     count_use(request.app.state.throttles.explain, user.id, "too_many_explains", "explanations")
-    return previews.explain(db, game_id, user.id, version, parsed)
+    answer = previews.explain(db, game_id, user.id, version, parsed)
+    return {**answer, "reason": translate_reason(answer["reason"])}

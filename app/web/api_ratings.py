@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
+from app.i18n import t_
 from app.services import profiles, ratings
 from app.services.errors import ServiceError
 from app.services.lobby import visible_game
@@ -187,5 +188,5 @@ def prediction(
     """Expected places of a rated table's seated players before it starts (OpenSkill)."""
     game = visible_game(db, game_id, user.id if user else None, invite_code)
     if not game.rated:
-        raise ServiceError("not_rated", f"game {game_id} is not rated")
+        raise ServiceError("not_rated", t_("game {game_id} is not rated", game_id=game_id))
     return PredictionOut(game_id=game.id, rated=True, seats=ratings.prediction(db, game))

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
+from app.i18n import t_
 from app.services import rematch
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, visible_game
@@ -95,6 +96,8 @@ def decline(game_id: GameId, db: DbDep, user: UserDep, notifier: NotifierDep) ->
     """Give up the seat kept for you at the rematch."""
     visible_game(db, game_id, user.id)  # a private game is 404 to strangers
     if rematch.rematch_of(db, game_id) is None:
-        raise ServiceError("no_rematch", f"nobody offered a rematch of game {game_id}")
+        raise ServiceError(
+            "no_rematch", t_("nobody offered a rematch of game {game_id}", game_id=game_id)
+        )
     rematch.decline(db, game_id, user, notifier=notifier)
     return _out(db, game_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
+from app.i18n import current_language
 from app.services import lobby, users
 from app.services.errors import ServiceError
 from app.web.deps import (
@@ -18,6 +19,7 @@ from app.web.deps import (
     session_token,
     set_session_cookie,
 )
+from app.web.language import remember_account_language
 from app.web.schemas import (
     CredentialsIn,
     GameListOut,
@@ -66,6 +68,7 @@ def start_guest(
         admit=lambda: _throttles(request).admit_guest(address),
     )
     set_session_cookie(request, response, token)
+    remember_account_language(response, settings, user)
     return UserOut.of(user)
 
 
@@ -97,7 +100,12 @@ def register(
         admit=lambda: _throttles(request).admit_account(address),
         notifier=notifier,
     )
+    if user.language is None:
+        # An account reads the language it signed up in (its emails too) until it switches.
+        user.language = current_language()
+        db.commit()
     set_session_cookie(request, response, token)
+    remember_account_language(response, settings, user)
     return UserOut.of(user)
 
 
@@ -131,6 +139,7 @@ def login(
             throttle.failed(body.username, client)
         raise
     set_session_cookie(request, response, token)
+    remember_account_language(response, settings, user)
     return UserOut.of(user)
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.exc import TimeoutError as SATimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from app.i18n import translate, translate_reason
 from app.logging_setup import bind_request
 from app.metrics import count_error
 from app.services.errors import ServiceError
@@ -89,6 +90,10 @@ STATUS: dict[str, int] = {
     "rated_table": 409,
     "no_rematch": 404,
     "not_invited": 403,
+    # extra time on a turn clock (app/services/clocks.py extend)
+    "no_extension": 409,
+    "already_extended": 409,
+    "time_is_up": 409,
     "internal_error": 500,
 }
 
@@ -123,8 +128,9 @@ def retry_after(response: JSONResponse, seconds: float | None) -> JSONResponse:
 async def _service_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     bind_request(error_code=exc.code)
-    extra = {"reason": exc.reason} if exc.reason is not None else {}
-    return retry_after(error_response(exc.code, exc.message, **extra), exc.retry_after)
+    extra = {"reason": translate_reason(exc.reason)} if exc.reason is not None else {}
+    message = translate(exc.message)
+    return retry_after(error_response(exc.code, message, **extra), exc.retry_after)
 
 
 # The database does not answer (down, restarting, unreachable, or its pool exhausted): a

@@ -17,6 +17,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
 from app.engine.content import content, expansion_content
+from app.i18n import t_, translate
+from app.i18n.templating import install_i18n
 from app.services.chat import CHAT_MAX_CHARS
 from app.web.deps import GameId
 
@@ -25,6 +27,7 @@ TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"
 
 templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+install_i18n(templates.env)
 router = APIRouter(include_in_schema=False)
 
 
@@ -34,39 +37,47 @@ def _page(request: Request, name: str, **ctx: Any) -> HTMLResponse:
     settings = getattr(request.app.state, "settings", None)
     public_url = (settings.public_url if settings else None) or ""
     page = {"page": name.removesuffix(".html"), "public_url": public_url}
+    if isinstance(ctx.get("title"), str):  # marked where written, shown in the reader's language
+        ctx["title"] = translate(ctx["title"])
     return templates.TemplateResponse(request, name, {**page, **ctx})
 
 
 @router.get("/", response_class=HTMLResponse)
 def lobby_page(request: Request) -> HTMLResponse:
     """The lobby: identity, create a table, open tables, live games, my games."""
-    return _page(request, "lobby.html", title="Lobby")
+    return _page(request, "lobby.html", title=t_("Lobby"))
 
 
 @router.get("/join/{code}", response_class=HTMLResponse)
 def join_page(request: Request, code: str) -> HTMLResponse:
     """An invite link: the script looks the code up (GET /api/invites/{code}) and joins."""
-    return _page(request, "join.html", title="Join a table", code=code[:64])
+    return _page(request, "join.html", title=t_("Join a table"), code=code[:64])
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game_id: GameId) -> HTMLResponse:
     """The game table, for a seated player or a spectator."""
     return _page(
-        request, "game.html", title=f"Game {game_id}", game_id=game_id, chat_max=CHAT_MAX_CHARS
+        request,
+        "game.html",
+        title=t_("Game {id}", id=game_id),
+        game_id=game_id,
+        chat_max=CHAT_MAX_CHARS,
     )
 
 
 @router.get("/games/{game_id}/replay", response_class=HTMLResponse)
 def replay_page(request: Request, game_id: GameId) -> HTMLResponse:
     """Step through a game's move log."""
-    return _page(request, "replay.html", title=f"Replay of game {game_id}", game_id=game_id)
+    return _page(
+        request, "replay.html", title=t_("Replay of game {id}", id=game_id), game_id=game_id
+    )
 
 
 @router.get("/rules", response_class=HTMLResponse)
 def rules_page(request: Request) -> HTMLResponse:
     """A summary of the rules."""
-    return _page(request, "rules.html", title="Rules")
+    return _page(request, "rules.html", title=t_("Rules"))
 
 
 @cache

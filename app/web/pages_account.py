@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
+from app.i18n import t_, translate
 from app.services import account
 from app.services.errors import ServiceError
 from app.web.deps import DbDep, SettingsDep
@@ -22,7 +23,12 @@ Token = Annotated[str, Query(max_length=512)]
 
 
 def _page(request: Request, name: str, **ctx: object) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, {"page": name.removesuffix(".html"), **ctx})
+    # Titles and texts are marked where they are written and shown in the reader's language.
+    shown = {
+        k: translate(v) if isinstance(v, str) and k in ("title", "text") else v
+        for k, v in ctx.items()
+    }
+    return templates.TemplateResponse(request, name, {"page": name.removesuffix(".html"), **shown})
 
 
 def _message(
@@ -40,7 +46,7 @@ def _secret(request: Request) -> str:
 @router.get("/account", response_class=HTMLResponse)
 def account_page(request: Request) -> HTMLResponse:
     """Account settings: email address for notices, notices on or off."""
-    return _page(request, "account.html", title="Account")
+    return _page(request, "account.html", title=t_("Account"))
 
 
 @router.get("/account/verify", response_class=HTMLResponse)
@@ -49,9 +55,11 @@ def verify(request: Request, db: DbDep, settings: SettingsDep, token: Token) -> 
     try:
         user = account.verify_email(db, _secret(request), token, settings.email_verify_hours * 3600)
     except ServiceError as exc:
-        return _message(request, "Link not valid", exc.message, 400)
+        return _message(request, t_("Link not valid"), exc.message, 400)
     return _message(
-        request, "Address confirmed", f"{user.email} will get an email when it is your turn."
+        request,
+        t_("Address confirmed"),
+        t_("{email} will get an email when it is your turn.", email=user.email),
     )
 
 
@@ -61,11 +69,11 @@ def unsubscribe_link(request: Request, db: DbDep, token: Token) -> HTMLResponse:
     try:
         account.unsubscribe(db, _secret(request), token)
     except ServiceError as exc:
-        return _message(request, "Link not valid", exc.message, 400)
+        return _message(request, t_("Link not valid"), exc.message, 400)
     return _message(
         request,
-        "Unsubscribed",
-        'You will get no more "your turn" emails.',
+        t_("Unsubscribed"),
+        t_('You will get no more "your turn" emails.'),
         undo_token=token,
     )
 
@@ -76,8 +84,8 @@ def unsubscribe_one_click(request: Request, db: DbDep, token: Token) -> PlainTex
     try:
         account.unsubscribe(db, _secret(request), token)
     except ServiceError as exc:
-        return PlainTextResponse(exc.message, status_code=400)
-    return PlainTextResponse("unsubscribed")
+        return PlainTextResponse(translate(exc.message), status_code=400)
+    return PlainTextResponse(translate(t_("unsubscribed")))
 
 
 @router.post("/account/resubscribe", response_class=HTMLResponse)
@@ -86,5 +94,7 @@ def resubscribe(request: Request, db: DbDep, token: Token) -> HTMLResponse:
     try:
         account.unsubscribe(db, _secret(request), token, enabled=True)
     except ServiceError as exc:
-        return _message(request, "Link not valid", exc.message, 400)
-    return _message(request, "Notices back on", "You will get an email when it is your turn.")
+        return _message(request, t_("Link not valid"), exc.message, 400)
+    return _message(
+        request, t_("Notices back on"), t_("You will get an email when it is your turn.")
+    )

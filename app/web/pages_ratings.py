@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import HTMLResponse
 
+from app.i18n import t_
 from app.web.pages import _page
 
 router = APIRouter(include_in_schema=False)
@@ -24,4 +25,4 @@ def profile_page(
 @router.get("/leaderboard", response_class=HTMLResponse)
 def leaderboard_page(request: Request) -> HTMLResponse:
     """The best established ratings per variant."""
-    return _page(request, "leaderboard.html", title="Leaderboard")
+    return _page(request, "leaderboard.html", title=t_("Leaderboard"))

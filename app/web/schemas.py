@@ -73,6 +73,9 @@ class LiveClockIn(Body):
     mode: Literal["live"]
     initial: int = Field(ge=1, examples=[600])
     per_turn: int = Field(ge=0, examples=[10])
+    # Extra seconds the player to act may ask for once per turn (0: none); at most
+    # SEADRAGONS_CLOCK_MAX_EXTENSION_SECONDS.
+    extension: int = Field(default=0, ge=0, examples=[120])
 
 
 class DailyClockIn(Body):
@@ -80,6 +83,7 @@ class DailyClockIn(Body):
 
     mode: Literal["daily"]
     per_turn: int = Field(ge=1, examples=[86400])
+    extension: int = Field(default=0, ge=0, examples=[3600])  # as for a live clock
 
 
 ClockIn = Annotated[NoClockIn | LiveClockIn | DailyClockIn, Field(discriminator="mode")]
@@ -104,6 +108,13 @@ FIRST_PLAYER_RULE = {
 }
 
 
+class SpectatorDelayIn(Body):
+    """Exactly one of the two; at most SEADRAGONS_SPECTATOR_DELAY_MAX_MOVES / _MAX_SECONDS."""
+
+    moves: int | None = Field(default=None, ge=1, le=2**31 - 1, examples=[3])
+    seconds: int | None = Field(default=None, ge=1, le=2**31 - 1, examples=[60])
+
+
 class CreateGameIn(Body):
     model_config = ConfigDict(json_schema_extra=FIRST_PLAYER_RULE)
 
@@ -123,6 +134,8 @@ class CreateGameIn(Body):
     clock: ClockIn | None = None
     # Its result moves the players' ratings (accounts only: a guest gets 403 account_required).
     rated: bool = False
+    # Rated live tables: spectators see the game this far behind (app/services/spectator_delay.py).
+    spectator_delay: SpectatorDelayIn | None = None
 
 
 class JoinIn(Body):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from limits import RateLimitItem, parse_many, storage, strategies
 from limits.errors import StorageError
 
+from app.i18n import t_
 from app.services.errors import ServiceError
 from app.settings import Settings
 
@@ -118,7 +119,7 @@ class LoginThrottle:
         if wait is not None:
             raise ServiceError(
                 "too_many_attempts",
-                f"too many failed sign-ins; try again in {int(wait)} seconds",
+                t_("too many failed sign-ins; try again in {wait} seconds", wait=int(wait)),
                 retry_after=wait,
             )
 
@@ -133,7 +134,9 @@ def count_use(limit: Limit, user_id: int, code: str, what: str) -> None:
     """Count one request of a user's; raise `code` (429, with Retry-After) past the limit."""
     wait = limit.hit(str(user_id))
     if wait is not None:
-        raise ServiceError(code, f"too many {what}; try again in {int(wait)} s", wait)
+        raise ServiceError(
+            code, t_("too many {what}; try again in {wait} s", what=what, wait=int(wait)), wait
+        )
 
 
 def count_creation(limit: Limit, key: str, code: str, what: str) -> None:
@@ -141,7 +144,13 @@ def count_creation(limit: Limit, key: str, code: str, what: str) -> None:
     wait = limit.hit(key)
     if wait is not None:
         raise ServiceError(
-            code, f"too many {what} from your address; try again in {int(wait)} s", wait
+            code,
+            t_(
+                "too many {what} from your address; try again in {wait} s",
+                what=what,
+                wait=int(wait),
+            ),
+            wait,
         )
 
 

@@ -80,13 +80,13 @@ def test_the_reasons_are_the_engines_numbers(make_settings) -> None:
     hint = hint_for(s, seat, 1, 0, settings)
     if hint["action"]["type"] == "place":
         out = outcome(s, seat, hint["action"])
-        first = hint["reasons"][0]
+        said = " ".join(hint["reasons"])
         if out["cost"]:
-            assert f"pays {out['cost']} Gold" in first
+            assert f"pays {out['cost']} Gold" in said
         if out["gold"]["total"]:
-            assert f"gains {out['gold']['total']} Gold" in first
+            assert f"gains {out['gold']['total']} Gold" in said
         if out["ships"]:
-            assert f"takes {out['ships']} ship" in first
+            assert f"takes {out['ships']} ship" in said
     else:
         assert hint["action"]["type"] == "pass"
 

@@ -285,7 +285,7 @@ def test_recompute_rebuilds_the_same_numbers(
     # Wreck the ratings, then rebuild them from the stored results.
     db.query(Rating).update({"mu": 1.0, "sigma": 1.0})
     db.commit()
-    assert ratings.recompute(db) == {"games": 4, "ratings": 3}
+    assert ratings.recompute(db) == {"games": 4, "ratings": 3, "profile_summaries": 8}
     assert _ratings(db) == before
     db.expire_all()
     assert [

@@ -1,6 +1,8 @@
 // Thin JSON helpers for the REST API. Errors come back as {error: {code, message}};
 // they are thrown as ApiError so callers can switch on the stable code.
 
+import { hasKey, t } from "./i18n.mjs";
+
 export class ApiError extends Error {
   constructor(status, code, message, reason = null) {
     super(message || code);
@@ -40,13 +42,9 @@ export async function api(path, { method = "GET", body, fetchImpl = globalThis.f
 
 /** A short human sentence for an ApiError code. */
 export function errorText(e) {
-  const known = {
-    stale_version: "The game moved on; showing the latest state.",
-    not_your_turn: "It is not your turn.",
-    illegal_placement: "That placement is not allowed.",
-    cannot_afford: "Not enough Gold for that placement.",
-    network: "Network problem; retrying.",
-  };
-  // The engine's own reason for a refused action, when it gave one, says more than the code.
-  return e?.reason?.text ?? known[e?.code] ?? e?.message ?? String(e);
+  // The engine's own reason for a refused action, when it gave one, says most. The server words
+  // its messages in the reader's language; the codes the client gives itself (network, timeout)
+  // and a few common ones read best from the catalogue.
+  const known = e?.code && hasKey(`errors.${e.code}`) ? t(`errors.${e.code}`) : null;
+  return e?.reason?.text ?? known ?? e?.message ?? String(e);
 }

@@ -1,14 +1,37 @@
 // Card and action wording from the static content (/content.json) and the view. Pure; no DOM.
 // Anything the client does not know (a future card kind, a new action type) falls back to a
 // readable form of its JSON, so new server features stay usable before the client learns them.
+// Words come from the reader's catalogue (lib/i18n.mjs); codes and protocol values stay as sent.
 
-export const DECK_NAMES = { S: "Small", M: "Medium", L: "Large" };
+import { hasKey, t, tn } from "./i18n.mjs";
+
+export const DECK_NAMES = { S: t("deck.S"), M: t("deck.M"), L: t("deck.L") };
 export const SHIP_COLOURS = ["green", "purple", "red", "blue"];
-export const SHIP_NAMES = { green: "green", purple: "purple", red: "red", blue: "dark blue", any: "any colour" };
+export const SHIP_NAMES = Object.fromEntries(["green", "purple", "red", "blue", "any"].map((c) => [c, t(`cards.ship_name.${c}`)]));
 export const PLAYER_COLOURS = ["orange", "green", "purple", "pink", "yellow"];
 export const REALMS = ["starfish", "conch", "seahorse", "turtle"];
 
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/** "2 green", "1 dark blue": a count of ships of one colour (the adjective agrees in Spanish). */
+export function shipCount(colour, n) {
+  return hasKey(`cards.ship_count.${colour}.other`) ? tn(`cards.ship_count.${colour}`, n) : `${n} ${colour}`;
+}
+
+/** A realm's name ("Starfish"); an unknown realm keeps its code. */
+export function realmName(realm) {
+  return hasKey(`realm.${realm}`) ? t(`realm.${realm}`) : cap(realm);
+}
+
+/** A Reward Board track's colour as a word ("green"; agreeing with "tail" in Spanish). */
+export function trackName(track) {
+  return hasKey(`track.${track}`) ? t(`track.${track}`) : track;
+}
+
+/** A ship colour code as the log words it ("blue"). */
+function shipWord(colour) {
+  return hasKey(`ship.${colour}`) ? t(`ship.${colour}`) : colour;
+}
 
 /** The pattern shape ([row, col] squares) of a card id, or null when unknown. */
 export function shapeOf(content, card) {
@@ -26,9 +49,9 @@ export function missionText(content, id) {
   const m = content?.missions?.[id];
   if (!m) return id;
   const ships = Object.entries(m.ships)
-    .map(([col, n]) => `${n} ${SHIP_NAMES[col] ?? col}`)
+    .map(([col, n]) => shipCount(col, n))
     .join(" + ");
-  return `${ships}: ${m.vp} VP${m.reef ? ", 1 Reef draw" : ""}`;
+  return t(m.reef ? "cards.mission_text_reef" : "cards.mission_text", { ships, vp: m.vp });
 }
 
 /** A Reef card's effect in a few words. */
@@ -37,35 +60,29 @@ export function reefText(content, id) {
   if (!r) return id;
   switch (r.kind) {
     case "two_ships":
-      return `Two ships: ${r.ships.map((s) => SHIP_NAMES[s]).join(" + ")}`;
+      return t("cards.reef.two_ships", { ships: r.ships.map((s) => SHIP_NAMES[s] ?? s).join(" + ") });
     case "wild_ship":
-      return "Ship wild (any colour)";
+      return t("cards.reef.wild_ship");
     case "hidden_dragon":
-      return `Hidden Dragon in ${cap(r.realm)}`;
+      return t("cards.reef.hidden_dragon", { realm: realmName(r.realm) });
     case "gold":
-      return `Gold card (${r.gold || 4} Gold)`;
+      return t("cards.reef.gold", { gold: r.gold || 4 });
     case "advance_tails":
-      return `Advance tails: ${r.tracks.join(", ")}`;
+      return t("cards.reef.advance_tails", { tracks: r.tracks.map(trackName).join(", ") });
     case "advance_tail_gold":
-      return `Advance ${r.tracks[0]} tail, +${r.gold} Gold`;
+      return t("cards.reef.advance_tail_gold", { track: trackName(r.tracks[0]), gold: r.gold });
     default:
       return `${id} (${r.kind.replace(/_/g, " ")})`;
   }
 }
 
 // Hidden Treasure effects (expansion rulebook), by the engine's effect names.
-export const TREASURE_TEXT = {
-  reef4: "Draw 4 Reef cards, keep 1",
-  no_cost: "No Gold cost for Whirlpools and Currents this turn",
-  triple_gold: "Triple Gold from Gold spaces this turn",
-  extra_body: "One extra Dragon body this turn",
-  free_shape: "Any connected shape of the card's size",
-  convert: "Convert a ship to another colour for a mission",
-  contact_gold: "2 Gold per Dragon your new Dragon touches",
-  same_deck: "Draw from the same deck you played",
-  any_tail: "Advance any tail for each ship",
-  two_missions: "Complete two missions this turn",
-};
+export const TREASURE_TEXT = Object.fromEntries(
+  ["reef4", "no_cost", "triple_gold", "extra_body", "free_shape", "convert", "contact_gold", "same_deck", "any_tail", "two_missions"].map((e) => [
+    e,
+    t(`cards.treasure.${e}`),
+  ]),
+);
 
 /** A Hidden Treasure card's effect in a few words. */
 export function treasureText(content, id) {
@@ -74,48 +91,56 @@ export function treasureText(content, id) {
 }
 
 function sourceText(src) {
-  if (!src) return "nothing";
+  if (!src) return t("cards.nothing");
   if (src.source === "market" || src.card) return src.card;
-  return `top of the ${DECK_NAMES[src.deck] ?? src.deck} deck`;
+  return t("cards.deck_top", { deck: DECK_NAMES[src.deck] ?? src.deck });
 }
 
 function paymentText(a) {
-  const parts = Object.entries(a.tokens ?? {}).map(([c, n]) => `${n} ${SHIP_NAMES[c] ?? c}`);
+  const parts = Object.entries(a.tokens ?? {}).map(([c, n]) => shipCount(c, n));
   for (const c of a.cards ?? []) parts.push(c);
-  return parts.length ? parts.join(" + ") : "nothing";
+  return parts.length ? parts.join(" + ") : t("cards.nothing");
 }
 
 /** A readable label for any action object; unknown types are labelled from their JSON. */
 export function actionLabel(content, a) {
   switch (a.type) {
     case "place":
-      return `Place ${a.card}`;
+      return t("cards.action.place", { card: a.card });
     case "mission":
-      return `Complete ${a.mission}, paying ${paymentText(a)}`;
+      return t("cards.action.mission", { mission: a.mission, payment: paymentText(a) });
     case "draw":
-      return `Draw ${sourceText(a)}`;
+      return t("cards.action.draw", { source: sourceText(a) });
     case "pass":
-      return `Pass: discard ${a.discard ?? "nothing"}, draw ${sourceText(a.draw)}`;
+      return a.discard
+        ? t("cards.action.pass", { card: a.discard, source: sourceText(a.draw) })
+        : t("cards.action.pass_no_discard", { source: sourceText(a.draw) });
     case "end_turn":
-      return "End turn";
+      return t("cards.action.end_turn");
     case "cash_gold":
-      return `Cash ${a.card} for 4 Gold`;
+      return t("cards.action.cash_gold", { card: a.card });
     case "keep_reef":
-      return `Keep ${a.card}: ${reefText(content, a.card)}`;
+      return t("cards.action.keep", { card: a.card, text: reefText(content, a.card) });
     case "keep_treasure":
-      return `Keep ${a.card}: ${treasureText(content, a.card)}`;
+      return t("cards.action.keep", { card: a.card, text: treasureText(content, a.card) });
     case "choose_tail":
-      return `Advance the ${a.track} tail`;
+      return t("cards.action.choose_tail", { track: trackName(a.track) });
     case "play_reef":
-      return `Play ${a.card}${a.tracks?.length ? ` (${a.tracks.join(", ")})` : ""}`;
-    case "use_treasure":
-      return `Use ${a.card} (${treasureText(content, a.card)})${a.convert ? `: ${a.convert.join(" to ")}` : ""}`;
+      return a.tracks?.length
+        ? t("cards.action.play_reef_tracks", { card: a.card, tracks: a.tracks.map(trackName).join(", ") })
+        : t("cards.action.play_reef", { card: a.card });
+    case "use_treasure": {
+      const text = treasureText(content, a.card);
+      return a.convert
+        ? t("cards.action.use_treasure_convert", { card: a.card, text, from: shipWord(a.convert[0]), to: shipWord(a.convert[1]) })
+        : t("cards.action.use_treasure", { card: a.card, text });
+    }
     case "use_ancestral":
-      return "Use the Ancestral head";
+      return t("cards.action.use_ancestral");
     case "draw_reefs":
-      return "Draw Reef cards";
+      return t("cards.action.draw_reefs");
     case "decline":
-      return "Decline (use no treasure)";
+      return t("cards.action.decline");
     default:
       return genericLabel(a);
   }
@@ -147,12 +172,8 @@ export function actionGroup(a) {
  * is only a draw. Unknown (undefined) keeps both.
  */
 export function phaseText(phase, canMission = undefined) {
-  if (phase === "mission" && canMission === false) return "draw a Pattern card";
-  return (
-    { place: "place a Dragon or pass", mission: "complete a mission or draw", draw: "draw a Pattern card", over: "game over" }[
-      phase
-    ] ?? String(phase)
-  );
+  if (phase === "mission" && canMission === false) return t("phase.draw");
+  return ["place", "mission", "draw", "over"].includes(phase) ? t(`phase.${phase}`) : String(phase);
 }
 
 // Card codes as the log writes them: Pattern cards (S07, M30, L05), Missions (MS07), Reef cards
@@ -189,9 +210,21 @@ export function codePieces(content, text) {
 
 /** A card's description by kind: what a tooltip or a preview says. */
 export function cardText(content, kind, code) {
-  if (kind === "mission") return `Mission ${code}: ${missionText(content, code)}`;
-  if (kind === "reef") return `Reef card ${code}: ${reefText(content, code)}`;
-  if (kind === "treasure") return `Hidden Treasure ${code}: ${treasureText(content, code)}`;
-  if (kind === "pattern") return `${DECK_NAMES[deckOf(code)] ?? ""} Pattern card ${code} (${shapeOf(content, code)?.length ?? "?"} squares)`;
+  if (kind === "mission") return t("cards.text.mission", { code, text: missionText(content, code) });
+  if (kind === "reef") return t("cards.text.reef", { code, text: reefText(content, code) });
+  if (kind === "treasure") return t("cards.text.treasure", { code, text: treasureText(content, code) });
+  if (kind === "pattern") return patternText(code, shapeOf(content, code)?.length ?? "?");
   return code;
+}
+
+/** "Medium Pattern card M30 (4 squares)". */
+export function patternText(code, squares) {
+  const deck = deckOf(code);
+  return t(DECK_NAMES[deck] ? `cards.text.pattern.${deck}` : "cards.text.pattern", { code, n: squares });
+}
+
+/** "Medium Pattern card M30": a Pattern card's name, with its deck. */
+export function patternName(code) {
+  const deck = deckOf(code);
+  return t(DECK_NAMES[deck] ? `cards.name.pattern.${deck}` : "cards.name.pattern", { code });
 }

@@ -5,13 +5,16 @@
 // document: {mode: "none"} or {mode: "live"|"daily", initial?, per_turn, turn, seat,
 // started_at, deadline, remaining: [seconds per seat], timeouts: [per seat]}.
 
+import { formatList, t, tn } from "./i18n.mjs";
+import { botLevelName } from "./seats.mjs";
+
 /** Whole seconds as a short readable duration: "0:07", "4:05", "1:02:03", "2 d 3 h". */
 export function formatSeconds(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const d = Math.floor(s / 86400);
   if (d >= 1) {
     const h = Math.floor((s % 86400) / 3600);
-    return h ? `${d} d ${h} h` : `${d} d`;
+    return h ? t("clock.days_hours", { d, h }) : t("clock.days", { d });
   }
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
@@ -21,17 +24,17 @@ export function formatSeconds(seconds) {
 
 /** A setting as people say it: 600 -> "10 min", 90 -> "90 s", 86400 -> "24 h", 259200 -> "3 days". */
 export function formatSetting(seconds) {
-  if (seconds >= 2 * 86400 && seconds % 86400 === 0) return `${seconds / 86400} days`;
-  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} h`;
-  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
+  if (seconds >= 2 * 86400 && seconds % 86400 === 0) return tn("clock.setting_days", seconds / 86400);
+  if (seconds >= 3600 && seconds % 3600 === 0) return t("clock.setting_hours", { n: seconds / 3600 });
+  if (seconds >= 60 && seconds % 60 === 0) return t("clock.setting_minutes", { n: seconds / 60 });
+  return t("clock.setting_seconds", { n: seconds });
 }
 
 /** The clock of a table in a few words ("" when it has none), for the lobby and the table. */
 export function clockLabel(clock) {
   if (!clock || clock.mode === "none") return "";
-  if (clock.mode === "live") return `Live clock · ${formatSetting(clock.initial)} + ${formatSetting(clock.per_turn)} a turn`;
-  if (clock.mode === "daily") return `${formatSetting(clock.per_turn)} per turn`;
+  if (clock.mode === "live") return t("clock.live_label", { initial: formatSetting(clock.initial), per_turn: formatSetting(clock.per_turn) });
+  if (clock.mode === "daily") return t("clock.daily_label", { per_turn: formatSetting(clock.per_turn) });
   return "";
 }
 
@@ -89,19 +92,19 @@ export function isFull(game) {
 export function homeLine(game, meId, nowMs) {
   const others = game.seats
     .filter((s) => !(s.player && s.player.id === meId))
-    .map((s) => s.player?.display_name ?? s.bot_name ?? (s.bot_level ? `${s.bot_level} bot` : "open seat"));
-  const parts = [`with ${others.join(", ")}`];
+    .map((s) => s.player?.display_name ?? s.bot_name ?? (s.bot_level ? t("clock.home.bot", { level: botLevelName(s.bot_level) }) : t("clock.home.open_seat")));
+  const parts = [t("clock.home.with", { names: others.join(", ") })];
   if (game.status === "finished") {
     const w = game.winners ?? [];
-    parts.push(w.length ? `won by ${w.join(" and ")}` : "finished");
+    parts.push(w.length ? t("clock.home.won_by", { names: formatList(w) }) : t("clock.home.finished"));
     return parts.join(" · ");
   }
   const label = clockLabel(game.clock);
   if (label) parts.push(label);
   if (game.status === "live" && isRunning(game.clock, game.your_seat)) {
-    parts.push(`${formatSeconds(remainingFor(game.clock, game.your_seat, nowMs))} left`);
+    parts.push(t("clock.home.left", { time: formatSeconds(remainingFor(game.clock, game.your_seat, nowMs)) }));
   }
-  if (game.status === "open") parts.push(isFull(game) ? "full, waiting for the host to start" : "waiting for players");
+  if (game.status === "open") parts.push(isFull(game) ? t("clock.home.full") : t("clock.home.waiting"));
   return parts.join(" · ");
 }
 

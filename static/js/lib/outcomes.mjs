@@ -3,7 +3,10 @@
 // Board), neighbours' Gold, ships, Reef and treasure draws and tail steps. The client only does
 // geometry: which listed outcome the ghost's squares are. Pure; no DOM.
 
+import { trackName } from "./cards.mjs";
 import { cellsKey, realmOf } from "./geometry.mjs";
+import { t, tn } from "./i18n.mjs";
+import { seatLabel } from "./seats.mjs";
 
 /** The cache key of a card's outcomes: they hold for one version of the game. */
 export const outcomeKey = (version, card) => `${version}|${card}`;
@@ -22,31 +25,35 @@ export function matchOutcome(outcomes, cells, head = null) {
   return same.find((o) => realmOf(o.action.head[0], o.action.head[1]) === realm) ?? same[0];
 }
 
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /**
  * An outcome as short labelled pieces for the placement bar: [{kind, text}] in reading order
  * (cost, Gold and where it comes from, ships, draws, tail steps, neighbours' Gold, notes).
  */
 export function outcomeBits(o, names = []) {
-  const out = [{ kind: "cost", text: o.cost ? `Cost ${o.cost} Gold` : "No cost" }];
+  const out = [{ kind: "cost", text: o.cost ? t("outcomes.cost", { cost: o.cost }) : t("outcomes.no_cost") }];
   const g = o.gold ?? {};
   if (g.total) {
-    const from = [g.squares && `${g.squares} from squares`, g.treasures && `${g.treasures} from the treasure`, g.rewards && `${g.rewards} from the Reward Board`].filter(Boolean);
-    out.push({ kind: "gold", text: `+${g.total} Gold${from.length > 1 || g.treasures || g.rewards ? ` (${from.join(", ")})` : ""}` });
+    const from = [
+      g.squares && t("outcomes.gold_from_squares", { n: g.squares }),
+      g.treasures && t("outcomes.gold_from_treasure", { n: g.treasures }),
+      g.rewards && t("outcomes.gold_from_rewards", { n: g.rewards }),
+    ].filter(Boolean);
+    const detailed = from.length > 1 || g.treasures || g.rewards;
+    out.push({ kind: "gold", text: detailed ? t("outcomes.gold_detail", { gold: g.total, sources: from.join(", ") }) : t("outcomes.gold", { gold: g.total }) });
   }
   if (typeof o.gold_after === "number" && typeof o.gold_change === "number") {
-    out.push({ kind: "net", text: `Gold ${o.gold_after - o.gold_change} → ${o.gold_after}` });
+    out.push({ kind: "net", text: t("outcomes.net", { before: o.gold_after - o.gold_change, after: o.gold_after }) });
   }
-  if (o.cashed?.length) out.push({ kind: "cashed", text: `cashes ${o.cashed.join(", ")}` });
-  if (o.ships) out.push({ kind: "ships", text: plural(o.ships, "ship"), colours: o.ship_colours ?? [] });
-  if (o.reef_draws) out.push({ kind: "reefs", text: `+${plural(o.reef_draws, "Reef draw")}` });
-  if (o.treasure_draws) out.push({ kind: "treasures", text: `+${plural(o.treasure_draws, "Hidden Treasure draw")}` });
-  for (const t of o.tails ?? []) {
-    const extra = [t.gold ? `+${t.gold} Gold` : "", t.treasure ? "a treasure draw" : ""].filter(Boolean).join(", ");
-    out.push({ kind: "tail", text: `${t.track} tail ${t.from}→${t.to}${extra ? ` (${extra})` : ""}` });
+  if (o.cashed?.length) out.push({ kind: "cashed", text: t("outcomes.cashes", { cards: o.cashed.join(", ") }) });
+  if (o.ships) out.push({ kind: "ships", text: tn("outcomes.ships", o.ships), colours: o.ship_colours ?? [] });
+  if (o.reef_draws) out.push({ kind: "reefs", text: tn("outcomes.reef_draws", o.reef_draws) });
+  if (o.treasure_draws) out.push({ kind: "treasures", text: tn("outcomes.treasure_draws", o.treasure_draws) });
+  for (const step of o.tails ?? []) {
+    const extra = [step.gold ? t("outcomes.gold", { gold: step.gold }) : "", step.treasure ? t("outcomes.a_treasure_draw") : ""].filter(Boolean).join(", ");
+    const words = { track: trackName(step.track), from: step.from, to: step.to, extra };
+    out.push({ kind: "tail", text: extra ? t("outcomes.tail_extra", words) : t("outcomes.tail", words) });
   }
-  for (const n of o.neighbours_gold ?? []) out.push({ kind: "neighbour", text: `${names[n.seat] || `Seat ${n.seat + 1}`} +${n.gold} Gold` });
+  for (const n of o.neighbours_gold ?? []) out.push({ kind: "neighbour", text: t("outcomes.neighbour", { name: names[n.seat] || seatLabel(n.seat), gold: n.gold }) });
   for (const note of o.notes ?? []) out.push({ kind: "note", text: note });
   return out;
 }

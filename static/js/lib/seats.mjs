@@ -2,8 +2,19 @@
 // the invite link, and the tab title. Pure; no DOM (tested under Node).
 
 import { PLAYER_COLOURS } from "./cards.mjs";
+import { formatList, hasKey, t } from "./i18n.mjs";
 
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/** A bot level as people read it ("greedy"); the level itself is a protocol value. */
+export function botLevelName(level) {
+  return hasKey(`bot.level.${level}`) ? t(`bot.level.${level}`) : level;
+}
+
+/** "Seat 3": a seat without a name (seats counted from 1). */
+export function seatLabel(seat) {
+  return t("seats.seat", { n: seat + 1 });
+}
 
 /**
  * What a seat of GET /api/games/{id} shows. A seat is empty, a person's, a pure bot seat, or a
@@ -16,7 +27,7 @@ export function seatInfo(seat) {
   return {
     // A bot of its own has its own name ("Marina"; its level shows as a badge), so two bots are
     // told apart by more than colour; a stand-in keeps its owner's name.
-    name: person ?? (bot ? (seat.bot_name ?? `${cap(bot)} bot`) : null),
+    name: person ?? (bot ? (seat.bot_name ?? (hasKey(`seats.bot_name.${bot}`) ? t(`seats.bot_name.${bot}`) : `${cap(bot)} bot`)) : null),
     bot,
     standIn: !!(bot && person),
     left: !!seat?.left,
@@ -37,9 +48,10 @@ export function seatName(seat) {
  */
 export function seatBadges(info, over = false) {
   const out = [];
-  if (info.bot) out.push({ kind: "bot", text: info.standIn ? `bot (${info.bot}) ${over ? "played" : "plays"}` : `bot · ${info.bot}` });
-  if (info.left) out.push({ kind: "left", text: "left" });
-  if (info.reservedFor) out.push({ kind: "reserved", text: `kept for ${info.reservedFor}` });
+  const level = botLevelName(info.bot);
+  if (info.bot) out.push({ kind: "bot", text: info.standIn ? t(over ? "seats.badge.stand_in_over" : "seats.badge.stand_in", { level }) : t("seats.badge.bot", { level }) });
+  if (info.left) out.push({ kind: "left", text: t("seats.badge.left") });
+  if (info.reservedFor) out.push({ kind: "reserved", text: t("seats.badge.reserved", { name: info.reservedFor }) });
   return out;
 }
 
@@ -60,22 +72,30 @@ export function inviteUrl(origin, code) {
 
 /** The tab title: marked while the game waits for me, so a background tab shows it. */
 export function titleFor(base, myTurn) {
-  return myTurn ? `● Your turn · ${base}` : base;
+  return myTurn ? t("seats.title_your_turn", { title: base }) : base;
 }
 
 /**
- * A log line with players' names in place of their colours. The server writes seats as
- * capitalised colours ("Green placed S16 ...; Orange +1 Gold"); ship and track colours are
- * lower case, so only capitalised seat colours of this game are replaced.
+ * A log line with players' names in place of their colours. Lines name seats by capitalised
+ * colours ("Green placed S16 ...; Orange +1 Gold", "Verde colocó ..." in Spanish: lib/logline.mjs
+ * words them from the catalogue, an older server's `text` in English); ship and track colours
+ * are lower case, so only capitalised seat colours of this game are replaced.
  * @returns {Array<string|{seat: number, name: string}>} text pieces and players
  */
 export function logPieces(text, names) {
-  const words = PLAYER_COLOURS.slice(0, names.length).map(cap);
-  if (!words.length) return [text];
+  const colours = PLAYER_COLOURS.slice(0, names.length);
+  const seatOf = new Map();
+  for (const [seat, c] of colours.entries()) {
+    seatOf.set(cap(c), seat);
+    seatOf.set(t(`colour.${c}`), seat);
+  }
+  if (!seatOf.size) return [text];
   const out = [];
   let last = 0;
-  for (const m of text.matchAll(new RegExp(`\\b(${words.join("|")})\\b`, "g"))) {
-    const seat = words.indexOf(m[1]);
+  // \p{L} boundaries: \b does not know accented letters.
+  const words = [...seatOf.keys()].map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  for (const m of text.matchAll(new RegExp(`(?<!\\p{L})(${words.join("|")})(?!\\p{L})`, "gu"))) {
+    const seat = seatOf.get(m[1]);
     if (!names[seat]) continue;
     if (m.index > last) out.push(text.slice(last, m.index));
     out.push({ seat, name: names[seat] });
@@ -85,20 +105,20 @@ export function logPieces(text, names) {
   return out;
 }
 
-const CONN_TEXT = { connecting: "Connecting…", live: "Live", polling: "Live (polling)", reconnecting: "Reconnecting…", offline: "Offline, retrying…" };
+const CONN_STATES = ["connecting", "live", "polling", "reconnecting", "offline"];
 
 /** The connection badge: "Live" only while the game runs; a finished game says so. */
 export function connLabel(status, over) {
-  if (over && (status === "live" || status === "polling")) return { status: "over", text: "Game over" };
-  return { status, text: CONN_TEXT[status] ?? status };
+  if (over && (status === "live" || status === "polling")) return { status: "over", text: t("seats.conn.over") };
+  return { status, text: CONN_STATES.includes(status) ? t(`seats.conn.${status}`) : status };
 }
 
 /** A finished game's result in one line: the winner(s) by name, then every total, best first. */
 export function resultText(scores, names) {
   if (!scores?.players?.length) return "";
-  const name = (s) => names[s] || `Seat ${s + 1}`;
+  const name = (s) => names[s] || seatLabel(s);
   const winners = scores.winners ?? [];
-  const who = winners.length > 1 ? `${winners.map(name).join(" and ")} shared the win` : `${name(winners[0])} won`;
+  const who = winners.length > 1 ? t("seats.result_shared", { names: formatList(winners.map(name)) }) : t("seats.result_won", { name: name(winners[0]) });
   const totals = scores.players.map((p) => p.total).sort((a, b) => b - a);
   return `${who} · ${totals.join(" – ")}`;
 }

@@ -6,6 +6,7 @@
 import { cellsKey, onBoard, orient, orientationFor, placeAt, step, SIZE } from "./geometry.mjs";
 import { matchOutcome, outcomeKey } from "./outcomes.mjs";
 import { shapeOf } from "./cards.mjs";
+import { hasKey, t } from "./i18n.mjs";
 
 /** A fresh table state. */
 export function createState(opts = {}) {
@@ -321,26 +322,20 @@ export function addChat(s, msg, max = 200) {
 
 // Short names of what a player can switch on before placing, for the ghost's caption and the
 // panel (wording only: whether one is on comes from the view's turn).
-const ACTIVE_WORDS = {
-  ancestral: ["Ancestral head", "the head counts twice in its realm"],
-  no_cost: ["No cost", "no Gold to pay for Whirlpools and Currents"],
-  triple_gold: ["Triple Gold", "Gold spaces pay three times"],
-  extra_body: ["+1 square", "the Dragon may take one extra square"],
-  free_shape: ["Free shape", "any connected shape of the card's size"],
-  contact_gold: ["2 Gold a touch", "2 Gold per Dragon the new one touches"],
-  same_deck: ["Same deck", "the draw may come from the deck you played"],
-};
+const ACTIVE_WORDS = ["ancestral", "no_cost", "triple_gold", "extra_body", "free_shape", "contact_gold", "same_deck"];
 
 /**
  * What the seat to act switched on this turn (the Ancestral head, treasures' effects), as
  * [{key, short, text}]: read from the view's turn, so spectators see it too.
  */
 export function activeNow(s) {
-  const t = viewOf(s)?.turn;
-  if (!t || viewOf(s).over) return [];
-  const keys = [...(t.ancestral ? ["ancestral"] : []), ...(t.effects ?? [])];
+  const turn = viewOf(s)?.turn;
+  if (!turn || viewOf(s).over) return [];
+  const keys = [...(turn.ancestral ? ["ancestral"] : []), ...(turn.effects ?? [])];
   return keys.map((key) => {
-    const [short, text] = ACTIVE_WORDS[key] ?? [key.replace(/_/g, " "), ""];
+    const known = ACTIVE_WORDS.includes(key) && hasKey(`active.${key}.short`);
+    const short = known ? t(`active.${key}.short`) : key.replace(/_/g, " ");
+    const text = known ? t(`active.${key}.text`) : "";
     return { key, short, text };
   });
 }

@@ -3,6 +3,7 @@
 // server will really do: a server without a mail server offers no address field and no box.
 
 import { api, errorText } from "../lib/api.mjs";
+import { t, tn } from "../lib/i18n.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 
 const root = $("account");
@@ -29,10 +30,10 @@ async function save(path, body, status) {
 /** What the notices box does, in the state the account is in now. */
 function noticeState(s) {
   const confirmed = s.email && s.email_verified;
-  if (!s.notices) return "Off: no emails are sent to you.";
-  if (confirmed) return `On: an email goes to ${s.email} when it is your turn and you do not have the game open.`;
-  if (s.email) return `On, but no email goes out until you confirm ${s.email} with the link we sent.`;
-  return "On, but no email goes out until you add an address and confirm it with the link we send.";
+  if (!s.notices) return t("account.notices.off");
+  if (confirmed) return t("account.notices.on", { email: s.email });
+  if (s.email) return t("account.notices.on_unconfirmed", { email: s.email });
+  return t("account.notices.on_no_address");
 }
 
 function renderMail(settings, status = {}) {
@@ -41,30 +42,30 @@ function renderMail(settings, status = {}) {
   if (!s) return;
   // Redrawn after the box is switched: an address being typed meanwhile stays as typed.
   const typed = status.keepTyped ? mail.querySelector("input[name=email]")?.value : undefined;
-  const parts = [h("h2", {}, "Email notices")];
+  const parts = [h("h2", {}, t("account.email_notices"))];
   if (!s.email_enabled) {
-    parts.push(note("This server is not set up to send email, so it sends no “your turn” notices and has no use for your address. Its operator can set it up (SEADRAGONS_SMTP_URL)."));
+    parts.push(note(t("account.no_email_server", { setting: "SEADRAGONS_SMTP_URL" })));
     fill(mail, ...parts);
     return;
   }
   const verified = s.email && s.email_verified;
   parts.push(
     s.email
-      ? note(verified ? `${s.email} is confirmed.` : `${s.email} is not confirmed yet: open the link we sent to it.`, verified ? "muted" : "warning")
-      : note("No address yet."),
+      ? note(verified ? t("account.email_confirmed", { email: s.email }) : t("account.email_unconfirmed", { email: s.email }), verified ? "muted" : "warning")
+      : note(t("account.no_address")),
     h(
       "form#email-form.form-grid",
       {
         onsubmit: (e) => {
           e.preventDefault();
           const email = new FormData(e.target).get("email");
-          save("/api/me/email", { email }, { info: "Check your inbox for the confirmation link." });
+          save("/api/me/email", { email }, { info: t("account.check_inbox") });
         },
       },
-      h("label", {}, "Email address", h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email", value: typed ?? s.email ?? "" })),
-      h("button.primary", { type: "submit" }, s.email ? "Change and confirm" : "Add and confirm"),
+      h("label", {}, t("account.email_address"), h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email", value: typed ?? s.email ?? "" })),
+      h("button.primary", { type: "submit" }, s.email ? t("account.change_and_confirm") : t("account.add_and_confirm")),
     ),
-    s.email ? h("p", {}, h("button.link", { type: "button", onclick: () => save("/api/me/email", { email: null }) }, "Remove the address")) : null,
+    s.email ? h("p", {}, h("button.link", { type: "button", onclick: () => save("/api/me/email", { email: null }) }, t("account.remove_address"))) : null,
     h(
       "p",
       {},
@@ -72,7 +73,8 @@ function renderMail(settings, status = {}) {
         "label.check",
         {},
         h("input#notices", { type: "checkbox", checked: s.notices, onchange: (e) => save("/api/me/notices", { enabled: e.target.checked }, { keepTyped: true }) }),
-        " Email me when it is my turn and I do not have the game open",
+        " ",
+        t("account.notices_box"),
       ),
     ),
     note(noticeState(s)),
@@ -100,26 +102,25 @@ function passwordSection() {
         e.preventDefault();
         const data = new FormData(form);
         if (data.get("new_password") !== data.get("repeat_password")) {
-          fill(result, note("The two new passwords differ.", "error"));
+          fill(result, note(t("account.passwords_differ"), "error"));
           return;
         }
         try {
           const done = await api("/api/me/password", { method: "POST", body: { current_password: data.get("current_password"), new_password: data.get("new_password") } });
           form.reset();
-          const others = done.signed_out === 1 ? "1 other session was" : `${done.signed_out} other sessions were`;
-          fill(result, note(`Password changed. ${others} signed out; this one stays signed in.`));
+          fill(result, note(tn("account.password_changed", done.signed_out)));
         } catch (err) {
-          const text = err.code === "wrong_password" ? "That is not your current password." : errorText(err);
+          const text = err.code === "wrong_password" ? t("account.wrong_password") : errorText(err);
           fill(result, note(text, "error"));
         }
       },
     },
-    passwordInput("current_password", "Current password", "current-password"),
-    passwordInput("new_password", `New password (${PASSWORD_MIN} to ${PASSWORD_MAX} characters)`, "new-password"),
-    passwordInput("repeat_password", "New password again", "new-password"),
-    h("button.primary", { type: "submit" }, "Change password"),
+    passwordInput("current_password", t("account.current_password"), "current-password"),
+    passwordInput("new_password", t("account.new_password", { min: PASSWORD_MIN, max: PASSWORD_MAX }), "new-password"),
+    passwordInput("repeat_password", t("account.repeat_password"), "new-password"),
+    h("button.primary", { type: "submit" }, t("account.change_password")),
   );
-  return h("section#password", {}, h("h2", {}, "Password"), note("Changing it signs you out everywhere else."), form, result);
+  return h("section#password", {}, h("h2", {}, t("account.password")), note(t("account.password_note")), form, result);
 }
 
 async function main() {
@@ -128,13 +129,13 @@ async function main() {
     $("me").textContent = me.display_name;
     const settings = await api("/api/me/account");
     if (settings.guest) {
-      fill(root, h("h1", {}, "Account"), note("Emails and a password need an account: register from the lobby to keep your games and get notices."), h("a", { href: "/" }, "Back to the lobby"));
+      fill(root, h("h1", {}, t("account.title")), note(t("account.guest")), h("a", { href: "/" }, t("common.back_to_lobby")));
       return;
     }
-    fill(root, h("h1", {}, "Account"), mail, passwordSection());
+    fill(root, h("h1", {}, t("account.title")), mail, passwordSection());
     renderMail(settings);
   } catch (e) {
-    fill(root, h("h1", {}, "Account"), note(e.code === "not_signed_in" ? "Sign in from the lobby first." : errorText(e), "error"), h("a", { href: "/" }, "Back to the lobby"));
+    fill(root, h("h1", {}, t("account.title")), note(e.code === "not_signed_in" ? t("account.sign_in_first") : errorText(e), "error"), h("a", { href: "/" }, t("common.back_to_lobby")));
   }
 }
 

@@ -2,6 +2,8 @@
 // (pointer, keyboard, buttons) into state changes, and batches redraws with requestAnimationFrame.
 
 import { api, errorText } from "../lib/api.mjs";
+import { t, tn, tParts } from "../lib/i18n.mjs";
+import { renderLine } from "../lib/logline.mjs";
 import { Connection } from "../lib/connection.mjs";
 import { cellsKey } from "../lib/geometry.mjs";
 import { outcomeKey } from "../lib/outcomes.mjs";
@@ -15,7 +17,7 @@ import { renderRealms } from "../ui/realms.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { renderProfileLinks } from "../ui/ratinglinks.mjs";
-import { connLabel, seatInfo, titleFor } from "../lib/seats.mjs";
+import { connLabel, seatInfo, seatLabel, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
 import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
@@ -23,6 +25,10 @@ import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notificat
 import { RematchPanel } from "../ui/rematch.mjs"; // rematch
 import { ReasonTip } from "../ui/reason.mjs"; // why not here, under an illegal ghost
 import { HintPanel } from "../ui/hint.mjs"; // the expert's move, at unrated tables
+import { BoardText } from "../ui/boardtext.mjs"; // the board as a table, for screen readers
+import { Announcer } from "../ui/announce.mjs"; // live regions: moves and the ghost
+import { paletteToggle } from "../ui/palette.mjs"; // the colour-blind palette
+import { ghostSentence, moveSentences } from "../lib/speech.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -43,6 +49,12 @@ let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 const reasonTip = new ReasonTip($("board"), { gameId, redraw: () => schedule(false) });
+const boardText = new BoardText($("board-text"), $("board-text-btn"));
+const announcer = new Announcer($("said"), $("said-ghost"));
+paletteToggle($("palette-btn"), () => {
+  shown.clear(); // every panel shows the seats' colours: draw them all again
+  schedule(true);
+});
 const hintPanel = new HintPanel(document.querySelector(".board-bar"), { gameId, state, redraw: () => schedule(true) });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, ghostKey: () => cellsKey(st.ghostCells(state)) };
@@ -66,6 +78,10 @@ function render(now) {
   if (view) {
     const label = boardLabel(view);
     if ($("board").getAttribute("aria-label") !== label) $("board").setAttribute("aria-label", label);
+    // The text board and the ghost's sentence follow the same state as the canvas.
+    const ghost = state.selected ? { cells: st.ghostCells(state), head: state.locked ? st.headCell(state) : null, legal: !!st.currentAction(state) } : null;
+    boardText.update(view, state.names, state.seat, ghost);
+    announcer.ghost(ghost ? ghostSentence({ card: state.selected, ...ghost, locked: state.locked, outcome: st.currentOutcome(state) }, state.names) : "");
   }
   if (!panelsDirty || !view) return;
   panelsDirty = false;
@@ -85,7 +101,7 @@ function render(now) {
   const tailChoice = legal.some((a) => a.type === "choose_tail");
   keyed("reward", [view.reward, view.players.map((p) => p.tails), s.names, tailChoice], () => renderReward($("reward"), view, s.names, s.content, { hidden: tailChoice, seat: s.seat }));
   keyed("realms", [view.realms, s.names, view.over], () =>
-    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: " · final, every Hidden Dragon revealed", hiddenNote: "Every Hidden Dragon card counts now." } : {}),
+    renderRealms($("realms"), view.realms, s.names, view.over ? { subtitle: t("game.realms_final_subtitle"), hiddenNote: t("game.realms_final_note") } : {}),
   );
   keyed("scores", [view.over, view.scores, s.names], () => renderScores($("scores"), view.over ? view.scores : null, s.names, colours));
   // Once over: each player's profile, where the game's result now shows.
@@ -120,9 +136,10 @@ function keyed(id, inputs, draw) {
 
 function boardLabel(view) {
   // Rows and columns counted from 1, as people count (the engine's are from 0).
-  const at = state.anchor ? `row ${state.anchor[0] + 1}, column ${state.anchor[1] + 1}` : "nowhere yet";
-  const ghost = state.selected ? `; placing ${state.selected} at ${at}, ${st.currentAction(state) ? "legal" : "not legal"}` : "";
-  return `Sea Dragons board, ${view.board.dragons.length} Dragons placed${ghost}`;
+  const dragons = tn("game.board.dragons_placed", view.board.dragons.length);
+  if (!state.selected) return t("game.board.label", { dragons });
+  const at = state.anchor ? t("game.board.at", { row: state.anchor[0] + 1, column: state.anchor[1] + 1 }) : t("game.board.nowhere");
+  return t(st.currentAction(state) ? "game.board.label_legal" : "game.board.label_illegal", { dragons, card: state.selected, at });
 }
 
 /** The banner and the tab title say when the game waits for me (a background tab shows it). */
@@ -222,7 +239,7 @@ async function seatChange(what, body) {
     await Promise.all([loadGame(), conn?.refresh(true)]);
     // A turn whose time ran out is finished by the bot; the seat comes back when it ends.
     if (what === "reclaim" && state.seats[state.seat]?.bot) {
-      state.error = "Your time ran out this turn: the bot finishes it, then your seat is yours again.";
+      state.error = t("game.time_ran_out");
     }
   } catch (e) {
     state.error = errorText(e);
@@ -274,6 +291,8 @@ function onKey(e) {
   const hand = st.myHand(state);
   if (/^[1-9]$/.test(k) && hand[Number(k) - 1]) pick(hand[Number(k) - 1]);
   else if (k === "m" || k === "M") toggleOverlay();
+  else if (k === "d" || k === "D") focusDecision();
+  else if ((k === "b" || k === "B") && document.activeElement !== $("board")) $("board").focus();
   else if (k === "Escape" && state.decision) dec.closeDecision(state);
   else if (!state.selected) return;
   else if (ARROWS[k]) {
@@ -291,6 +310,12 @@ function onKey(e) {
   schedule();
 }
 document.addEventListener("keydown", onKey);
+
+/** D: focus the first control of the decision panel (keyboard users skip the page's rest). */
+function focusDecision() {
+  const first = [...$("actions").querySelectorAll("button:not([disabled])")].find((b) => !b.closest("details"));
+  (first ?? $("hand").querySelector("button:not([disabled])"))?.focus();
+}
 
 /** Show or hide the realm majorities drawn on the board (the "Majorities" button, or M). */
 function toggleOverlay() {
@@ -320,11 +345,18 @@ function renderLog() {
   if (atEnd) el.scrollTop = el.scrollHeight;
 }
 
-/** The lines of one log entry (GET /log's, or a socket's log frame: the same fields). */
+/**
+ * The lines of one log entry (GET /log's, or a socket's log frame: the same fields), in the
+ * reader's language: each event's pieces worded from the catalogue (lib/logline.mjs); an older
+ * server's English `text` when there are none.
+ */
 function logLines(m) {
   const lines = [];
-  if (m.note) lines.push({ seq: m.seq, text: m.note }); // a move a bot made: the clock ran out
-  for (const text of m.text ?? []) lines.push({ seq: m.seq, text });
+  // A move a bot made because the clock ran out.
+  if (m.timeout) lines.push({ seq: m.seq, text: t("game.log.timeout_note", { name: m.player ?? state.names[m.seat] ?? seatLabel(m.seat) }) });
+  else if (m.note) lines.push({ seq: m.seq, text: m.note });
+  const texts = Array.isArray(m.pieces) ? m.pieces.map(renderLine) : m.text ?? [];
+  for (const text of texts) lines.push({ seq: m.seq, text });
   logSince = Math.max(logSince, m.seq + 1);
   return lines;
 }
@@ -348,7 +380,8 @@ function onMessage(msg) {
     }
     renderChat();
   } else if (msg.type === "log") {
-    st.addLog(state, logLines(msg).filter((t) => t.text));
+    st.addLog(state, logLines(msg).filter((line) => line.text));
+    for (const text of moveSentences(msg, state.names, state.seat)) announcer.say(text);
     schedule();
   } else if (msg.type === "presence") {
     // Presence also changes when a bot takes or gives back a seat: re-read who sits where.
@@ -356,7 +389,7 @@ function onMessage(msg) {
     if (bots(msg) !== bots(state.presence)) refreshSeats();
     state.presence = msg;
     const n = msg.spectators ?? 0;
-    $("presence").textContent = `${n} watching`;
+    $("presence").textContent = tn("game.watching", n);
     schedule();
   } else if (msg.type === "error") {
     state.error = msg.message ?? msg.code;
@@ -376,7 +409,7 @@ $("chat-form").addEventListener("submit", (e) => {
   const text = input.value.trim(); // at most the server's limit: the input's maxlength
   if (!text) return;
   if (conn?.chat(text)) input.value = "";
-  else $("chat-note").textContent = "Chat needs the live connection; it will come back shortly.";
+  else $("chat-note").textContent = t("game.chat_needs_connection");
 });
 
 // --- start-up -------------------------------------------------------------------------------
@@ -441,11 +474,11 @@ async function main() {
     let session;
     [state.content, session] = await Promise.all([api("/content.json"), api("/api/session").catch(() => null)]);
     me = session?.user ?? null;
-    $("me").textContent = me ? me.display_name : "not signed in";
+    $("me").textContent = me ? me.display_name : t("common.not_signed_in");
     if (!me) {
       // The server refuses chat from sockets without a session (not_signed_in): say so up front.
       $("chat-form").hidden = true;
-      fill($("chat-note"), "Sign in from the ", h("a", { href: "/" }, "lobby"), " to chat.");
+      fill($("chat-note"), ...tParts("game.chat_sign_in", { lobby: h("a", { href: "/" }, t("game.chat_sign_in_lobby")) }));
     }
     let game = await loadGame();
     // The waiting room: re-read the table every 1.5 s, or at once after one of our own changes.
@@ -463,12 +496,12 @@ async function main() {
       game = await loadGame();
     }
     if (game.status === "cancelled") {
-      fill($("waiting"), h("h2", {}, `Table ${gameId}`), h("p", {}, "This table was cancelled before the start."), h("a", { href: "/" }, "Back to the lobby"));
+      fill($("waiting"), h("h2", {}, t("common.table", { id: gameId })), h("p", {}, t("game.cancelled")), h("a", { href: "/" }, t("common.back_to_lobby")));
       return;
     }
     await startLive(game);
   } catch (e) {
-    fill($("waiting"), h("p.error", { role: "alert" }, errorText(e)), h("a", { href: "/" }, "Back to the lobby"));
+    fill($("waiting"), h("p.error", { role: "alert" }, errorText(e)), h("a", { href: "/" }, t("common.back_to_lobby")));
     $("waiting").hidden = false;
   }
 }

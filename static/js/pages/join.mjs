@@ -2,6 +2,7 @@
 // guest if needed, take a seat, go to the table. Old links with ?game={id} keep working.
 
 import { api, errorText } from "../lib/api.mjs";
+import { t, tn } from "../lib/i18n.mjs";
 import { seatInfo } from "../lib/seats.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { PLAYER_HEX } from "../ui/paint.mjs";
@@ -13,7 +14,7 @@ const el = $("join");
 const tableUrl = (id) => `/games/${id}?code=${encodeURIComponent(code)}`;
 
 function fail(text) {
-  fill(el, h("h1", {}, "Join a table"), h("p.error", { role: "alert" }, text), h("a", { href: "/" }, "Go to the lobby"));
+  fill(el, h("h1", {}, t("join.title")), h("p.error", { role: "alert" }, text), h("a", { href: "/" }, t("join.go_to_lobby")));
 }
 
 /** The game this code opens, or null when no table has it. */
@@ -50,8 +51,8 @@ function seatList(game) {
         `li.seat${info.empty ? ".empty" : ""}`,
         { style: { "--pc": PLAYER_HEX[s.seat] } },
         h("span.swatch"),
-        h("b", {}, info.name ?? "free seat"),
-        s.player && s.player.id === game.host_id ? h("span.muted", {}, " host") : null,
+        h("b", {}, info.name ?? t("join.free_seat")),
+        s.player && s.player.id === game.host_id ? h("span.muted", {}, " ", t("join.host")) : null,
         badges(info),
       );
     }),
@@ -61,32 +62,32 @@ function seatList(game) {
 async function main() {
   const [game, session] = await Promise.all([findGame(), api("/api/session").catch(() => null)]);
   const me = session?.user ?? null;
-  if (!game) return fail("This invite link does not match any table. Ask for a new link, or find a table in the lobby.");
+  if (!game) return fail(t("join.no_such_table"));
   const open = game.status === "open";
   const free = game.seats.some((s) => seatInfo(s).empty);
   if (game.your_seat !== null && game.your_seat !== undefined) return (location.href = tableUrl(game.id));
-  if (game.status === "cancelled") return fail(`Table ${game.id} was cancelled: everyone left before the start.`);
+  if (game.status === "cancelled") return fail(t("join.cancelled", { id: game.id }));
   if (!open || !free) {
     // Too late to sit down; the link still lets you watch (private games included).
-    const why = game.status === "finished" ? "This game is over." : open ? "Every seat is taken." : "This game has already started.";
+    const why = game.status === "finished" ? t("join.over") : open ? t("join.full") : t("join.started");
     return fill(
       el,
-      h("h1", {}, `Table ${game.id}`),
+      h("h1", {}, t("common.table", { id: game.id })),
       h("p", {}, why),
       seatList(game),
-      h("div.buttons", {}, h("a.button", { href: game.status === "finished" ? `/games/${game.id}/replay` : tableUrl(game.id) }, game.status === "finished" ? "See the replay" : "Watch the game")),
+      h("div.buttons", {}, h("a.button", { href: game.status === "finished" ? `/games/${game.id}/replay` : tableUrl(game.id) }, game.status === "finished" ? t("join.see_replay") : t("join.watch"))),
     );
   }
   const host = game.seats.find((s) => s.player?.id === game.host_id)?.player?.display_name;
-  const heading = h("h1", {}, host ? `${host} invites you to table ${game.id}` : `You are invited to table ${game.id}`);
-  const about = h("p.muted", {}, `${game.players} players · ${game.expansion ? "with Treasures of the Deep" : "base game"}`);
+  const heading = h("h1", {}, host ? t("join.invited_by", { name: host, id: game.id }) : t("join.invited", { id: game.id }));
+  const about = h("p.muted", {}, tn(game.expansion ? "join.about_expansion" : "join.about_base", game.players));
   if (me) {
     return fill(
       el,
       heading,
       about,
       seatList(game),
-      h("div.buttons", {}, h("button.primary", { type: "button", onclick: () => join(game).catch((e) => fail(errorText(e))) }, `Join as ${me.display_name}`)),
+      h("div.buttons", {}, h("button.primary", { type: "button", onclick: () => join(game).catch((e) => fail(errorText(e))) }, t("join.join_as", { name: me.display_name }))),
     );
   }
   const err = h("p.error", { role: "alert", hidden: true });
@@ -95,7 +96,7 @@ async function main() {
     heading,
     about,
     seatList(game),
-    h("p.muted", {}, "Choose a name to play as a guest, or log in from the lobby first."),
+    h("p.muted", {}, t("join.guest_hint")),
     h(
       "form",
       {
@@ -110,9 +111,9 @@ async function main() {
           }
         },
       },
-      h("input", { name: "name", placeholder: "Your name", required: true, maxlength: 24, "aria-label": "Your name", autocomplete: "nickname" }),
+      h("input", { name: "name", placeholder: t("join.your_name"), required: true, maxlength: 24, "aria-label": t("join.your_name"), autocomplete: "nickname" }),
       " ",
-      h("button.primary", { type: "submit" }, "Join the table"),
+      h("button.primary", { type: "submit" }, t("join.join_table")),
     ),
     err,
   );

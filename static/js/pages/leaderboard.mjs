@@ -2,9 +2,11 @@
 // Every number comes from GET /api/leaderboard.
 
 import { api, errorText } from "../lib/api.mjs";
+import { formatNumber, t } from "../lib/i18n.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 
 const root = $("leaderboard");
+// The games' names stay as published.
 const VARIANT = { base: "Sea Dragons", expansion: "Treasures of the Deep" };
 
 function state() {
@@ -30,25 +32,27 @@ async function load() {
       ...Object.entries(VARIANT).map(([v, label]) => h("button", { type: "button", "aria-pressed": String(v === variant), onclick: () => go(v, 1) }, label)),
     );
     const rows = b.entries.map((e) =>
-      h("tr", {}, h("td", {}, e.rank), h("td", {}, h("a", { href: `/u/${encodeURIComponent(e.username)}` }, e.display_name)), h("td", {}, e.rating), h("td", {}, e.games)),
+      h("tr", {}, h("td", {}, formatNumber(e.rank)), h("td", {}, h("a", { href: `/u/${encodeURIComponent(e.username)}` }, e.display_name)), h("td", {}, formatNumber(e.rating)), h("td", {}, formatNumber(e.games))),
     );
     fill(
       root,
-      h("h1", {}, "Leaderboard"),
+      h("h1", {}, t("leaderboard.title")),
       tabs,
       rows.length
-        ? h("table#board", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "player"), h("th", {}, "rating"), h("th", {}, "games"))), h("tbody", {}, rows))
-        : h("p.muted", {}, "Nobody has a settled rating here yet: ratings stay provisional for about ten rated games."),
+        ? h("table#board", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("leaderboard.player")), h("th", {}, t("leaderboard.rating")), h("th", {}, t("leaderboard.games")))), h("tbody", {}, rows))
+        : h("p.muted", {}, t("leaderboard.empty")),
       h(
         "p.pager",
         {},
-        h("button", { type: "button", disabled: b.page <= 1, onclick: () => go(variant, b.page - 1) }, "Previous"),
-        ` page ${b.page} of ${b.pages} `,
-        h("button", { type: "button", disabled: b.page >= b.pages, onclick: () => go(variant, b.page + 1) }, "Next"),
+        h("button", { type: "button", disabled: b.page <= 1, onclick: () => go(variant, b.page - 1) }, t("common.previous")),
+        " ",
+        t("common.page_of", { page: formatNumber(b.page), pages: formatNumber(b.pages) }),
+        " ",
+        h("button", { type: "button", disabled: b.page >= b.pages, onclick: () => go(variant, b.page + 1) }, t("common.next")),
       ),
     );
   } catch (e) {
-    fill(root, h("h1", {}, "Leaderboard"), h("p.error", { role: "alert" }, errorText(e)));
+    fill(root, h("h1", {}, t("leaderboard.title")), h("p.error", { role: "alert" }, errorText(e)));
   }
 }
 

@@ -6,6 +6,7 @@ import { resultText, seatInfo } from "../lib/seats.mjs";
 import { badges } from "../ui/seats.mjs";
 import { clockLabel, clockSpec, isFull } from "../lib/clock.mjs";
 import { renderYourGames } from "../ui/yourgames.mjs";
+import { showFeatured } from "../ui/featured.mjs";
 
 let me = null; // the signed-in user or null
 // The server's limits (app/services/users.py): names and usernames 24 characters, passwords 128.
@@ -171,6 +172,11 @@ $("create-form").addEventListener("submit", async (e) => {
   const bots = Math.min(Number(f.get("bots")), players - 1);
   const body = { players, expansion: f.get("expansion") === "on", visibility: f.get("visibility") };
   if (f.get("rated") === "on") body.rated = true; // accounts only (the option is hidden for guests)
+  const delay = f.get("spectator_delay");
+  if (body.rated && delay) {
+    const [kind, amount] = delay.split(":");
+    body.spectator_delay = { [kind]: Number(amount) }; // checked by the server
+  }
   body.clock = clockSpec(f.get("clock"));
   const err = $("create-error");
   const submit = e.target.querySelector("button[type=submit]");
@@ -198,9 +204,15 @@ function syncCreateForm() {
   for (const opt of form.bots.options) opt.disabled = Number(opt.value) > players - 1;
   if (Number(form.bots.value) > players - 1) form.bots.value = String(players - 1);
   form.bot_level.disabled = form.bots.value === "0";
+  // A spectator delay is for rated live tables only (the server refuses it elsewhere).
+  const delayOn = form.rated.checked && !form.clock.value.startsWith("daily");
+  $("delay-option").hidden = !delayOn;
+  $("delay-help").hidden = !delayOn;
+  form.spectator_delay.disabled = !delayOn;
 }
 $("create-form").addEventListener("change", syncCreateForm);
 syncCreateForm();
 
 refresh();
 setInterval(refresh, 10000);
+showFeatured($("featured"));

@@ -6,6 +6,7 @@
 import { api, errorText } from "../lib/api.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { ratingChart } from "../ui/ratingchart.mjs";
+import { watchSocket } from "../lib/watchsocket.mjs";
 
 const root = $("profile");
 const username = document.body.dataset.username;
@@ -119,7 +120,51 @@ function vsSection(p) {
   return h("section.vs", {}, ...parts);
 }
 
+let stopFollowing = null; // closes the follow socket while the page waits for a game
+
+/**
+ * "Watch their next game": the watch channel tells the page which live public game the
+ * account plays (WS /ws/watch?view=follow); when a new one starts, the page opens it.
+ */
+function followSection(p) {
+  const status = h("p#follow-status.muted", { "aria-live": "polite" });
+  const button = h("button#follow", { type: "button" }, "Watch their next game");
+  const stop = () => {
+    stopFollowing?.();
+    stopFollowing = null;
+    button.textContent = "Watch their next game";
+    status.replaceChildren();
+  };
+  button.addEventListener("click", () => {
+    if (stopFollowing) return stop();
+    let first = true;
+    let current = null; // the game they play as we start waiting: their next one is another
+    button.textContent = "Stop waiting";
+    status.textContent = "Waiting…";
+    stopFollowing = watchSocket(`view=follow&user=${encodeURIComponent(p.username)}`, (frame) => {
+      if (frame.type !== "follow") return;
+      if (first) {
+        first = false;
+        current = frame.game_id;
+        fill(
+          status,
+          current ? [`${p.display_name} is playing now: `, h("a#follow-current", { href: `/games/${current}` }, `table ${current}`), ". "] : null,
+          `Waiting for ${p.display_name}'s next game: it opens here when it starts.`,
+        );
+        return;
+      }
+      if (frame.game_id !== null && frame.game_id !== current) {
+        status.textContent = `Table ${frame.game_id} started: opening it…`;
+        location.href = `/games/${frame.game_id}`;
+      }
+    });
+  });
+  return h("section.follow", {}, button, status);
+}
+
 async function load() {
+  stopFollowing?.(); // the section is built again below
+  stopFollowing = null;
   const vs = new URL(location.href).searchParams.get("vs");
   const path = `/api/users/${encodeURIComponent(username)}/profile${vs ? `?vs=${encodeURIComponent(vs)}` : ""}`;
   try {
@@ -127,6 +172,7 @@ async function load() {
     fill(
       root,
       h("h1", {}, p.display_name, p.display_name.toLowerCase() !== p.username ? h("span.muted", {}, ` (${p.username})`) : null),
+      followSection(p),
       ratingsSection(p),
       resultsSection(p),
       h("section.recent", {}, h("h2", {}, "Recent games"), p.recent.length ? h("ul#recent.games", {}, p.recent.map(gameLine)) : h("p.muted", {}, "None yet.")),

@@ -4,6 +4,9 @@
 // with every hand shown (the game is over, R-60): every number on the page is the engine's.
 
 import { api, errorText } from "../lib/api.mjs";
+import { formatPercent, t } from "../lib/i18n.mjs";
+import { actionLabel } from "../lib/cards.mjs";
+import { renderLine } from "../lib/logline.mjs";
 import { ReplaySteps } from "../lib/replaysteps.mjs";
 import * as st from "../lib/state.mjs";
 import { Board } from "../ui/board.mjs";
@@ -15,6 +18,8 @@ import { renderRealms } from "../ui/realms.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { seatInfo } from "../lib/seats.mjs";
 import { logText } from "../ui/seats.mjs";
+import { BoardText } from "../ui/boardtext.mjs";
+import { paletteToggle } from "../ui/palette.mjs";
 import { bestMoveOf, mountAnalysis, seatColours, statusText } from "../ui/analysis.mjs";
 
 const gameId = Number(document.body.dataset.gameId);
@@ -28,7 +33,12 @@ let frame = 0; // pending animation frame id
 let review = null; // the mounted analysis panel, once the game's analysis exists
 let analysis = null;
 
+/** A frame's log lines in the reader's language (an older replay's English `lines` without pieces). */
+const linesOf = (f) => (Array.isArray(f?.pieces) ? f.pieces.map(renderLine) : f?.lines ?? []);
+
 const board = new Board($("board"), state, { redraw: () => (frame ||= requestAnimationFrame(draw)), maxSide: maxBoardSide });
+const boardText = new BoardText($("board-text"), $("board-text-btn"));
+paletteToggle($("palette-btn"), () => show(step));
 // Read-only handles for the browser tests (they read, never drive).
 window.seadragons = { state, board, st, replay: () => ({ steps, step }), review: () => ({ analysis, best: state.bestMove }) };
 
@@ -48,17 +58,19 @@ function show(i) {
   state.lastPlaced = placed ? { cells: placed, at: Date.now() + 1e9, still: true } : null;
   $("slider").value = String(step);
   const last = steps.length - 1;
-  $("step-label").textContent = step === 0 ? "Setup" : `Move ${step} of ${last}`;
+  $("step-label").textContent = step === 0 ? t("replay.setup") : t("replay.move_of", { n: step, last });
   const who = move ? state.names[move.seat] ?? "" : "";
+  const title = step === 0 ? t("replay.setup") : who ? t("replay.move_by", { n: step, name: who }) : t("replay.move", { n: step });
   fill(
     $("move-text"),
-    h("h3", {}, step === 0 ? "Setup" : `Move ${step}${who ? ` · ${who}` : ""}`),
-    h("ul", {}, (move?.lines ?? []).map((t) => h("li", {}, logText(t, state.names, state.content)))),
+    h("h3", {}, title),
+    h("ul", {}, linesOf(move).map((line) => h("li", {}, logText(line, state.names, state.content)))),
   );
   renderPlayers($("players"), state);
+  boardText.update(view, state.names, null, null);
   renderRealms($("realms"), view.realms, state.names, {
-    subtitle: step === last ? " · final" : " · at this move",
-    hiddenNote: "The game is over: every Hidden Dragon card kept so far counts.",
+    subtitle: step === last ? t("replay.realms_final") : t("replay.realms_at_move"),
+    hiddenNote: t("replay.realms_note"),
   });
   renderScores($("scores"), view.over ? view.scores : null, state.names, view.players.map((p) => p.colour));
   showReview();
@@ -83,15 +95,10 @@ function showReview() {
     return;
   }
   if (best.best?.type === "place") state.bestMove = best.best;
+  const chances = { best: formatPercent(best.win.best), played: formatPercent(best.win.played) };
   box.textContent = best.best?.type === "place"
-    ? `Best: ${best.best.card} where the dashed outline shows (winning chance ${best.win.best}% against ${best.win.played}%).`
-    : `Best: ${actionWords(best.best)} (winning chance ${best.win.best}% against ${best.win.played}%).`;
-}
-
-function actionWords(a) {
-  if (!a) return "";
-  const rest = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(", ") : v}`);
-  return [a.type.replaceAll("_", " "), ...rest].join(" · ");
+    ? t("replay.best_place", { card: best.best.card, ...chances })
+    : t("replay.best_action", { action: actionLabel(state.content, best.best ?? {}), ...chances });
 }
 
 // A finished game's analysis: shown when it exists, its progress while it runs (polled).
@@ -103,7 +110,7 @@ async function loadAnalysis(replay) {
     el.hidden = false;
     const names = state.names;
     const holder = h("div");
-    fill(el, h("h3", {}, "Review"), holder, h("p#analysis-best.analysis-best", { "aria-live": "polite" }));
+    fill(el, h("h3", {}, t("replay.review")), holder, h("p#analysis-best.analysis-best", { "aria-live": "polite" }));
     review = mountAnalysis(holder, analysis, {
       names,
       colours: seatColours(replay.start.players.map((p) => p.colour)),
@@ -112,7 +119,7 @@ async function loadAnalysis(replay) {
     show(step);
   } else if (r.status === 202) {
     el.hidden = false;
-    fill(el, h("h3", {}, "Review"), h("p.muted", {}, statusText(await r.json())));
+    fill(el, h("h3", {}, t("replay.review")), h("p.muted", {}, statusText(await r.json())));
     setTimeout(() => loadAnalysis(replay), 5000); // progress: ask again in a while
   }
 }
@@ -125,7 +132,7 @@ async function main() {
     ]);
     state.content = content;
     if (game && game.status !== "finished") {
-      fill($("move-text"), h("p", {}, "The replay opens once the game is over."), h("a", { href: `/games/${gameId}${location.search}` }, "Back to the game"));
+      fill($("move-text"), h("p", {}, t("replay.not_over")), h("a", { href: `/games/${gameId}${location.search}` }, t("replay.back_to_game")));
       return;
     }
     const replay = await api(`/api/games/${gameId}/replay${q}`);
@@ -135,12 +142,12 @@ async function main() {
     $("slider").max = String(steps.length - 1);
     fill(
       $("moves"),
-      replay.frames.map((f, i) => h("li", { dataset: { step: i + 1 }, onclick: () => show(i + 1) }, `${i + 1}. `, logText(f.lines[0] ?? "", state.names, content))),
+      replay.frames.map((f, i) => h("li", { dataset: { step: i + 1 }, onclick: () => show(i + 1) }, `${i + 1}. `, logText(linesOf(f)[0] ?? "", state.names, content))),
     );
     show(0);
     loadAnalysis(replay).catch(() => {}); // the review is extra: the replay works without it
   } catch (e) {
-    fill($("move-text"), h("p.error", {}, e?.code === "not_finished" ? "The replay opens once the game is over." : errorText(e)));
+    fill($("move-text"), h("p.error", {}, e?.code === "not_finished" ? t("replay.not_over") : errorText(e)));
   }
 }
 

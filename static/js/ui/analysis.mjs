@@ -4,6 +4,8 @@
 // mounts it and tells it the move shown (docs/review.md, "In the replay").
 // Every number comes from the server's analysis; nothing here judges a move.
 
+import { formatNumber, formatPercent, hasKey, t } from "../lib/i18n.mjs";
+import { seatLabel } from "../lib/seats.mjs";
 import { h, fill } from "./dom.mjs";
 
 export const LABELS = ["inaccuracy", "mistake", "blunder"];
@@ -62,10 +64,10 @@ export function bestMoveOf(analysis, move) {
 /** The text of a 202 answer: "queued", "analysing: 40%", ... */
 export function statusText(status) {
   switch (status?.status) {
-    case "pending": return "analysis queued";
-    case "running": return `analysing: ${status.percent ?? 0}%`;
-    case "failed": return "the analysis failed: ask again to retry";
-    case "none": return "no analysis yet";
+    case "pending": return t("analysis.status.pending");
+    case "running": return t("analysis.status.running", { percent: formatPercent(status.percent ?? 0) });
+    case "failed": return t("analysis.status.failed");
+    case "none": return t("analysis.status.none");
     default: return "";
   }
 }
@@ -99,7 +101,7 @@ export function drawGraph(ctx, analysis, { width, height, colours, current = nul
     ctx.moveTo(g.plot.left, g.y(pct));
     ctx.lineTo(g.plot.left + g.plot.width, g.y(pct));
     ctx.stroke();
-    ctx.fillText(`${pct}%`, 2, g.y(pct) + 3);
+    ctx.fillText(formatPercent(pct), 2, g.y(pct) + 3);
   }
   g.lines.forEach((points, seat) => {
     ctx.strokeStyle = colours[seat];
@@ -139,18 +141,18 @@ export function seatColours(names = SEAT_ORDER) {
  */
 export function mountAnalysis(el, analysis, { names = [], colours = seatColours(), onSelect = () => {}, width = 480, height = 140 } = {}) {
   let current = null;
-  const canvas = h("canvas.analysis-graph", { width, height, role: "img", "aria-label": "winning chance of each player over the game" });
+  const canvas = h("canvas.analysis-graph", { width, height, role: "img", "aria-label": t("analysis.graph_label") });
   const detail = h("p.analysis-move", { "aria-live": "polite" });
   const next = h("button.analysis-next", { type: "button", onclick: () => {
     const to = nextMistake(analysis, current ?? 0);
     if (to !== null) onSelect(to);
-  } }, "Next mistake");
+  } }, t("analysis.next_mistake"));
   const rows = analysis.players.map((p) =>
-    h("tr", {}, h("td", {}, names[p.seat] ?? `Seat ${p.seat + 1}`),
-      h("td", {}, p.accuracy === null ? "–" : `${p.accuracy}%`),
+    h("tr", {}, h("td", {}, names[p.seat] ?? seatLabel(p.seat)),
+      h("td", {}, p.accuracy === null ? "–" : formatPercent(p.accuracy)),
       h("td", {}, String(p.inaccuracies)), h("td", {}, String(p.mistakes)), h("td", {}, String(p.blunders))));
   const table = h("table.analysis-players", {},
-    h("tr", {}, ...["Player", "Accuracy", "?!", "?", "??"].map((t) => h("th", {}, t))), ...rows);
+    h("tr", {}, ...[t("analysis.player"), t("analysis.accuracy"), "?!", "?", "??"].map((text) => h("th", {}, text))), ...rows);
   fill(el, canvas, next, detail, table);
   canvas.addEventListener("click", (ev) => {
     const rect = canvas.getBoundingClientRect();
@@ -163,12 +165,16 @@ export function mountAnalysis(el, analysis, { names = [], colours = seatColours(
     const m = moveEntry(analysis, move);
     next.disabled = nextMistake(analysis, move) === null;
     if (!m || m.forced) {
-      detail.textContent = m ? "Forced move." : "";
+      detail.textContent = m ? t("analysis.forced") : "";
       return;
     }
-    const who = names[m.seat] ?? `Seat ${m.seat + 1}`;
-    const label = m.label ? ` ${m.label} (−${m.drop} points)` : "";
-    detail.textContent = `${who}: winning chance ${m.win.played}% (best ${m.win.best}%)${label}`;
+    const words = { name: names[m.seat] ?? seatLabel(m.seat), played: formatPercent(m.win.played), best: formatPercent(m.win.best) };
+    if (!m.label) {
+      detail.textContent = t("analysis.detail", words);
+      return;
+    }
+    const label = hasKey(`analysis.label.${m.label}`) ? t(`analysis.label.${m.label}`) : m.label;
+    detail.textContent = t("analysis.detail_labelled", { ...words, label, drop: formatNumber(m.drop) });
   };
   show(0);
   return { show };

@@ -202,6 +202,7 @@ export class Board {
       const fill = paint.PLAYER_HEX[d.owner] ?? "#ccc";
       const dark = paint.PLAYER_DARK[d.owner] ?? "#555";
       paint.dragonBody(ctx, d.cells, rect, fill, dark);
+      paint.dragonMarks(ctx, d.cells, rect, d.owner, fill, d.head);
       paint.dragonHead(ctx, rect(d.head[0], d.head[1]), fill, dark, d.ancestral);
     }
   }
@@ -283,6 +284,7 @@ export class Board {
     const rect = (r, c) => this.rect(r, c);
     const edge = legal ? "#7CFC9A" : "#ff5a5a";
     paint.dragonBody(ctx, cells, rect, legal ? paint.PLAYER_HEX[seat] : "#8a8a8a", edge, 0.72);
+    if (legal) paint.dragonMarks(ctx, cells, rect, seat, paint.PLAYER_HEX[seat], s.locked ? st.headCell(s) : null, 0.8);
     ctx.save();
     ctx.strokeStyle = edge;
     ctx.lineWidth = 2.5;

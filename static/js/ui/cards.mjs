@@ -1,7 +1,7 @@
 // Card faces shared by the panels and the decisions: a Pattern card with its shape, and a small
 // preview of any card a log line names.
 
-import { DECK_NAMES, SHIP_NAMES, codePieces, deckOf, shapeOf } from "../lib/cards.mjs";
+import { codePieces, deckOf, patternName, shapeOf, shipCount } from "../lib/cards.mjs";
 import { fill, h, shapeMini, shipChip } from "./dom.mjs";
 
 /** A Pattern card face: its id and shape, in its deck's colour. */
@@ -10,7 +10,7 @@ export function patternCard(content, card, attrs = {}) {
   const deck = deckOf(card);
   return h(
     `button.card.pattern.deck-${deck}`,
-    { type: "button", title: `${DECK_NAMES[deck] ?? ""} Pattern card ${card}`, dataset: { key: `card-${card}`, card }, ...attrs },
+    { type: "button", title: patternName(card), dataset: { key: `card-${card}`, card }, ...attrs },
     shape ? shapeMini(shape, deck, attrs.class?.includes("mini") ? 8 : 12) : null,
     h("span.card-id", {}, card),
   );
@@ -20,7 +20,7 @@ export function patternCard(content, card, attrs = {}) {
 export function missionNeeds(content, id) {
   const m = content?.missions?.[id];
   if (!m) return [];
-  return Object.entries(m.ships).map(([c, n]) => h("span.need", { title: `${n} ${SHIP_NAMES[c]}` }, Array.from({ length: n }, () => shipChip(c))));
+  return Object.entries(m.ships).map(([c, n]) => h("span.need", { title: shipCount(c, n) }, Array.from({ length: n }, () => shipChip(c))));
 }
 
 /** What a card code previews: a Pattern card's shape, a mission's ships, or its text. */

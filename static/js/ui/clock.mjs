@@ -1,6 +1,8 @@
 // The turn clock on the table, and browser notifications of my turn.
 // Text only through textContent (ui/dom.mjs); styles through classes (static/css/pace.css).
 
+import { t } from "../lib/i18n.mjs";
+import { seatLabel } from "../lib/seats.mjs";
 import { fill, h } from "./dom.mjs";
 import { clockLabel, formatSeconds, remainingFor, shouldNotify, shouldOfferNotifications, urgency } from "../lib/clock.mjs";
 
@@ -40,11 +42,11 @@ export class ClockPanel {
         row: null,
       }));
       const items = this.rows.map((r) => {
-        const out = clock.timeouts?.[r.seat] ? h("span.badge.clock-timeouts", { title: "turns in a row that ran out" }, `timed out ×${clock.timeouts[r.seat]}`) : null;
-        r.row = h("li.clock-row", { dataset: { seat: r.seat } }, h("span.clock-name", {}, names?.[r.seat] ?? `Seat ${r.seat + 1}`, r.seat === mySeat ? " (you)" : ""), r.time, out);
+        const out = clock.timeouts?.[r.seat] ? h("span.badge.clock-timeouts", { title: t("clock.timeouts_title") }, t("clock.timeouts", { n: clock.timeouts[r.seat] })) : null;
+        r.row = h("li.clock-row", { dataset: { seat: r.seat } }, h("span.clock-name", {}, names?.[r.seat] ?? seatLabel(r.seat), r.seat === mySeat ? ` ${t("clock.you")}` : ""), r.time, out);
         return r.row;
       });
-      fill(this.el, h("h3", {}, "Clock"), h("p.muted.clock-label", {}, clockLabel(clock)), h("ol.clock-rows", {}, items));
+      fill(this.el, h("h3", {}, t("clock.title")), h("p.muted.clock-label", {}, clockLabel(clock)), h("ol.clock-rows", {}, items));
     }
     this.tick();
     if (!this.timer) this.timer = setInterval(() => this.tick(), TICK_MS);
@@ -99,7 +101,7 @@ export class TurnNotifier {
         if (Notification.permission === "granted") this.showSwitch();
       }
     };
-    fill(this.el, h("button.link", { type: "button", onclick: ask }, "Notify me when it's my turn"));
+    fill(this.el, h("button.link", { type: "button", onclick: ask }, t("clock.notify_offer")));
     this.el.hidden = false;
   }
 
@@ -112,7 +114,7 @@ export class TurnNotifier {
   showSwitch() {
     const btn = h("button.link.notify-switch", { type: "button", "aria-pressed": String(!this.muted), dataset: { key: "notify-switch" } });
     const label = () => {
-      btn.textContent = this.muted ? "Turn notices: off (turn on)" : "Turn notices: on (turn off)";
+      btn.textContent = this.muted ? t("clock.notices_off") : t("clock.notices_on");
       btn.setAttribute("aria-pressed", String(!this.muted));
     };
     btn.addEventListener("click", () => {
@@ -131,7 +133,7 @@ export class TurnNotifier {
     const hidden = document.visibilityState === "hidden";
     if (!shouldNotify({ hidden, permission: Notification.permission, version: turn, lastNotified: this.lastNotified, muted: this.muted })) return;
     this.lastNotified = turn;
-    const note = new Notification("Your turn · Sea Dragons", { body: `Table ${this.gameId} is waiting for you.`, tag: `seadragons-turn-${this.gameId}` });
+    const note = new Notification(t("clock.notification_title"), { body: t("clock.notification_body", { id: this.gameId }), tag: `seadragons-turn-${this.gameId}` });
     note.onclick = () => {
       window.focus();
       note.close();

@@ -1,6 +1,9 @@
 // Tiny DOM helpers. Text always goes through textContent, so player names and chat can never
 // inject markup (names are escaped everywhere).
 
+import { SHIP_LETTER, glyphOf, luminance, markOf } from "../lib/marks.mjs";
+import { PLAYER_HEX } from "./paint.mjs";
+
 /** Create an element: h("button#id.primary", {onclick, title}, "text", child, ...). */
 export function h(spec, attrs = {}, ...children) {
   const [head, ...classes] = spec.split(".");
@@ -43,9 +46,25 @@ export function fill(el, ...children) {
 /** Element by id. */
 export const $ = (id) => document.getElementById(id);
 
-/** A small coloured ship token (for panels and previews). */
+const SHIP_WORDS = { green: "green", purple: "purple", red: "red", blue: "dark blue", any: "any colour" };
+
+/**
+ * A small ship token (for panels and previews): its colour, its letter (drawn by CSS from
+ * data-letter, so the token's text stays its count), and for a screen reader the colour in
+ * words with the count.
+ */
 export function shipChip(colour, count) {
-  return h(`span.chip.ship-${colour}`, { title: `${colour === "blue" ? "dark blue" : colour} ships` }, count ?? "");
+  const word = SHIP_WORDS[colour] ?? colour;
+  const said = count === undefined || count === null ? `${word} ship` : `${word} ships: ${count}`;
+  return h(`span.chip.ship-${colour}`, { role: "img", "aria-label": said, title: `${word} ships`, dataset: { letter: SHIP_LETTER[colour] ?? "?" } }, count ?? "");
+}
+
+/** A seat's mark (its shape, in its colour) beside a name; hidden from screen readers. */
+export function seatMark(seat) {
+  // On a chip that contrasts with the colour (dark colours of the colour-blind palette on the
+  // dark page would hardly show otherwise).
+  const pc = PLAYER_HEX[seat];
+  return h("span.seat-mark", { "aria-hidden": "true", style: { "--pc": pc, "--pc-bg": luminance(pc) > 0.3 ? "transparent" : "#e6edf2" }, dataset: { mark: markOf(seat) } }, glyphOf(seat));
 }
 
 /** A mini drawing of a Pattern card's shape, coloured by deck (yellow, blue, red; R-12). */

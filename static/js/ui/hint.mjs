@@ -5,6 +5,7 @@
 
 import { api, errorText } from "../lib/api.mjs";
 import { cellsKey } from "../lib/geometry.mjs";
+import { t } from "../lib/i18n.mjs";
 import * as st from "../lib/state.mjs";
 import { h } from "./dom.mjs";
 
@@ -19,7 +20,7 @@ export class HintPanel {
     this.redraw = redraw;
     this.rated = null; // unknown until the game is read: no button before
     this.busy = false;
-    this.button = h("button#hint-button.small", { type: "button", onclick: () => this.ask() }, "Hint");
+    this.button = h("button#hint-button.small", { type: "button", onclick: () => this.ask() }, t("hint.button"));
     this.button.hidden = true;
     this.box = h("div#hint-box.hint-box", { role: "status", "aria-live": "polite" });
     this.box.hidden = true;
@@ -62,7 +63,7 @@ export class HintPanel {
   show(hint) {
     const a = hint.action;
     if (a.type === "place") ghostOn(this.state, a);
-    const head = a.type === "place" ? `The expert would place ${a.card} where the ghost shows.` : `The expert would ${hint.summary}.`;
+    const head = a.type === "place" ? t("hint.place", { card: a.card }) : t("hint.other", { summary: hint.summary });
     this.say([head, ...hint.reasons]);
   }
 

@@ -59,6 +59,15 @@ export function initSheet(sheet, handle, onChange) {
     onChange?.();
   };
   handle?.addEventListener("click", () => setFolded(!sheet.classList.contains("folded")));
+  // Focus never hides behind the sheet (WCAG 2.2 SC 2.4.11): a control the keyboard reaches
+  // under it is scrolled up above its top edge.
+  document.addEventListener("focusin", (e) => {
+    const el = e.target;
+    if (!oneColumn() || !(el instanceof Element) || sheet.contains(el) || getComputedStyle(sheet).position !== "fixed") return;
+    const top = sheet.getBoundingClientRect().top;
+    const r = el.getBoundingClientRect();
+    if (r.bottom > top - 4) window.scrollBy({ top: r.bottom - top + 12, behavior: "instant" });
+  });
   new ResizeObserver(place).observe(sheet);
   const board = document.getElementById("board");
   if (board) new ResizeObserver(place).observe(board);

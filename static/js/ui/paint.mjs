@@ -2,8 +2,19 @@
 // Each takes a 2D context and a square's rectangle in CSS pixels (the context is pre-scaled by
 // devicePixelRatio, so everything stays crisp on HiDPI screens).
 
-export const PLAYER_HEX = ["#f28c28", "#35a853", "#8e5bd8", "#ea5aa0", "#f2cc1f"];
-export const PLAYER_DARK = ["#9c4f08", "#1d6a32", "#54308f", "#9a2462", "#9c8200"];
+import { PALETTES, SHIP_LETTER, inkOn, markOf, paletteName } from "../lib/marks.mjs";
+
+// The seats' colours of the palette in use: arrays changed in place by setPalette, so every
+// module that imported them draws with the chosen palette from its next redraw.
+export const PLAYER_HEX = [...PALETTES.standard.players];
+export const PLAYER_DARK = [...PALETTES.standard.dark];
+
+/** Switch the seats' colours to the palette `name` ("standard" or "colourblind"). */
+export function setPalette(name) {
+  const p = PALETTES[paletteName(name)];
+  PLAYER_HEX.splice(0, PLAYER_HEX.length, ...p.players);
+  PLAYER_DARK.splice(0, PLAYER_DARK.length, ...p.dark);
+}
 export const SHIP_HEX = { green: "#2f9e47", purple: "#7a3fc6", red: "#d8363a", blue: "#1d3591" };
 export const REALM_TINT = {
   starfish: "rgba(255, 128, 96, 0.16)",
@@ -115,7 +126,59 @@ export function reef(ctx, { x, y, w }) {
   }
 }
 
-/** A Pirate Ship token (R-10) in its colour: a disc with a hull and sail. */
+/**
+ * A seat's mark (circle, triangle, square, diamond, star) centred in a square: the shape tells
+ * the Dragons apart where colours look alike. `ink` contrasts with the Dragon's fill.
+ */
+export function mark(ctx, { x, y, w }, shape, ink, scale = 0.34) {
+  const cx = x + w / 2;
+  const cy = y + w / 2;
+  const r = (w * scale) / 2 + 0.5;
+  ctx.save();
+  ctx.fillStyle = ink;
+  ctx.beginPath();
+  if (shape === "circle") {
+    // A ring, not a disc: a filled disc and a filled square look alike on a small square.
+    ctx.strokeStyle = ink;
+    ctx.lineWidth = Math.max(1.5, r * 0.42);
+    ctx.arc(cx, cy, r * 0.78, 0, Math.PI * 2);
+    ctx.stroke();
+    ctx.restore();
+    return;
+  } else if (shape === "triangle") {
+    ctx.moveTo(cx, cy - r);
+    ctx.lineTo(cx + r * 0.95, cy + r * 0.75);
+    ctx.lineTo(cx - r * 0.95, cy + r * 0.75);
+  } else if (shape === "square") ctx.rect(cx - r * 0.75, cy - r * 0.75, r * 1.5, r * 1.5);
+  else if (shape === "diamond") {
+    ctx.moveTo(cx, cy - r * 1.05);
+    ctx.lineTo(cx + r * 0.8, cy);
+    ctx.lineTo(cx, cy + r * 1.05);
+    ctx.lineTo(cx - r * 0.8, cy);
+  } else {
+    for (let i = 0; i < 10; i++) {
+      const a = -Math.PI / 2 + (i * Math.PI) / 5;
+      const rr = i % 2 ? r * 0.45 : r * 1.05;
+      ctx[i ? "lineTo" : "moveTo"](cx + Math.cos(a) * rr, cy + Math.sin(a) * rr);
+    }
+  }
+  ctx.closePath();
+  ctx.fill();
+  ctx.restore();
+}
+
+/** Every square of a Dragon but its head gets the seat's mark. */
+export function dragonMarks(ctx, cells, rect, seat, fill, head = null, alpha = 1) {
+  ctx.save();
+  ctx.globalAlpha = alpha;
+  for (const [r, c] of cells) {
+    if (head && head[0] === r && head[1] === c) continue;
+    mark(ctx, rect(r, c), markOf(seat), inkOn(fill));
+  }
+  ctx.restore();
+}
+
+/** A Pirate Ship token (R-10) in its colour: a disc with a hull and its colour's letter. */
 export function ship(ctx, { x, y, w }, colour) {
   const cx = x + w / 2;
   const cy = y + w / 2;
@@ -134,12 +197,11 @@ export function ship(ctx, { x, y, w }, colour) {
   ctx.lineTo(cx - w * 0.14, cy + w * 0.2);
   ctx.closePath();
   ctx.fill();
-  ctx.beginPath(); // sail
-  ctx.moveTo(cx, cy - w * 0.24);
-  ctx.lineTo(cx, cy + w * 0.04);
-  ctx.lineTo(cx + w * 0.17, cy + w * 0.04);
-  ctx.closePath();
-  ctx.fill();
+  // The colour's letter where the sail was: ships are told apart without their colour.
+  ctx.font = `800 ${Math.max(7, Math.round(w * 0.34))}px system-ui, sans-serif`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  ctx.fillText(SHIP_LETTER[colour] ?? "?", cx, cy - w * 0.1);
 }
 
 /** An empty ship space (its token was taken): a faint dashed ring. */

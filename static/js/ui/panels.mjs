@@ -5,7 +5,7 @@ import * as dec from "../lib/decisions.mjs";
 import * as st from "../lib/state.mjs";
 import { missionNeeds, patternCard } from "./cards.mjs";
 import { missionButton } from "./decide.mjs";
-import { fill, h, shipChip } from "./dom.mjs";
+import { fill, h, seatMark, shipChip } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
 import { badges } from "./seats.mjs";
 
@@ -55,7 +55,7 @@ function playerPanel(s, p) {
     h(
       "header",
       {},
-      h("span.swatch", { title: cap(p.colour) }),
+      seatMark(p.seat),
       h("span.name", { title: `${name} (${p.colour})` }, name),
       toAct ? h("span.turn-dot", { title: "this player decides now" }, "to play") : null,
     ),

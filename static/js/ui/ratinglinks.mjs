@@ -4,6 +4,7 @@
 // GET /api/games/{id}/prediction; nothing is computed here.
 
 import { api, errorText } from "../lib/api.mjs";
+import { formatPercent, t } from "../lib/i18n.mjs";
 import { fill, h } from "./dom.mjs";
 
 /** Fill `el` with a link to each account's profile at a finished game (`game`: GET /api/games/{id}). */
@@ -15,7 +16,7 @@ export function renderProfileLinks(el, game) {
   }
   fill(
     el,
-    h("h3", {}, game.rated ? "Players (rated game)" : "Players"),
+    h("h3", {}, game.rated ? t("ratings.players_rated") : t("ratings.players")),
     h(
       "ul.profile-links",
       {},
@@ -27,20 +28,20 @@ export function renderProfileLinks(el, game) {
 
 /** A box that fills itself with a rated table's expected places (one request). */
 export function predictionBox(game, nameOf) {
-  const box = h("div.prediction", { "aria-live": "polite" }, h("p.muted", {}, "Rated table: expected places…"));
+  const box = h("div.prediction", { "aria-live": "polite" }, h("p.muted", {}, t("ratings.expected_loading")));
   api(`/api/games/${game.id}/prediction`)
     .then((p) => {
       const rows = [...p.seats].sort((a, b) => a.place - b.place || b.win - a.win);
       fill(
         box,
-        h("h3", {}, "Rated table: expected places"),
+        h("h3", {}, t("ratings.expected")),
         h(
           "ol.prediction-list",
           {},
-          rows.map((r) => h("li", { dataset: { seat: r.seat } }, `${nameOf(r.seat)}: place ${r.place}, ${Math.round(r.win * 100)}% to win`)),
+          rows.map((r) => h("li", { dataset: { seat: r.seat } }, t("ratings.expected_row", { name: nameOf(r.seat), place: r.place, win: formatPercent(Math.round(r.win * 100)) }))),
         ),
       );
     })
-    .catch((e) => fill(box, h("p.muted", {}, `Rated table (${errorText(e)})`)));
+    .catch((e) => fill(box, h("p.muted", {}, t("ratings.expected_error", { error: errorText(e) }))));
   return box;
 }

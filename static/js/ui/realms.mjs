@@ -3,8 +3,9 @@
 // engine's view, live and in replays.
 
 import { realmSummary } from "../lib/realms.mjs";
-import { fill, h } from "./dom.mjs";
-import { PLAYER_DARK, PLAYER_HEX, REALM_LABEL, roundRect } from "./paint.mjs";
+import { fill, h, seatMark } from "./dom.mjs";
+import { markOf } from "../lib/marks.mjs";
+import { PLAYER_HEX, REALM_LABEL, mark, roundRect } from "./paint.mjs";
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
@@ -22,7 +23,7 @@ export function renderRealms(el, realms, names, opts = {}) {
     {},
     h("th", { scope: "col" }, "Realm"),
     h("th.num", { scope: "col", title: "Whirlpools still uncovered: each is worth 3 VP to the leader (2 with 2 players)" }, "Whirl­pools"),
-    seats.map((s) => h("th.seat-col", { scope: "col", style: { "--pc": PLAYER_HEX[s] }, title: name(s) }, name(s))),
+    seats.map((s) => h("th.seat-col", { scope: "col", style: { "--pc": PLAYER_HEX[s] }, title: name(s) }, seatMark(s), name(s))),
   );
   const rows = realms.map((r) =>
     h(
@@ -85,12 +86,8 @@ export function drawRealmOverlay(ctx, realms, rect) {
     ctx.fillText(`${cap(r.realm)} · ${pools}`, x + w * 0.2, y + w * 0.15 + lh / 2);
     present.forEach((p, i) => {
       const cy = y + w * 0.15 + lh * (i + 1.5);
-      ctx.fillStyle = PLAYER_HEX[p.seat];
-      ctx.strokeStyle = PLAYER_DARK[p.seat];
-      ctx.beginPath();
-      ctx.arc(x + w * 0.45, cy, w * 0.2, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.stroke();
+      // The seat's mark in its colour: told apart by shape too.
+      mark(ctx, { x: x + w * 0.45 - w * 0.5, y: cy - w * 0.5, w }, markOf(p.seat), PLAYER_HEX[p.seat], 0.5);
       ctx.fillStyle = "#fff";
       ctx.font = `${r.leaders.includes(p.seat) ? 800 : 500} ${Math.round(w * 0.4)}px system-ui, sans-serif`;
       ctx.fillText(`${p.dragons}${r.leaders.includes(p.seat) ? " ★" : ""}`, x + w * 0.8, cy);

@@ -2,10 +2,11 @@
 // Whoever offers or accepts goes straight to the new table.
 
 import { api, errorText } from "../lib/api.mjs";
+import { hasKey, t } from "../lib/i18n.mjs";
 import { fill, h } from "./dom.mjs";
 
 const POLL_MS = 3000;
-const ANSWERS = { accepted: "accepted", pending: "not answered yet", declined: "declined", bot: "bot, comes along" };
+const answerText = (answer) => (hasKey(`rematch.answer.${answer}`) ? t(`rematch.answer.${answer}`) : answer);
 
 export class RematchPanel {
   /** `me`: the signed-in user (or null); nothing is offered to those not seated. */
@@ -50,21 +51,21 @@ export class RematchPanel {
   render(data) {
     const mine = data?.seats.find((s) => this.me && s.user_id === this.me.id) ?? null;
     const seated = !!mine;
-    const parts = [h("h3", {}, "Rematch")];
+    const parts = [h("h3", {}, t("rematch.title"))];
     if (!data || !data.rematch_id) {
-      parts.push(seated ? h("button.primary", { type: "button", dataset: { key: "rematch-offer" }, onclick: () => this.post("") }, "Offer a rematch") : h("p.muted", {}, "No rematch offered."));
+      parts.push(seated ? h("button.primary", { type: "button", dataset: { key: "rematch-offer" }, onclick: () => this.post("") }, t("rematch.offer")) : h("p.muted", {}, t("rematch.none")));
     } else {
-      parts.push(h("ul.rematch-seats", {}, data.seats.map((s) => h("li", { dataset: { answer: s.answer } }, `${s.name}: ${ANSWERS[s.answer] ?? s.answer}`))));
+      parts.push(h("ul.rematch-seats", {}, data.seats.map((s) => h("li", { dataset: { answer: s.answer } }, t("rematch.seat_answer", { name: s.name, answer: answerText(s.answer) })))));
       if (mine?.answer === "pending") {
         parts.push(
           h("div.buttons", {},
-            h("button.primary", { type: "button", dataset: { key: "rematch-accept" }, onclick: () => this.post("/accept") }, "Accept"),
-            h("button", { type: "button", dataset: { key: "rematch-decline" }, onclick: () => this.post("/decline") }, "Decline")),
+            h("button.primary", { type: "button", dataset: { key: "rematch-accept" }, onclick: () => this.post("/accept") }, t("rematch.accept")),
+            h("button", { type: "button", dataset: { key: "rematch-decline" }, onclick: () => this.post("/decline") }, t("rematch.decline"))),
         );
       } else if (mine?.answer === "accepted") {
-        parts.push(h("a.button", { href: `/games/${data.rematch_id}` }, "Go to the new table"));
+        parts.push(h("a.button", { href: `/games/${data.rematch_id}` }, t("rematch.go")));
       } else if (!seated) {
-        parts.push(h("a", { href: `/games/${data.rematch_id}` }, "Watch the rematch"));
+        parts.push(h("a", { href: `/games/${data.rematch_id}` }, t("rematch.watch")));
       }
     }
     if (this.error) parts.push(h("p.error", { role: "alert" }, this.error));

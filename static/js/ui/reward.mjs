@@ -4,6 +4,9 @@
 // {position: colour}}, bonus: {track: tile id}}; a tail at 0 is still on the start space.
 // When a tail must be advanced, each open track is a button: click (or Enter) to choose it.
 
+import { trackName } from "../lib/cards.mjs";
+import { hasKey, t } from "../lib/i18n.mjs";
+import { glyphOf } from "../lib/marks.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX, SHIP_HEX } from "./paint.mjs";
 
@@ -11,11 +14,11 @@ const TRACKS = ["green", "purple", "red"];
 
 /** A space's reward as a short label and a tooltip. */
 function spaceLabel(code, arrow) {
-  if (code === "T") return ["HT", "Hidden Treasure: draw 2, keep 1"];
-  if (code === "A") return arrow ? ["➜", `Arrow: advance your ${arrow} tail`] : ["·", "Arrow slot (empty)"];
+  if (code === "T") return [t("reward.abbr.treasure"), t("reward.tip.treasure")];
+  if (code === "A") return arrow ? ["➜", t("reward.tip.arrow", { track: trackName(arrow) })] : ["·", t("reward.tip.arrow_empty")];
   const gold = /^g(\d)$/.exec(code ?? "");
-  if (gold) return [`${gold[1]}G`, `${gold[1]} Gold`];
-  return [code ?? "", code ? String(code) : "no reward"];
+  if (gold) return [t("reward.abbr.gold", { n: gold[1] }), t("reward.tip.gold", { n: gold[1] })];
+  return [code ?? "", code ? String(code) : t("reward.tip.none")];
 }
 
 /** The key to the board's abbreviations. */
@@ -23,12 +26,12 @@ function legend() {
   return h(
     "p.legend.rw-legend",
     {},
-    h("span", {}, h("b", {}, "HT"), " Hidden Treasure (draw 2, keep 1)"),
-    h("span", {}, h("b", {}, "2G"), " Gold"),
-    h("span", {}, h("b", {}, "➜"), " Arrow: advances your tail of its colour"),
-    h("span", {}, h("b", {}, "B"), " milestone: half the tile"),
-    h("span", {}, h("b", {}, "A"), " end: the whole tile"),
-    h("span", {}, h("i.legend-tail"), " a player's tail"),
+    h("span", {}, h("b", {}, t("reward.abbr.treasure")), " ", t("reward.legend.treasure")),
+    h("span", {}, h("b", {}, t("reward.abbr.gold", { n: 2 })), " ", t("reward.legend.gold")),
+    h("span", {}, h("b", {}, "➜"), " ", t("reward.legend.arrow")),
+    h("span", {}, h("b", {}, "B"), " ", t("reward.legend.milestone")),
+    h("span", {}, h("b", {}, "A"), " ", t("reward.legend.end")),
+    h("span", {}, h("i.legend-tail"), " ", t("reward.legend.tail")),
   );
 }
 
@@ -40,36 +43,49 @@ export function rewardBoard(view, names, content, opts = {}) {
   const { length, milestone, spaces, arrows = {}, bonus = {} } = view.reward;
   const tiles = content?.bonus_tiles ?? {};
   const choose = opts.choose ?? {};
-  const rows = TRACKS.map((t) => {
+  const colourName = (c) => (hasKey(`colour.${c}`) ? t(`colour.${c}`) : c);
+  const rows = TRACKS.map((track) => {
     const cells = [];
     for (let pos = 0; pos <= length; pos++) {
-      const arrow = arrows[t]?.[String(pos)];
-      const [label, tip] = pos === 0 ? ["0", "start"] : spaceLabel(spaces[t]?.[pos - 1], arrow);
-      const tails = view.players.filter((p) => (p.tails?.[t] ?? 0) === pos);
+      const arrow = arrows[track]?.[String(pos)];
+      const [label, tip] = pos === 0 ? ["0", t("reward.tip.start")] : spaceLabel(spaces[track]?.[pos - 1], arrow);
+      const tails = view.players.filter((p) => (p.tails?.[track] ?? 0) === pos);
       const mark = pos === length ? "A" : pos === milestone ? "B" : null;
       cells.push(
         h(
           `span.rw-space${mark ? `.mark-${mark}` : ""}`,
-          { title: `${t} ${pos}: ${tip}${mark ? ` (milestone ${mark})` : ""}` },
+          { title: t(mark ? "reward.space_title_mark" : "reward.space_title", { track: trackName(track), pos, tip, mark }) },
           mark ? h("b.rw-mark", {}, mark) : null,
           h("small", { style: arrow ? { color: SHIP_HEX[arrow] } : null }, label),
-          h("span.tails", {}, tails.map((p) => h(`i.tail${p.seat === opts.seat ? ".mine" : ""}`, { style: { background: PLAYER_HEX[p.seat] }, title: `${names[p.seat] || p.colour}'s tail` }))),
+          h("span.tails", {}, tails.map((p) => h(`i.tail${p.seat === opts.seat ? ".mine" : ""}`, { style: { color: PLAYER_HEX[p.seat] }, title: t("reward.tail_of", { name: names[p.seat] || colourName(p.colour) }) }, glyphOf(p.seat)))),
         ),
       );
     }
-    const tile = tiles[bonus[t]];
-    const pick = choose[t];
-    const mine = opts.seat !== undefined && opts.seat !== null ? view.players[opts.seat]?.tails?.[t] : null;
+    const tile = tiles[bonus[track]];
+    const pick = choose[track];
+    const mine = opts.seat !== undefined && opts.seat !== null ? view.players[opts.seat]?.tails?.[track] : null;
     const parts = [
-      h("span.rw-name", {}, t),
+      h("span.rw-name", {}, trackName(track)),
       h("span.rw-spaces", { style: { gridTemplateColumns: `repeat(${length + 1}, minmax(0, 1fr))` } }, cells),
-      h("span.rw-tile", { title: tile?.text ?? "Bonus tile" }, bonus[t] ?? "?", h("small", {}, tile?.text ?? "")),
+      h("span.rw-tile", { title: tile?.text ?? t("reward.bonus_tile") }, bonus[track] ?? "?", h("small", {}, tile?.text ?? "")),
     ];
-    if (!pick) return h(`div.rw-track.track-${t}`, { dataset: { track: t } }, parts);
+    if (!pick) return h(`div.rw-track.track-${track}`, { dataset: { track } }, parts);
+    const advance = mine !== null && mine !== undefined ? t("reward.advance_mine_at", { track: trackName(track), space: mine }) : t("reward.advance_mine", { track: trackName(track) });
+    // The button's name is one sentence that holds the words it shows (WCAG's label in name):
+    // the visible track name is hidden from the reader, the sentence is read instead; the
+    // spaces drawn beside it are left to the eye (the Reward Board panel reads them when no
+    // choice is open).
+    const [name, spacesRow, tileBox] = parts;
+    name.setAttribute("aria-hidden", "true");
+    spacesRow.setAttribute("aria-hidden", "true");
+    tileBox.setAttribute("aria-hidden", "true");
     return h(
-      `button.rw-track.track-${t}.can.act-choose_tail`,
-      { type: "button", disabled: !!opts.disabled, onclick: pick, dataset: { track: t, key: `tail-${t}` }, "aria-label": `Advance my ${t} tail${mine !== null ? ` (now at space ${mine})` : ""}` },
-      parts,
+      `button.rw-track.track-${track}.can.act-choose_tail`,
+      { type: "button", disabled: !!opts.disabled, onclick: pick, dataset: { track, key: `tail-${track}` } },
+      h("span.sr-only", {}, advance),
+      name,
+      spacesRow,
+      tileBox,
     );
   });
   return [...rows, legend()];
@@ -82,5 +98,5 @@ export function renderReward(el, view, names, content, opts = {}) {
     return;
   }
   el.hidden = false;
-  fill(el, h("h3", {}, "Reward Board"), rewardBoard(view, names, content, opts));
+  fill(el, h("h3", {}, t("reward.title")), rewardBoard(view, names, content, opts));
 }

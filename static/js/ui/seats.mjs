@@ -3,7 +3,7 @@
 import { api, errorText } from "../lib/api.mjs";
 import { inviteBase, inviteUrl, logPieces, seatBadges, seatInfo, seatName } from "../lib/seats.mjs";
 import { withCodes } from "./cards.mjs";
-import { fill, h } from "./dom.mjs";
+import { fill, h, seatMark } from "./dom.mjs";
 import { PLAYER_HEX } from "./paint.mjs";
 import { predictionBox } from "./ratinglinks.mjs";
 import { PLAYER_COLOURS } from "../lib/cards.mjs";
@@ -26,7 +26,7 @@ export function badges(info, over = false) {
  */
 export function logText(text, names, content = null) {
   return logPieces(text, names).flatMap((p) =>
-    typeof p !== "string" ? h("span.pname", { style: { "--pc": PLAYER_HEX[p.seat] } }, p.name) : content ? withCodes(content, p) : p,
+    typeof p !== "string" ? h("span.pname", { style: { "--pc": PLAYER_HEX[p.seat] } }, seatMark(p.seat), p.name) : content ? withCodes(content, p) : p,
   );
 }
 
@@ -54,7 +54,7 @@ export function renderWaiting(el, game, me, reload) {
     return h(
       `li.seat${info.empty ? ".empty" : ""}`,
       { style: { "--pc": PLAYER_HEX[s.seat] }, dataset: { seat: s.seat } },
-      h("span.swatch"),
+      seatMark(s.seat),
       h("span.colour", {}, PLAYER_COLOURS[s.seat]),
       h("b", {}, info.name ?? "empty seat"),
       s.player && s.player.id === game.host_id ? h("span.muted", {}, " host") : null,

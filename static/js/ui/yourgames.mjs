@@ -4,15 +4,16 @@
 
 import { api } from "../lib/api.mjs";
 import { homeLine, titleWithCount } from "../lib/clock.mjs";
+import { formatNumber, formatOrdinal, t, tParts } from "../lib/i18n.mjs";
 import { fill, h } from "./dom.mjs";
 
 function item(game, me, kind) {
   const href = kind === "finished" ? `/games/${game.id}/replay` : `/games/${game.id}`;
-  const label = { waiting: "Play", playing: game.status === "open" ? "Open" : "Watch", finished: "Replay" }[kind];
+  const label = { waiting: t("yourgames.play"), playing: game.status === "open" ? t("yourgames.open") : t("yourgames.watch"), finished: t("yourgames.replay") }[kind];
   return h(
     "li",
     { dataset: { gameId: game.id, group: kind } },
-    h("div", {}, h("b", {}, `Table ${game.id}`), kind === "waiting" ? h("span.badge", {}, "your turn") : null, h("div.meta", {}, homeLine(game, me.id, Date.now()))),
+    h("div", {}, h("b", {}, t("common.table", { id: game.id })), kind === "waiting" ? h("span.badge", {}, t("yourgames.your_turn")) : null, h("div.meta", {}, homeLine(game, me.id, Date.now()))),
     h(kind === "waiting" ? "a.button" : "a", { href }, label),
   );
 }
@@ -24,15 +25,17 @@ function turn(el, me, baseTitle, by) {
   renderYourGames(el, me, baseTitle);
 }
 
-function ordinal(n) {
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n] ?? "th"}`;
-}
-
 function finishedItem(g) {
-  const result = g.place === null
-    ? "result being recorded"
-    : `${ordinal(g.place)} of ${g.players} · ${g.total} VP${g.quit ? " · left" : ""}`;
-  const rating = g.rated && g.rating_change !== null ? ` · rated ${g.rating_change >= 0 ? "+" : ""}${g.rating_change} → ${g.rating_after}` : g.rated ? " · rated" : "";
+  const parts = [
+    g.place === null
+      ? t("yourgames.result_pending")
+      : t("yourgames.result", { place: formatOrdinal(g.place), players: g.players, vp: formatNumber(g.total) }),
+  ];
+  if (g.place !== null && g.quit) parts.push(t("yourgames.left"));
+  if (g.rated && g.rating_change !== null) {
+    const change = `${g.rating_change >= 0 ? "+" : ""}${formatNumber(g.rating_change)}`;
+    parts.push(t("yourgames.rated_change", { change, after: formatNumber(g.rating_after) }));
+  } else if (g.rated) parts.push(t("yourgames.rated"));
   const others = g.seats.filter((s) => s.seat !== g.seat);
   return h(
     "li",
@@ -40,25 +43,25 @@ function finishedItem(g) {
     h(
       "div",
       {},
-      h("b", {}, `Table ${g.game_id}`),
-      h("div.meta.result", {}, result + rating),
-      h("div.meta", {}, "with ", ...others.flatMap((s, i) => [i ? ", " : "", s.username ? h("a", { href: `/u/${encodeURIComponent(s.username)}` }, s.name) : s.name])),
+      h("b", {}, t("common.table", { id: g.game_id })),
+      h("div.meta.result", {}, parts.join(" · ")),
+      h("div.meta", {}, ...tParts("clock.home.with", { names: others.flatMap((s, i) => [i ? ", " : "", s.username ? h("a", { href: `/u/${encodeURIComponent(s.username)}` }, s.name) : s.name]) })),
     ),
-    h("a", { href: g.replay }, "Replay"),
+    h("a", { href: g.replay }, t("yourgames.replay")),
   );
 }
 
 /** Fill `el` with my games and put the count of games waiting for me in the tab title. */
 export async function renderYourGames(el, me, baseTitle) {
   if (!me) {
-    fill(el, h("li.muted", {}, "Sign in to see your games."));
+    fill(el, h("li.muted", {}, t("yourgames.sign_in")));
     document.title = baseTitle;
     return 0;
   }
   const home = await api("/api/me/home");
   const groups = [
-    ["waiting", "Waiting for you"],
-    ["playing", "Your other games"],
+    ["waiting", t("yourgames.waiting")],
+    ["playing", t("yourgames.other_games")],
   ];
   const items = [];
   for (const [kind, title] of groups) {
@@ -71,14 +74,16 @@ export async function renderYourGames(el, me, baseTitle) {
       ? h(
           "li.pager",
           {},
-          h("button", { type: "button", disabled: done.page <= 1, onclick: () => turn(el, me, baseTitle, -1) }, "Newer"),
-          ` page ${done.page} of ${done.pages} `,
-          h("button", { type: "button", disabled: done.page >= done.pages, onclick: () => turn(el, me, baseTitle, 1) }, "Older"),
+          h("button", { type: "button", disabled: done.page <= 1, onclick: () => turn(el, me, baseTitle, -1) }, t("yourgames.newer")),
+          " ",
+          t("common.page_of", { page: formatNumber(done.page), pages: formatNumber(done.pages) }),
+          " ",
+          h("button", { type: "button", disabled: done.page >= done.pages, onclick: () => turn(el, me, baseTitle, 1) }, t("yourgames.older")),
         )
       : null;
-    items.push(h("li.group-title", {}, "Finished"), ...done.games.map(finishedItem), pager);
+    items.push(h("li.group-title", {}, t("yourgames.finished")), ...done.games.map(finishedItem), pager);
   }
-  fill(el, items.length ? items : h("li.muted", {}, "No games yet: create a table or join one."));
+  fill(el, items.length ? items : h("li.muted", {}, t("yourgames.none")));
   document.title = titleWithCount(baseTitle, home.waiting_count);
   return home.waiting_count;
 }
