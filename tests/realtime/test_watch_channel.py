@@ -4,6 +4,7 @@ when it ends, following an account into its next game, and clear errors for bad 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from itertools import pairwise
@@ -85,7 +86,10 @@ async def test_update_frames_come_at_most_once_a_second(server: Server) -> None:
         seen = len(watcher.frames)
         deadline = time.monotonic() + 6
         while time.monotonic() < deadline:  # a move every ~0.1 s: far faster than the tick
+            began = time.monotonic()
             await play_one(game_id, clients)
+            # Paced, not flat out: a fast server would end the game (about 70 moves) in 6 s.
+            await asyncio.sleep(max(0.0, 0.1 - (time.monotonic() - began)))
             while len(watcher.frames) > seen:
                 if watcher.frames[seen]["type"] == "watch":
                     arrivals.append(time.monotonic())
