@@ -90,6 +90,7 @@ def main() -> None:
         return
     dbs = load.Databases()
     workdir = Path(tempfile.mkdtemp(prefix="seadragons-profile-"))
+    proc = None
     try:
         url = dbs.create("profile")
         port = load.free_port()
@@ -105,13 +106,15 @@ def main() -> None:
             str(out),
         ]
         proc = load.Proc(args_child, env, port, workdir / "server.log")
-        proc.wait_ready("/healthz")
+        proc.wait_ready("/healthz", timeout=300)  # yappi slows the start-up several times
         result = asyncio.run(drive(port, args.games, args.budget))
         proc.proc.send_signal(subprocess.signal.SIGTERM)
         proc.proc.wait(120)
         print(result)
         print(out.read_text() if out.exists() else (workdir / "server.log").read_text()[-3000:])
     finally:
+        if proc is not None:
+            proc.stop()  # a failed start must not leave the server behind
         dbs.drop_all()
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -8,7 +8,9 @@ sockets spread evenly over the games. For each step it reports:
 - per spectator and version, action sent -> that spectator holds the version (p50/p99/max), and
   per version, action sent -> every spectator of the game holds it (p50/p99);
 - server RSS per spectator socket (opened on the running server, before and after), the
-  presence frames opening them cost, and the spectators dropped as too slow (close 1013).
+  presence frames opening them cost, and the spectators dropped as too slow (close 1013);
+- the CPU share of a core the server and this client process used while playing (a client near
+  a whole core means the latencies measure the client, not the server).
 
 Spectators are light clients (websockets' sans-I/O protocol on a bare asyncio protocol, no task
 per socket), so the client process can hold 10,000 of them beside the server on 2 cores; they
@@ -197,7 +199,7 @@ async def open_spectators(
             if not spec.slow:  # a slow one never holds a version: it only must not delay others
                 versions.spectators_of[game_id] = versions.spectators_of.get(game_id, 0) + 1
             await loop.create_connection(lambda: spec, "127.0.0.1", port)
-            await asyncio.wait_for(spec.ready, 120)
+            await asyncio.wait_for(spec.ready, 600)  # a busy machine joins slowly
             out.append(spec)
 
     await asyncio.gather(*(one(i) for i in range(count)))
@@ -235,7 +237,7 @@ async def play(
     versions.every.clear()
     versions.pending.clear()
     versions.measuring = True
-    cpu0, began = server.cpu_s(), time.perf_counter()
+    cpu0, began, client0 = server.cpu_s(), time.perf_counter(), time.process_time()
     for p in players:
         p._maybe_act()
     await asyncio.sleep(seconds)
@@ -244,6 +246,7 @@ async def play(
     moves = sum(r.moves for r in runs)
     cpu = server.cpu_s() - cpu0
     elapsed = time.perf_counter() - began
+    client_cpu = time.process_time() - client0
     await asyncio.sleep(min(5.0, pace * 2))  # the last moves reach everyone
     versions.measuring = False
     for p in players:
@@ -260,6 +263,8 @@ async def play(
         "server_cpu_s": round(cpu, 2),
         "server_cpu_ms_per_move": round(cpu * 1000 / max(1, moves), 2),
         "server_cpu_share_of_a_core": round(cpu / elapsed, 3),
+        # The clients share the machine: near 1.0, the latencies are the client's, not the server's.
+        "client_cpu_share_of_a_core": round(client_cpu / elapsed, 3),
         "spectator_p50_ms": load.pct(versions.one, 0.5),
         "spectator_p99_ms": load.pct(versions.one, 0.99),
         "spectator_max_ms": load.pct(versions.one, 1.0),

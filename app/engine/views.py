@@ -123,6 +123,9 @@ def shared_view(state: State) -> dict[str, Any]:
     # The live majorities as a spectator sees them (every seat's once over): also what every
     # seat without a Hidden Dragon card sees, so one computation serves most viewers.
     shared["realms"] = realm_standings(state, None, shared["public_presence"])
+    # Each player as everyone but that player sees them (hands hidden until the end): a view
+    # differs from these only in the viewer's own entry.
+    shared["players"] = [_player_view(state, s, None) for s in range(len(state.players))]
     if state.options.expansion:
         shared["reward"] = copy.deepcopy(state.reward)  # a view must never alias the state
     if state.over:
@@ -144,7 +147,7 @@ def view_for(
         "expansion": state.options.expansion,
         "viewer": viewer,
         "board": shared["board"],
-        "players": [_player_view(state, s, viewer) for s in range(len(state.players))],
+        "players": _players(state, viewer, shared["players"]),
         "market": shared["market"],
         "deck_sizes": shared["deck_sizes"],
         "turn": shared["turn"],
@@ -159,6 +162,16 @@ def view_for(
     if "scores" in shared:
         view["scores"] = shared["scores"]
     return view
+
+
+def _players(
+    state: State, viewer: int | None, public: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    if viewer is None or state.over or not 0 <= viewer < len(public):
+        return public  # nobody's own hand to show: everyone's public entries (all, once over)
+    players = list(public)
+    players[viewer] = _player_view(state, viewer, viewer)
+    return players
 
 
 def _realms(state: State, viewer: int | None, shared: dict[str, Any]) -> list[dict[str, Any]]:

@@ -13,11 +13,14 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from app.logging_setup import RequestContextMiddleware
 from app.realtime.bus import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
-from app.realtime.endpoint import route
+from app.realtime.endpoint import SocketShortcut, route
 from app.realtime.hub import Hub
 from app.services.live import SqlLiveStore
+from app.web.inputs import ControlCharacterMiddleware
+from app.web.security import OriginCheckMiddleware
 
 
 def install(app: FastAPI) -> Hub:
@@ -38,6 +41,19 @@ def install(app: FastAPI) -> Hub:
     )
     app.state.realtime = hub
     app.router.routes.append(route())
+
+    def checks(endpoint: Any) -> Any:
+        # What a socket's upgrade passes in the app's own middleware (app/main.py), and
+        # nothing of the HTTP stack that would stay in memory for the socket's life.
+        origin = OriginCheckMiddleware(
+            endpoint,
+            allowed_origins=settings.allowed_origins,
+            public_origin=settings.public_origin(),
+        )
+        access_log = settings.log_format == "json"
+        return RequestContextMiddleware(ControlCharacterMiddleware(origin), access_log=access_log)
+
+    app.add_middleware(SocketShortcut, checks=checks)
 
     inner = app.router.lifespan_context
 

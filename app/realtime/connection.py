@@ -13,7 +13,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -89,18 +89,22 @@ class TokenBucket:
 class Connection:
     """A socket in a room: who it is, what document it holds, and its outgoing frames.
 
-    Frames wait in a plain deque; a writer task exists only while there is something to write.
-    An idle socket (most spectators, most of the time) then costs no task and no queue: about
-    a third of the memory an asyncio.Queue and a sender task per socket took.
+    A frame is written at once when nothing waits before it: the write of an open socket whose
+    peer keeps up finishes without suspending (the server's transport buffers it), so it is
+    driven right here, with no task and no queue. Only when a write must wait (the peer reads
+    slower than we send) does the socket get a queue (a deque, bounded) and a writer task,
+    which exist while frames wait. An idle socket (most spectators, most of the time) then
+    costs neither, and a fan-out to N sockets creates no task per socket.
     """
 
     __slots__ = (
+        "_chats",
         "_close_code",
+        "_limits",
         "_out",
-        "_queue_frames",
+        "_strikes",
         "_writer",
         "chat_seen",
-        "chats",
         "closed",
         "closing",
         "key",
@@ -111,7 +115,6 @@ class Connection:
         "session_checked_at",
         "socket",
         "status",
-        "strikes",
         "turn_sent",
         "version",
         "viewer",
@@ -128,30 +131,69 @@ class Connection:
         self.turn_sent: int | None = None  # last version we sent `your_turn` for
         self.presence_sent: str | None = None  # the last presence frame queued here
         self.chat_seen = 0  # highest chat id in the history sent on join (skip repeats)
+        self._limits = limits
         self.messages = TokenBucket(limits.messages_per_s, limits.message_burst)
-        self.chats = TokenBucket(limits.chats_per_s, limits.chat_burst)
-        self.strikes = TokenBucket(limits.strikes_per_s, limits.strike_burst)
+        self._chats: TokenBucket | None = None  # made on first use: most sockets never chat
+        self._strikes: TokenBucket | None = None
         # The session was valid when the socket opened; re-read after SESSION_RECHECK_S.
         self.session_checked_at = time.monotonic()
         self.limit_reported_at = 0.0
         self.closed = False
         self.closing = False  # a final frame is queued and the close follows it
         self.on_drop: Callable[[Connection], Any] | None = None
-        self._out: deque[str | None] = deque()  # None: close after what comes before
-        self._queue_frames = limits.queue_frames
+        self._out: deque[str | None] | None = None  # frames waiting; None: close after them
         self._writer: asyncio.Task[None] | None = None
         self._close_code = 1000
 
+    @property
+    def chats(self) -> TokenBucket:
+        """The chat rate limit."""
+        if self._chats is None:
+            self._chats = TokenBucket(self._limits.chats_per_s, self._limits.chat_burst)
+        return self._chats
+
+    @property
+    def strikes(self) -> TokenBucket:
+        """Refused frames: a flood that outlasts them is closed (1008)."""
+        if self._strikes is None:
+            self._strikes = TokenBucket(self._limits.strikes_per_s, self._limits.strike_burst)
+        return self._strikes
+
     def send(self, frame: str) -> bool:
-        """Queue a frame; a full queue drops this socket (it resyncs when it reconnects)."""
+        """Write or queue a frame; a full queue drops the socket (it resyncs on reconnecting)."""
         if self.closed or self.closing:
             return False
-        if len(self._out) >= self._queue_frames:
-            log.info("dropping a slow socket (%d frames queued)", len(self._out))
+        out = self._out
+        if not out and self._writer is None:
+            return self._write_now(frame)
+        if out is None:
+            out = self._out = deque()
+        if len(out) >= self._limits.queue_frames:
+            log.info("dropping a slow socket (%d frames queued)", len(out))
             self.drop(CLOSE_TRY_AGAIN)
             return False
-        self._out.append(frame)
+        out.append(frame)
         self._wake()
+        return True
+
+    def send_all(self, frames: list[str]) -> None:
+        """`send` each frame, in order (the frames of one change, shared by many sockets)."""
+        for frame in frames:
+            if not self.send(frame):
+                return
+
+    def _write_now(self, frame: str) -> bool:
+        coro = self.socket.send_text(frame)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return True  # written without waiting: the common case
+        except Exception:
+            self.closed = True  # the peer went away mid-send; the reader loop cleans up
+            return False
+        # The write must wait (the peer's buffers are full): finish it, and whatever is queued
+        # behind it meanwhile, in a writer task.
+        self._writer = asyncio.get_running_loop().create_task(self._write((coro, waiting)))
         return True
 
     def _wake(self) -> None:
@@ -164,7 +206,7 @@ class Connection:
             return
         self.closed = True
         self._close_code = code
-        self._out.clear()
+        self._out = None
         if self._writer is not None:
             self._writer.cancel()
         task = asyncio.get_running_loop().create_task(self._close_quietly(code))
@@ -179,6 +221,8 @@ class Connection:
             return
         self.closing = True
         self._close_code = code
+        if self._out is None:
+            self._out = deque()
         self._out.append(None)
         self._wake()
 
@@ -187,8 +231,10 @@ class Connection:
             # A peer that stopped reading may never take the close frame: do not wait forever.
             await asyncio.wait_for(self.socket.close(code), timeout=2)
 
-    async def _write(self) -> None:
+    async def _write(self, started: tuple[Any, Any] | None = None) -> None:
         try:
+            if started is not None:
+                await _finish(*started)
             while self._out:
                 frame = self._out.popleft()
                 if frame is None:
@@ -209,7 +255,7 @@ class Connection:
     async def shutdown(self) -> None:
         """Stop writing (the socket is finished)."""
         self.closed = True
-        self._out.clear()
+        self._out = None
         writer = self._writer
         if writer is not None:
             writer.cancel()
@@ -218,7 +264,23 @@ class Connection:
 
     def queued(self) -> int:
         """Frames waiting to be written (for tests and metrics)."""
-        return len(self._out)
+        return len(self._out) if self._out else 0
+
+
+async def _finish(coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Run a coroutine that was started by hand and suspended on `waiting` (what it yielded:
+    a future, or None for a bare yield) to its end, as a task would have."""
+    try:
+        while True:
+            if waiting is None:
+                await asyncio.sleep(0)
+            else:
+                await asyncio.wait((waiting,))  # its outcome is the coroutine's to see
+            waiting = coro.send(None)
+    except StopIteration:
+        return
+    finally:
+        coro.close()  # cancelled meanwhile: the coroutine is closed at its suspension point
 
 
 # Close tasks that nothing awaits: keep references so they are not garbage-collected mid-run.

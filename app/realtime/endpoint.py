@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import time
+from collections.abc import Callable
 
 from starlette.routing import WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.db.errors import is_unavailable
@@ -240,4 +243,36 @@ async def dispatch(
 
 def route() -> WebSocketRoute:
     """The socket route, to add to the app's router."""
-    return WebSocketRoute("/ws/games/{game_id:int}", game_socket)
+    return WebSocketRoute(ROUTE, game_socket)
+
+
+ROUTE = "/ws/games/{game_id:int}"
+_ROUTE_PATH = re.compile(r"^/ws/games/([0-9]{1,10})$")
+
+
+class SocketShortcut:
+    """Pure ASGI, outside the app's HTTP middleware: a game socket's upgrade goes straight to
+    `game_socket` through `checks` (the socket's own: log context, control characters, the
+    Origin), not through the exception handlers, FastAPI's exit stack and the router.
+
+    A socket lives for hours, and every layer it passes keeps a suspended frame (and its
+    closures) for all that time: the HTTP stack cost about 10 KiB per open socket, a third of
+    an idle spectator's memory (docs/benchmarks.md). Any other path goes on to `app`.
+    """
+
+    def __init__(self, app: ASGIApp, checks: Callable[[ASGIApp], ASGIApp]) -> None:
+        self.app = app
+        self.socket_app = checks(_socket_asgi)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            match = _ROUTE_PATH.match(scope.get("path", ""))
+            if match is not None:
+                scope["path_params"] = {"game_id": int(match[1])}  # as the route would
+                await self.socket_app(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+async def _socket_asgi(scope: Scope, receive: Receive, send: Send) -> None:
+    await game_socket(WebSocket(scope, receive, send))

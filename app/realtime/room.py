@@ -23,6 +23,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import app.engine as rules
@@ -60,6 +61,16 @@ CHAT_IDS_KEPT = 256  # ids of chat lines delivered here, so a catch-up repeats n
 RETRY_FIRST_S = 0.2  # a failed reload is retried after this, doubling up to RETRY_MAX_S
 RETRY_MAX_S = 2.0
 RECHECK_MIN_S = 0.5  # at most one "is my snapshot current?" read per room this often
+
+
+@dataclass(frozen=True)
+class SharedChange:
+    """One change as every spectator holding version `base` (with lifecycle `status`) gets it."""
+
+    base: int
+    version: int
+    status: str | None
+    frames: list[str]
 
 
 class RoomHost(Protocol):
@@ -322,24 +333,24 @@ class Room:
         source: str,
         first: tuple[Connection, str] | None = None,
     ) -> None:
-        """Compute each viewer kind's document once, then queue every socket its frames.
+        """Compute each viewer kind's document once, then send every socket its frames.
 
         Runs on the event loop under the room's lock, so every socket gets this change's frames
         in order. `first`: the socket that made the move and its ack: its own viewer kind is
-        done first and the ack queued right behind its patch, then the loop gets one turn to
-        write them before the others' documents are computed.
+        done first and the ack sent right behind its patch, before the others' documents are
+        computed. Spectators all get the same frames (`spectator_change`).
         """
         ROOM_UPDATES.labels(source=source).inc()
-        # Also the kinds nobody holds right now but someone held in this room's lifetime: a
-        # socket that drops and comes back soon can then be sent patches instead of a state.
-        keys = {docs.key_for(new, c.viewer.user_id) for c in self.conns} | set(self.docs)
         over = new.status == "finished"
         fresh = [m for m in new.moves if old is None or m.seq > old.version]
         previous = old.version if old is not None else None
         self.snap = new
         by_key: dict[ViewerKey, list[Connection]] = {}
-        for conn in list(self.conns):
+        for conn in self.conns:
             by_key.setdefault(docs.key_for(new, conn.viewer.user_id), []).append(conn)
+        # Also the kinds nobody holds right now but someone held in this room's lifetime: a
+        # socket that drops and comes back soon can then be sent patches instead of a state.
+        keys = set(by_key) | set(self.docs)
         order = sorted(keys, key=lambda k: first is None or k != first[0].key)
         # The public parts of the view, once for every viewer kind of this change.
         shared = rules.shared_view(new.state) if order and new.state is not None else None
@@ -355,11 +366,36 @@ class Room:
             self.docs[key] = (new.version, doc)
             conns = by_key.get(key, ())
             logs = [docs.log_frame(m, key, over) for m in fresh] if conns else []
-            for conn in conns:
-                self._send_change(conn, key, doc, patch, logs, new, previous)
+            if key == docs.SPECTATOR and patch is not None:
+                change = self.spectator_change(old, new, patch, logs)
+                for conn in conns:
+                    if (
+                        conn.key == key
+                        and conn.version == change.base
+                        and conn.status == change.status
+                    ):
+                        conn.send_all(change.frames)
+                        conn.version, conn.status = change.version, new.status
+                    else:  # a socket not holding the previous version: its own frames
+                        self._send_change(conn, key, doc, patch, logs, new, previous)
+            else:
+                for conn in conns:
+                    self._send_change(conn, key, doc, patch, logs, new, previous)
             if i == 0 and first is not None:
                 first[0].send(first[1])
-                await asyncio.sleep(0)  # let the mover's patch and ack go out now
+
+    def spectator_change(
+        self, old: GameSnap | None, new: GameSnap, patch: str, logs: list[str]
+    ) -> SharedChange:
+        """The frames every spectator holding the previous version gets for this change: the
+        same bytes for all of them, built once per game and version (the fan-out then only
+        writes them to each socket)."""
+        status = old.status if old is not None else None
+        frames = [patch, *logs]
+        if status != new.status:
+            frames.append(status_frame(self.game_id, new.status, new.version))
+        base = old.version if old is not None else -1
+        return SharedChange(base, new.version, status, frames)
 
     def _send_change(
         self,

@@ -2,7 +2,7 @@
 
 `legal_parts` (placements as masks, then the other actions) rebuilds `legal_actions`, and a
 view built on `shared_view` (its standings shared by every viewer without a Hidden Dragon card)
-equals a view whose standings are computed for that viewer alone (R-60).
+equals a view whose standings and players are computed for that viewer alone (R-60).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 import app.engine as rules
 from app.engine.legal import legal_parts, place_actions
 from app.engine.majorities import holds_hidden_dragon, realm_standings
+from app.engine.views import _player_view
 
 
 def _positions(players: int, expansion: bool, seed: int):
@@ -40,13 +41,16 @@ def test_legal_parts_rebuild_legal_actions(players: int, expansion: bool, seed: 
 
 
 @pytest.mark.parametrize(("players", "expansion", "seed"), [(4, False, 5), (3, True, 6)])
-def test_shared_standings_equal_each_viewers_own(players: int, expansion: bool, seed: int) -> None:
+def test_shared_standings_and_players_equal_each_viewers_own(
+    players: int, expansion: bool, seed: int
+) -> None:
     hidden_seen = 0
     for state in _positions(players, expansion, seed):
         shared = rules.shared_view(state)
         for viewer in (*range(players), None):
             view = rules.view_for(state, viewer, shared)
             assert view["realms"] == realm_standings(state, viewer)
+            assert view["players"] == [_player_view(state, s, viewer) for s in range(players)]
             assert view == rules.view_for(state, viewer)  # and with nothing shared
             if viewer is not None and holds_hidden_dragon(state, viewer) and not state.over:
                 hidden_seen += 1

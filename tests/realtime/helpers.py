@@ -77,7 +77,8 @@ class Server:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 30
+        # A start-up takes a few seconds of CPU: on a busy shared machine, far longer to come.
+        deadline = time.monotonic() + 120
         while True:
             try:
                 if httpx.get(f"{self.http}/healthz", timeout=1).status_code == 200:

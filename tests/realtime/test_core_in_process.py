@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
+import jsonpatch
 import pytest
 from sqlalchemy.exc import OperationalError
 
@@ -29,6 +31,7 @@ from app.realtime.codec import (
     Revoked,
 )
 from app.realtime.connection import Connection
+from app.realtime.documents import SPECTATOR, document
 from app.realtime.hub import Hub
 from app.realtime.protocol import ActionMsg
 from app.realtime.room import Room
@@ -47,9 +50,11 @@ class FakeSocket:
 
     def __init__(self) -> None:
         self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []  # the very objects written, in order
         self.closed: int | None = None
 
     async def send_text(self, data: str) -> None:
+        self.raw.append(data)
         self.frames.append(json.loads(data))
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
@@ -183,6 +188,64 @@ async def test_a_move_reaches_every_viewer_and_the_mover_hears_its_ack_after_its
     received = Codec("elsewhere").decode(bus.published[-1][0])
     assert received is not None and isinstance(received.message, Changed)
     assert received.message.version == 1 and received.message.move is not None
+
+
+async def test_spectators_share_one_set_of_frames_equal_to_the_per_socket_documents(
+    hubs: list[Hub], store: MemoryStore
+) -> None:
+    """Every spectator holding the previous version gets the very same frame objects (built
+    once per game and version), and the document they rebuild is, at every version, the one a
+    per-socket state would carry and GET /state's view (R-60: no seat's secrets)."""
+    hub = hubs[0]
+    ann, room = await join(hub, store, "t10")
+    bob, _ = await join(hub, store, "t20")
+    early = [(await join(hub, store, token))[0] for token in (None, "t30", None)]
+    late: Connection | None = None
+    seats = {0: ann, 1: bob}
+    states: dict[int, Any] = {0: store.games[GAME].snap.state}
+    rng = random.Random(3)
+    while store.games[GAME].snap.status == "live" and len(states) < 80:
+        snap = store.games[GAME].snap
+        mover = seats[snap.to_act]
+        choice = rng.choice(rules.legal_actions(snap.state, snap.to_act))
+        await hub.authority.act(room, mover, action(f"m{snap.version}", snap.version, choice))
+        states[store.games[GAME].snap.version] = store.games[GAME].snap.state
+        if len(states) == 6:
+            late = (await join(hub, store, None))[0]
+    assert late is not None and len(states) > 10
+    final = store.games[GAME].snap.version
+    await until(lambda: all(c.version == final for c in [*early, late]), "every spectator")
+    raw = [sock(c).raw for c in early]
+    start = [next(i for i, t in enumerate(r) if t.startswith('{"type":"state"')) for r in raw]
+    changes = [
+        [t for t in r[i + 1 :] if t.startswith(('{"type":"patch"', '{"type":"log"'))]
+        for r, i in zip(raw, start, strict=True)
+    ]
+    assert changes[0] and all(len(c) == len(changes[0]) for c in changes)
+    for frames in zip(*changes, strict=True):
+        assert all(f is frames[0] for f in frames), "one frame object for every spectator"
+    for conn in early:  # each move's log entry, once, in order
+        assert [f["seq"] for f in sock(conn).of("log")] == list(range(1, final + 1))
+    for conn in (*early, late):
+        texts = sock(conn).raw
+        held: dict[str, Any] | None = None
+        for text in texts:
+            frame = json.loads(text)
+            if frame["type"] == "state":
+                version = frame["version"]
+                held = {k: frame[k] for k in ("view", "legal", "clock")}
+            elif frame["type"] == "patch":
+                assert held is not None and frame["base"] == version
+                held = jsonpatch.apply_patch(held, frame["ops"])
+                version = frame["version"]
+            else:
+                continue
+            state = states[version]
+            per_socket = document(state, SPECTATOR, store.games[GAME].snap.clock)
+            assert held == json.loads(json.dumps(per_socket))
+            assert held["view"] == json.loads(json.dumps(rules.view_for(state, None)))
+            if not state.over:
+                assert all(p["hand"] is None for p in held["view"]["players"])  # R-60
 
 
 async def test_refused_actions_answer_with_their_id_and_leave_nothing_behind(

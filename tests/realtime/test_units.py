@@ -245,6 +245,44 @@ async def test_a_slow_consumer_is_dropped_without_delaying_others() -> None:
     await fast.shutdown()
 
 
+@pytest.mark.anyio
+async def test_frames_are_written_at_once_and_queue_in_order_only_behind_a_waiting_write() -> None:
+    sock = _StuckSocket()
+    sock.block.set()
+    conn = Connection(sock, Viewer(None, None), SocketLimits(queue_frames=8))
+    for i in range(3):
+        conn.send(f"now {i}")
+    # Written by the send itself: no await happened, no writer task, no queue.
+    assert sock.sent == ["now 0", "now 1", "now 2"] and conn._writer is None
+    sock.block.clear()
+    conn.send_all(["waits", "after 1", "after 2"])
+    assert sock.sent[-1] == "waits" and conn.queued() == 2 and conn._writer is not None
+    sock.block.set()
+    for _ in range(100):
+        if conn._writer is None:
+            break
+        await asyncio.sleep(0.01)
+    assert sock.sent[3:] == ["waits", "after 1", "after 2"] and conn.queued() == 0
+    assert not conn.closed and conn._writer is None
+    conn.send("direct again")
+    assert sock.sent[-1] == "direct again" and conn._writer is None
+    await conn.shutdown()
+
+
+@pytest.mark.anyio
+async def test_a_write_that_fails_at_once_marks_the_socket_closed() -> None:
+    class Gone:
+        async def send_text(self, data: str) -> None:
+            raise RuntimeError("the peer went away")
+
+        async def close(self, code: int = 1000, reason: str | None = None) -> None:
+            pass
+
+    conn = Connection(Gone(), Viewer(None, None))
+    assert conn.send("x") is False and conn.closed
+    assert conn.send("y") is False
+
+
 def test_one_reading_of_the_redis_url_serves_the_bus_the_limits_and_readiness() -> None:
     from pydantic import ValidationError
 
