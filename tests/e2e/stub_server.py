@@ -29,6 +29,7 @@ from app.engine import (
     to_act,
     view_for,
 )
+from app.i18n.middleware import LanguageMiddleware
 from app.services.names import bot_name
 from app.web import pages
 
@@ -110,6 +111,8 @@ class Table:
 def make_app(tables: dict[int, Table]) -> FastAPI:
     """The stub app: pages + static + the game endpoints for `tables`."""
     app = FastAPI()
+    # Pages in the reader's language, as the real server serves them.
+    app.add_middleware(LanguageMiddleware)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
 

@@ -110,12 +110,17 @@ def _check(page: Any, where: str, log: dict[str, Any], phone: bool) -> None:
 
 
 @pytest.mark.timeout(450)  # two viewports, a dozen states, axe on each, on a busy machine
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize(
+    ("size", "locale"), [("desktop", "en-GB"), ("phone", "en-GB"), ("phone", "es-ES")]
+)
 def test_every_decision_passes_axe(
-    browser: Any, stub_url: str, stub_tables: dict[int, Any], size: str
+    browser: Any, stub_url: str, stub_tables: dict[int, Any], size: str, locale: str
 ) -> None:
     phone = size == "phone"
-    ctx = browser.new_context(**(PHONE if phone else DESKTOP))
+    # Spanish on a phone: the longest words on the narrowest screen.
+    ctx = browser.new_context(**(PHONE if phone else DESKTOP), locale=locale)
+    # The switch's choice, as an account that reads this language has it.
+    ctx.add_cookies([{"name": "sd_lang", "value": locale[:2], "url": stub_url}])
     page = ctx.new_page()
     errors = watch_console(page)
     log: dict[str, Any] = {}
@@ -126,6 +131,7 @@ def test_every_decision_passes_axe(
         page.goto(f"{stub_url}/games/1")
         page.wait_for_selector("#players .player")
         page.wait_for_function(READY)
+        assert page.evaluate("document.documentElement.lang") == locale[:2]
         if opener:
             page.focus(opener)
             page.keyboard.press("Enter")
@@ -159,7 +165,7 @@ def test_every_decision_passes_axe(
             page.keyboard.press("Enter")
             page.wait_for_selector("#board-text.shown")
             _check(page, f"{size}/board-as-text-colourblind", log, phone)
-            shot(page, f"a11y-{size}-board-as-text", full_page=False)
+            shot(page, f"a11y-{size}-{locale}-board-as-text", full_page=False)
             page.focus("#palette-btn")
             page.keyboard.press("Enter")  # back to the printed colours for the next states
         assert legal_actions(table.state, seat)  # nothing was sent: the state is unchanged
@@ -173,7 +179,7 @@ def test_every_decision_passes_axe(
     page.wait_for_selector("#players .player")
     _check(page, f"{size}/spectator", log, phone)
     ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"axe-table-{size}.json").write_text(json.dumps(log, indent=1))
+    (ARTIFACTS / f"axe-table-{size}-{locale}.json").write_text(json.dumps(log, indent=1))
     assert not errors, errors
     ctx.close()
 
