@@ -20,5 +20,10 @@ def test_the_readme_and_the_table_point_to_how_to_play() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "How to play" in readme and "`/rules`" in readme
     game = (ROOT / "templates" / "game.html").read_text()
-    assert re.search(r'<a id="rules-link" href="/rules"[^>]*>How to play</a>', game)
-    assert "How to play" in (ROOT / "templates" / "rules.html").read_text()
+    # The link's words are marked for translation (English is the source text).
+    assert re.search(
+        r'<a id="rules-link" href="/rules"[^>]*>\{\{ _\("How to play"\) \}\}</a>', game
+    )
+    rules = ROOT / "templates" / "rules"  # the rules page's text, one file per language
+    assert "How to play" in (rules / "en.html").read_text()
+    assert "Cómo se juega" in (rules / "es.html").read_text()
