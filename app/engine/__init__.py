@@ -9,6 +9,7 @@ Public API:
     replay_view(state): a position of a finished game with every secret shown (R-60)
     state_to_json(state), state_from_json(data), replay(options, seed, moves)
     canonical_action(action): what to store in a move log
+    listed_form(state, action): a played action as legal_actions lists it (its head moved)
     parse_action(data) -> Action: an action parsed once (apply takes it as it is)
     explain(state, seat, action) -> Reason | None: why `apply` would refuse it (code, facts)
     explain_unparsed(data, error) -> Reason: the same for an action that does not parse
@@ -23,7 +24,7 @@ from .actions import to_json as _action_json
 from .errors import CODES, EngineError
 from .events import describe, line
 from .explain import Reason, explain, explain_unparsed
-from .legal import legal_actions
+from .legal import legal_actions, listed_form
 from .rules import apply, to_act
 from .scoring import final_scores
 from .setup import new_game
@@ -66,6 +67,7 @@ __all__ = [
     "is_over",
     "legal_actions",
     "line",
+    "listed_form",
     "new_game",
     "parse_action",
     "replay",

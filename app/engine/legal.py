@@ -6,6 +6,8 @@ from functools import lru_cache
 from typing import Any
 
 from . import expansion
+from .actions import parse_action
+from .actions import to_json as action_json
 from .board import realm_of, squares_of
 from .content import content
 from .missions import minimal_payments
@@ -145,6 +147,31 @@ def _realm_heads(mask: int) -> tuple[tuple[int, int], ...]:
         if realm is not None and realm not in heads:
             heads[realm] = sq
     return tuple(heads.values()) or _squares(mask)[:1]
+
+
+def listed_form(state: State, action: Json) -> Json:
+    """`action` as `legal_actions` lists it, to find a played move in that list.
+
+    The head may go on any square of a Dragon (R-12), and where it goes changes
+    nothing except with the Ancestral head, and there only through its realm (R-56). So the
+    list names one head per set of squares (per realm with the Ancestral head) and its squares
+    in reading order: a placement played with its head elsewhere is the listed one with the
+    listed head. The one head the list cannot name, the Ancestral head on a Sea Current of a
+    Dragon that also covers a realm (it counts nowhere, R-42), stays as played.
+    """
+    listed = action_json(parse_action(action))
+    if listed["type"] != "place":
+        return listed
+    cells = sorted(tuple(c) for c in listed["cells"])
+    head = cells[0]
+    if state.turn.seat is not None and expansion.ancestral_placement(state):
+        realm = realm_of(*listed["head"])
+        in_realm = [sq for sq in cells if realm_of(*sq) == realm]
+        if realm is not None:
+            head = in_realm[0]
+        elif len(in_realm) < len(cells):
+            head = tuple(listed["head"])
+    return listed | {"cells": [list(sq) for sq in cells], "head": list(head)}
 
 
 def pass_actions(state: State) -> list[Json]:

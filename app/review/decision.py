@@ -51,7 +51,10 @@ class DecisionAnalysis:
 
 
 def index_of(legal: list[Json], action: Json) -> int:
-    """Position of `action` in the legal list, compared in canonical form (raises ValueError)."""
+    """Position of `action` in the legal list, compared in canonical form (raises ValueError).
+
+    Pass the played move in its listed form (`app.engine.legal.listed_form`): a placement
+    with its head on another square is listed once, under the list's own head."""
     wanted = canonical_action(action)
     for i, a in enumerate(legal):
         if canonical_action(a) == wanted:

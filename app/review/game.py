@@ -17,13 +17,15 @@ from app.engine import (
     GameOptions,
     State,
     apply,
+    explain,
     final_scores,
     legal_actions,
+    listed_form,
     replay,
     view_for,
 )
 
-from .decision import analyse_decision
+from .decision import analyse_decision, index_of
 from .labels import LABELS, Thresholds, accuracy, label
 
 Json = dict[str, Any]
@@ -139,10 +141,18 @@ def analyse_move(
     if len(legal) < 2:
         entry["forced"] = True
         return entry
+    played = listed_form(state, action)
+    try:
+        index_of(legal, played)
+    except ValueError:
+        if explain(state, seat, played) is not None:
+            raise
+        # The one legal head the list does not name (see `listed_form`): judged beside the rest.
+        legal = [*legal, played]
     found = analyse_decision(
         view_for(state, seat),
         legal,
-        action,
+        played,
         seed,
         settings.rounds,
         confirm_from=settings.thresholds.inaccuracy,

@@ -15,9 +15,10 @@ from typing import Any
 
 import app.engine as rules
 from app.bots import hint
-from app.engine import preview
+from app.engine import listed_form, preview
 from app.engine.content import expansion_content
 from app.engine.events import LineText
+from app.engine.expansion import ancestral_placement
 from app.engine.explain import Reason, explain
 from app.engine.state import GameOptions, State
 from app.i18n import gettext, ngettext, t_
@@ -53,27 +54,15 @@ def lesson_of(lesson_id: str) -> Lesson:
     return lesson
 
 
-def _same_cells(a: Json, b: Json) -> bool:
-    return sorted(map(tuple, a["cells"])) == sorted(map(tuple, b["cells"]))
-
-
-def _ancestral_now(state: State) -> bool:
-    p = state.players[LEARNER]
-    return state.turn.ancestral or (p.ancestral and p.heads == 1)
-
-
 def matches(state: State, expected: Json, given: Json) -> bool:
     """Whether the learner's answer is the step's move. The head of a Dragon may go on any of its
-    squares (R-12), except for the Ancestral head, whose square decides its realm (R-56)."""
+    squares (R-12), except that the Ancestral head's square decides its realm (R-56): the
+    engine's `listed_form` says which placements are the same move."""
     try:
-        g = rules.canonical_action(given)
+        g = listed_form(state, given)
     except rules.EngineError:
         return False
-    e = rules.canonical_action(expected)
-    if e["type"] == "place" and g["type"] == "place":
-        if e["card"] != g["card"] or not _same_cells(e, g):
-            return False
-        return not _ancestral_now(state) or e["head"] == g["head"]
+    e = listed_form(state, expected)
     if e["type"] == "mission" and g["type"] == "mission":
         return (e["mission"], e["tokens"], sorted(e["cards"])) == (
             g["mission"],
@@ -251,7 +240,7 @@ def target(pos: Position) -> Json | None:
     out: Json = {"action": action}
     if action["type"] == "place":
         out["cells"] = action["cells"]
-        out["head"] = action["head"] if _ancestral_now(pos.state) else None
+        out["head"] = action["head"] if ancestral_placement(pos.state) else None
     return out
 
 

@@ -135,3 +135,21 @@ def test_a_take_back_is_listed_but_not_judged_R56() -> None:
         "forced": True,
         "taken_back": True,
     }
+
+
+def test_a_head_on_any_square_is_judged_as_the_listed_placement_R12() -> None:
+    """People put the head where they like (R-12); the list names one head per placement, so a
+    game played with every head on the Dragon's last square is judged move for move the same."""
+    record = greedy_game()
+    moved = [
+        (seat, {**a, "head": a["cells"][-1]} if a["type"] == "place" else a)
+        for seat, a in record.moves
+    ]
+    assert any(a != b for (_, a), (_, b) in zip(moved, record.moves, strict=True))
+    elsewhere = GameRecord(record.game_id, record.options, record.seed, moved)
+    n = 24
+    listed = analyse_moves(record, FAST, 0, n)
+    judged = analyse_moves(elsewhere, FAST, 0, n)
+    for a, b, (_, action) in zip(listed, judged, moved[:n], strict=True):
+        assert b["played"] == action
+        assert {**a, "played": None} == {**b, "played": None}
