@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from itsdangerous import Signer
 
 from app.db.migrate import upgrade_to_head
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import engine_for, make_engine, make_sessionmaker
 from app.i18n.middleware import LanguageMiddleware
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
@@ -75,7 +75,7 @@ def _redis_client(url: str | None) -> object | None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app: connect, apply pending migrations, mount the API."""
     settings = settings or get_settings()
-    engine = make_engine(settings.resolved_database_url())
+    engine = engine_for(settings)
     if settings.migrate_on_start:
         upgrade_to_head(engine=engine)
 

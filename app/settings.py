@@ -25,6 +25,11 @@ class Settings(BaseSettings):
     data_dir: Path = Path("./data")
     # None: a SQLite file in data_dir. Plain postgresql:// URLs are mapped to psycopg 3.
     database_url: str | None = None
+    # Postgres connections a process keeps open, and how many more it may open at a peak (each
+    # closed again when returned). Fewer kept than the requests and socket moves at once means
+    # a new connection, and a new Postgres backend, for nearly every use under load.
+    db_pool_size: int = Field(default=20, ge=1)
+    db_max_overflow: int = Field(default=10, ge=0)
     # None or memory://: one process (in-memory broadcast and rate limits). redis://, rediss://
     # or unix://: the Redis every instance shares (see `shared_redis_url`).
     redis_url: str | None = None

@@ -1,6 +1,6 @@
 """Profile the server under bench/load.py's game load with yappi (CPU clock, every thread).
 
-Run: .venv/bin/python bench/profile_load.py [--games 20] [--budget 40] [--top 40]
+Run: .venv/bin/python bench/profile_load.py [--games 20] [--budget 40] [--top 40] [--save FILE]
 Starts `seadragons serve`'s app under yappi on a fresh Postgres database, plays the games, stops
 the server and prints the functions that used the most CPU (own time and total time).
 """
@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import load  # noqa: E402
 
 
-def serve_profiled(port: int, out: Path, sort: str, top: int) -> None:
+def serve_profiled(port: int, out: Path, sort: str, top: int, save: str | None = None) -> None:
     """(In the child process) run the app under yappi until SIGTERM, then write the stats."""
     import signal
 
@@ -70,6 +70,9 @@ def serve_profiled(port: int, out: Path, sort: str, top: int) -> None:
         where = f"{Path(s.module).parent.name}/{Path(s.module).name}:{s.lineno} {s.name}"
         lines.append(f"{s.tsub:8.2f} {s.ttot:8.2f} {s.ncall:8d}  {where}")
     out.write_text("\n".join(lines))
+    if save:
+        # For callers and callees: python -c "import pstats; pstats.Stats(FILE).print_callers('X')"
+        stats.save(save, type="pstat")
 
 
 async def drive(port: int, games: int, budget: int) -> dict:
@@ -83,10 +86,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--budget", type=int, default=40)
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--save", help="also write the whole profile here (pstats format)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        serve_profiled(int(args.child[0]), Path(args.child[1]), "tsub", args.top)
+        serve_profiled(int(args.child[0]), Path(args.child[1]), "tsub", args.top, args.save)
         return
     dbs = load.Databases()
     workdir = Path(tempfile.mkdtemp(prefix="seadragons-profile-"))
@@ -101,6 +105,7 @@ def main() -> None:
             __file__,
             "--top",
             str(args.top),
+            *(["--save", str(Path(args.save).resolve())] if args.save else []),
             "--child",
             str(port),
             str(out),

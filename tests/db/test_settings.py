@@ -48,3 +48,15 @@ def test_environment_variables(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     assert s.data_dir == tmp_path
     monkeypatch.setenv("SEADRAGONS_ALLOWED_ORIGINS", '["https://c.example"]')
     assert Settings().allowed_origins == ["https://c.example"]
+
+
+def test_the_pool_settings_reach_a_postgres_engine_only() -> None:
+    from app.db.session import engine_for
+    from app.settings import Settings
+
+    pg = engine_for(
+        Settings(database_url="postgresql://u@127.0.0.1/x", db_pool_size=7, db_max_overflow=3)
+    )
+    assert (pg.pool.size(), pg.pool._max_overflow) == (7, 3)
+    lite = engine_for(Settings(database_url="sqlite://", db_pool_size=7))
+    assert lite.url.get_backend_name() == "sqlite"  # built without the Postgres-only arguments
