@@ -163,7 +163,9 @@ class RequestContextMiddleware:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            # A socket's frames pass untouched: it has no response headers to add the id to,
+            # and a wrapper would cost a call on every frame for as long as the socket lives.
+            await self.app(scope, receive, send_with_id if scope["type"] == "http" else send)
         finally:
             if self.access_log and scope["type"] == "http":
                 method, path = scope.get("method"), redact(scope.get("path", ""))

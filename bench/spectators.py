@@ -2,8 +2,9 @@
 
 One `seadragons serve` (one process, memory bus) on its own Postgres database. `--games` games of
 4 guest seats play at a human's pace (each game one move every `--pace` seconds, a random legal
-action), first with no spectators, then with each count of `--spectators` anonymous spectator
-sockets spread evenly over the games. For each step it reports:
+action, the games' first moves spread over the first `--pace`), first with no spectators, then
+with each count of `--spectators` anonymous spectator sockets spread evenly over the games.
+For each step it reports:
 - seat ack p50/p99 (action sent -> its ack), and the server's CPU per committed move;
 - per spectator and version, action sent -> that spectator holds the version (p50/p99/max), and
   per version, action sent -> every spectator of the game holds it (p50/p99);
@@ -238,6 +239,11 @@ async def play(
     versions.pending.clear()
     versions.measuring = True
     cpu0, began, client0 = server.cpu_s(), time.perf_counter(), time.process_time()
+    # Each game's first move comes at a random point of its first `pace`, as people sit down
+    # at different times: started together, 100 games would move in step, in bursts.
+    phase = random.Random(7)
+    for r in runs:
+        r.last_at = began - phase.uniform(0.0, pace)  # type: ignore[attr-defined]
     for p in players:
         p._maybe_act()
     await asyncio.sleep(seconds)
