@@ -73,6 +73,32 @@ def test_the_neutral_step_says_continue(
     assert errors == []
 
 
+def test_a_press_survives_a_switch_from_finger_to_mouse(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any]
+) -> None:
+    """On a touch screen the panel speaks of taps; a mouse press switches it to clicks. The
+    switch must not rebuild the buttons between the press and its release, or the click is
+    lost (a frame drawn between the two, as on a busy machine or a slow phone)."""
+    t = Table.find(
+        3,
+        lambda s, acts: bool(_types(acts, "decline")) and not _types(acts, "use_treasure"),
+        expansion=True,
+    )
+    stub_tables[1] = t
+    page, errors = _open(browser, stub_url, PHONE)
+    button = page.locator("#actions button.act-decline")
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # Two frames drawn while the button is held down: any rebuild they schedule happens now.
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.mouse.up()
+    assert _wait_action(t, 1, page) == {"type": "decline"}
+    assert errors == []
+
+
 def test_a_treasure_that_may_answer_comes_second(
     browser: Any, stub_url: str, stub_tables: dict[int, Any]
 ) -> None:

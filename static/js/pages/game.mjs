@@ -19,7 +19,7 @@ import { renderScores } from "../ui/scores.mjs";
 import { renderProfileLinks } from "../ui/ratinglinks.mjs";
 import { connLabel, seatInfo, seatLabel, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
-import { initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
+import { followInputKind, initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
 import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notifications
 import { RematchPanel } from "../ui/rematch.mjs"; // rematch
@@ -329,11 +329,10 @@ function toggleOverlay() {
 $("overlay-btn").addEventListener("click", toggleOverlay);
 // The placement help speaks of taps or of the mouse and keys after the last input anywhere.
 board.pointerType = window.matchMedia("(pointer: coarse)").matches ? "touch" : "mouse";
-document.addEventListener("pointerdown", (e) => {
-  if (e.pointerType === board.pointerType) return;
-  board.pointerType = e.pointerType;
+followInputKind(board.pointerType, (kind) => {
+  board.pointerType = kind;
   schedule();
-}, { capture: true });
+});
 keysToggle($("keys-btn"), $("keys"), () => board.resize());
 const sheet = initSheet($("sheet"), $("sheet-handle"), () => board.resize());
 let sheetFoldedAtEnd = false; // on one column, the sheet folds once at the end: the scores show

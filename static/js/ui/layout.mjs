@@ -77,3 +77,30 @@ export function initSheet(sheet, handle, onChange) {
   place();
   return { setFolded };
 }
+
+/**
+ * Call `onChange(kind)` when the input kind ("touch", "mouse", "pen") differs from the last
+ * press's (or from `initial`, before the first). The change is applied after the press's click, never between its press and its
+ * release: wording that follows the input kind rebuilds buttons, and a button rebuilt under a
+ * held press loses its click (a frame drawn between the two, on a busy or slow device).
+ */
+export function followInputKind(initial, onChange, target = document) {
+  let last = initial;
+  let waiting = null;
+  target.addEventListener("pointerdown", (e) => {
+    waiting = e.pointerType;
+  }, { capture: true });
+  const settle = () => {
+    if (waiting === null) return;
+    const kind = waiting;
+    waiting = null;
+    // After this task: the click of this release is dispatched first.
+    setTimeout(() => {
+      if (kind === last) return;
+      last = kind;
+      onChange(kind);
+    }, 0);
+  };
+  target.addEventListener("pointerup", settle, { capture: true });
+  target.addEventListener("pointercancel", settle, { capture: true });
+}
