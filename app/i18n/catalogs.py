@@ -55,7 +55,7 @@ def translate(text: str) -> str:
     if isinstance(text, LineText):
         from app.i18n.log_lines import render_line  # reads the client catalogues: only when used
 
-        return render_line(text.pieces)
+        return render_line(text.pieces, me=text.me)
     return gettext(text)
 
 

@@ -101,7 +101,7 @@ def position(lesson_id: str, answers: list[Json]) -> Position:
             action = answers[step]
             step += 1
         state, events = rules.apply(state, action, move["seat"])
-        log.extend(LineText(rules.line(rules.event_for(e, LEARNER))) for e in events)
+        log.extend(LineText(rules.line(rules.event_for(e, LEARNER)), LEARNER) for e in events)
     return Position(lesson, state, step, steps, None, log)
 
 
