@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from app.engine.events import ENGLISH, MINE
 from app.i18n.catalogs import po_path
 from app.i18n.extract import ROOT, marked_messages, placeholders
 
@@ -124,3 +125,23 @@ def test_the_catalogue_files_are_where_the_docs_say(tmp_path: Path) -> None:
     for named in ("app/i18n/locale/es/LC_MESSAGES/messages.po", "static/i18n/es.json", "babel.cfg"):
         assert named in docs
         assert (ROOT / named).exists()
+
+
+# Keys a module builds from a literal stem, which CLIENT_KEY cannot see: whose piece it is
+# (`whose("speech.dragon", who)`: `_mine` / `_of`) and the ghost's square (`speech.ghost...`).
+WHOSE_KEY = re.compile(r"""\bwhose\(\s*["']([\w.]+)["']""")
+
+
+def test_every_key_the_screen_reader_builds_is_in_both_catalogues() -> None:
+    english, spanish_map = _client_catalogue("en"), _client_catalogue("es")
+    speech = (STATIC / "js" / "lib" / "speech.mjs").read_text(encoding="utf-8")
+    stems = WHOSE_KEY.findall(speech)
+    assert {"speech.dragon", "speech.head", "speech.ancestral_head"} <= set(stems)
+    built = [f"{stem}_{form}" for stem in stems for form in ("mine", "of")]
+    built += [
+        f"speech.{h}_{legal}" for h in ("ghost", "ghost_head") for legal in ("legal", "illegal")
+    ]
+    # The log's clauses about the viewer (`_mine`, lib/logline.mjs): English is the engine's.
+    built += [key for key in ENGLISH if key.endswith(MINE)]
+    missing = [key for key in built if key not in english or key not in spanish_map]
+    assert not missing, missing
