@@ -6,11 +6,8 @@ Spanish (never "Tú colocó", a second-person subject with a third-person verb),
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,7 @@ from app.i18n import translate, use_language
 from app.i18n.log_lines import render_line
 from app.tutorial import session
 from app.tutorial.lessons import LEARNER, LESSONS, script
+from tests.i18n.browser import browser_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 SPANISH = json.loads((ROOT / "static/i18n/es.json").read_text(encoding="utf-8"))
@@ -34,13 +32,6 @@ COLOUR_NAMES = {
     language: tuple(words[f"colour.{c}"] for c in COLOURS)
     for language, words in (("en", ENGLISH), ("es", SPANISH))
 }
-RENDER_JS = """
-globalThis.document = { documentElement: { lang: process.argv[2] } };
-const { renderLine } = await import(process.argv[3]);
-const { readFile } = await import("node:fs/promises");
-const corpus = JSON.parse(await readFile(process.argv[4], "utf8"));
-process.stdout.write(JSON.stringify(corpus.map(([pieces, me]) => renderLine(pieces, { me }))));
-"""
 
 
 def _events() -> list[dict]:
@@ -170,29 +161,12 @@ def test_the_tutorials_log_speaks_to_the_learner(language) -> None:
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_browser_words_a_viewers_lines_as_the_server(events, language, tmp_path) -> None:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("SEADRAGONS_REQUIRE_SERVICES") == "1":
-            pytest.fail("node is required (SEADRAGONS_REQUIRE_SERVICES=1) but is not installed")
-        pytest.skip("node is not installed: the browser's renderer cannot run")
     sample = [
-        [line(e), me]
+        (line(e), me)
         for e in events[:: max(1, len(events) // 1500)]
         for me in (e.get("seat"), 0, None)
     ]
-    data = tmp_path / "corpus.json"
-    data.write_text(json.dumps(sample))
-    script_file = tmp_path / "render.mjs"
-    script_file.write_text(RENDER_JS)
-    module = (ROOT / "static/js/lib/logline.mjs").as_uri()
-    out = subprocess.run(
-        [node, str(script_file), language, module, str(data)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    browser = json.loads(out.stdout)
+    browser = browser_lines(sample, language, tmp_path)
     server = [render_line(pieces, language, me=me) for pieces, me in sample]
     assert browser == server
     assert any(a != b for a, b in zip(server[::3], server[2::3], strict=True))  # viewers differ
