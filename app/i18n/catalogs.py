@@ -64,3 +64,8 @@ def translate_reason(reason: dict | None) -> dict | None:
     if reason is None or "text" not in reason:
         return reason
     return {**reason, "text": translate(reason["text"])}
+
+
+def translate_outcome(outcome: dict) -> dict:
+    """A placement's outcome (app.engine.preview) with its notes in the current language."""
+    return {**outcome, "notes": [translate(note) for note in outcome["notes"]]}

@@ -21,7 +21,7 @@ from app.engine.events import LineText
 from app.engine.expansion import ancestral_placement
 from app.engine.explain import Reason, explain
 from app.engine.state import GameOptions, State
-from app.i18n import gettext, ngettext, t_
+from app.i18n import gettext, ngettext, t_, translate_outcome
 from app.services.errors import ServiceError
 
 from .lessons import LEARNER, LESSONS, N_, STEPS, Lesson, script, step_moves
@@ -141,7 +141,7 @@ def outcomes(pos: Position, card: str) -> list[Json]:
     if pos.done:
         raise ServiceError("lesson_done", "this lesson is finished")
     try:
-        return preview.outcomes(pos.state, LEARNER, card)
+        return [translate_outcome(o) for o in preview.outcomes(pos.state, LEARNER, card)]
     except rules.EngineError as exc:
         raise ServiceError(exc.code, exc.message) from None
 
