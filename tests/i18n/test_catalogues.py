@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import re
 from pathlib import Path
@@ -145,3 +146,24 @@ def test_every_key_the_screen_reader_builds_is_in_both_catalogues() -> None:
     built += [key for key in ENGLISH if key.endswith(MINE)]
     missing = [key for key in built if key not in english or key not in spanish_map]
     assert not missing, missing
+
+
+def test_the_code_docs_i18n_names_exists() -> None:
+    docs = (ROOT / "docs" / "i18n.md").read_text(encoding="utf-8")
+    named = [
+        ("app.engine.events.own_key", "app.engine.events", "own_key"),
+        ("app.engine.text.N_", "app.engine.text", "N_"),
+        ("app.i18n.translate_outcome", "app.i18n", "translate_outcome"),
+        ("tests/js/speech_spanish.test.mjs", None, None),
+        ("tests/i18n/test_own_lines.py", None, None),
+    ]
+    for text, module, name in named:
+        assert text in docs, text
+        if module is None:
+            assert (ROOT / text).exists(), text
+        else:
+            assert hasattr(importlib.import_module(module), name), text
+    assert "renderLine(pieces, { me })" in docs
+    assert "export function renderLine(pieces, options = {})" in (
+        STATIC / "js" / "lib" / "logline.mjs"
+    ).read_text(encoding="utf-8")
