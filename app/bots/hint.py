@@ -39,7 +39,7 @@ def reasons(state: State, seat: int, action: Json, outcome: Json | None) -> list
     if outcome is None:
         after, events = apply(state, action, seat)
         # As a spectator sees them: a card drawn from a deck is nobody's to know yet.
-        lines = [LineText(line(event_for(e, None))) for e in events]
+        lines = [LineText(line(event_for(e, None)), seat) for e in events]
         return [text for text in lines if text][:3] + _realm_lines(state, after, seat)
     lines: list[str] = []
     gold = outcome["gold"]

@@ -8,6 +8,10 @@ raw values; a few have a kind by their name (`who`/`neighbour`: a seat, shown as
 (`app/i18n/log_lines.py` on the server, `static/js/lib/logline.mjs` in the browser), from the
 same catalogues (`static/i18n/*.json`). `ENGLISH` is the English wording, and `describe` renders
 with it; the English client catalogue must say the same (a test pins it).
+
+The pieces are the same for every viewer; a line is worded for a viewer (`render(..., me=seat)`)
+with the `_mine` form of each clause whose subject is the viewer ("You placed", in Spanish
+"Colocaste": a person's own moves are not "Tú colocó"), and of a neighbour's Gold that is theirs.
 """
 
 from __future__ import annotations
@@ -81,6 +85,37 @@ ENGLISH: dict[str, str] = {
     "log.taken_back_ancestral": "{who} took back the Ancestral Dragon head",
     "log.taken_back_treasure": "{who} took back the Hidden Treasure {card}",
     "log.other": "{who}: {kind}",
+    # The viewer's own lines (`render(..., me=seat)`): a clause has a `_mine` form where the
+    # viewer's grammar differs (Spanish "Colocaste", English "Your ... tail"); clauses without one
+    # read the same for everyone.
+    "log.placed_mine": "You placed {card} ({squares} squares)",
+    "log.placed.ship_mine": ", took {ships} ship",
+    "log.placed.ships_mine": ", took {ships} ships",
+    "log.placed.gold_mine": ", gained {gold} Gold",
+    "log.placed.reef_draw_mine": ", earned 1 Reef draw",
+    "log.placed.reef_draws_mine": ", earned {n} Reef draws",
+    "log.placed.cost_mine": ", paid {cost} Gold",
+    "log.placed.neighbour_gold_mine": "; you gained {gold} Gold",
+    "log.drew_face_up_mine": "You drew {card} face up",
+    "log.drew_a_card_face_up_mine": "You drew a card face up",
+    "log.drew_from_deck_mine": "You drew {card} from the {deck} deck",
+    "log.drew_a_card_from_deck_mine": "You drew a card from the {deck} deck",
+    "log.tail_advanced_mine": "Your {track} tail advanced to space {space}",
+    "log.mission_mine": "You completed {mission} for {vp} VP",
+    "log.passed_mine": "You passed, returning a head and taking 2 Gold",
+    "log.cashed_mine": "You cashed a Gold card for 4 Gold",
+    "log.reef_kept_mine": "You kept a Reef card",
+    "log.turn_ended_mine": "You ended the turn",
+    "log.turn_started_mine": "Your turn",
+    "log.tail_blocked_mine": "Your {track} tail is already at the end",
+    "log.treasure_kept_mine": "You kept a Hidden Treasure",
+    "log.treasure_used_mine": "You used a Hidden Treasure: {effect}",
+    "log.reef_played_mine": "You played Coral Reef {card}",
+    "log.reef_played.gold_mine": " and took {gold} Gold",
+    "log.ancestral_declared_mine": "You will place the Ancestral Dragon head",
+    "log.taken_back_ancestral_mine": "You took back the Ancestral Dragon head",
+    "log.taken_back_treasure_mine": "You took back the Hidden Treasure {card}",
+    "log.other_mine": "You: {kind}",
 }
 
 
@@ -206,28 +241,49 @@ def word(kind: str, value: Any, wording: dict[str, str]) -> str:
     return str(value)
 
 
-def render(pieces: list[Piece], wording: dict[str, str]) -> str:
-    """A line's text from a catalogue (`ENGLISH`, or another language's: app/i18n/log_lines)."""
+MINE = "_mine"  # the suffix of a clause's key in the viewer's own form
+
+
+def own_key(
+    key: str, params: dict[str, Any], subject: Any, me: int | None, wording: dict[str, str]
+) -> str:
+    """The key a clause reads with for viewer `me`: its `_mine` form when the clause is about
+    the viewer (the line's subject `subject`, the first clause's `who`, or for a clause naming a
+    `neighbour`, that neighbour) and the catalogue has one; else `key`. The browser chooses the
+    same way (lib/logline.mjs)."""
+    about = params.get("neighbour", subject)
+    if me is None or about != me:
+        return key
+    return key + MINE if key + MINE in wording else key
+
+
+def render(pieces: list[Piece], wording: dict[str, str], me: int | None = None) -> str:
+    """A line's text from a catalogue (`ENGLISH`, or another language's: app/i18n/log_lines),
+    for viewer `me` (a seat: their own clauses in their own form) or for anyone (None)."""
+    subject = pieces[0][1].get("who") if pieces else None
     out = []
     for key, params in pieces:
         values = {name: word(name, value, wording) for name, value in params.items()}
-        out.append(wording[key].format(**values))
+        out.append(wording[own_key(key, params, subject, me, wording)].format(**values))
     return "".join(out)
 
 
 class LineText(str):
-    """A log line in English that keeps its pieces, so it can be worded in another language
-    where it is shown (app.i18n.translate)."""
+    """A log line in English that keeps its pieces (and its viewer: their own clauses read
+    "You placed"), so it can be worded in another language where it is shown
+    (app.i18n.translate)."""
 
     pieces: list[Piece]
+    me: int | None
 
-    def __new__(cls, pieces: list[Piece]) -> LineText:
-        made = super().__new__(cls, render(pieces, ENGLISH))
+    def __new__(cls, pieces: list[Piece], me: int | None = None) -> LineText:
+        made = super().__new__(cls, render(pieces, ENGLISH, me))
         made.pieces = pieces
+        made.me = me
         return made
 
-    def __getnewargs__(self) -> tuple[list[Piece]]:  # type: ignore[override]
-        return (self.pieces,)
+    def __getnewargs__(self) -> tuple[list[Piece], int | None]:  # type: ignore[override]
+        return (self.pieces, self.me)
 
 
 def describe(event: dict[str, Any]) -> str:

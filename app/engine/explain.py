@@ -28,7 +28,7 @@ from .placement import (
 )
 from .rules import apply, drawable
 from .state import State
-from .text import sentence, t_
+from .text import N_, sentence, t_
 from .treasure_shapes import check_shape
 
 Json = dict[str, Any]
@@ -234,35 +234,23 @@ def _placement(state: State, seat: int, a: Action, code: str) -> Reason | None:
     return None
 
 
+# Why a placement cannot be paid, by the Gold cards held: none, one, more.
+AFFORD = (
+    N_("Needs {cost} Gold; you have {gold} and would land on {land} (R-22)."),
+    N_("Needs {cost} Gold; you have {gold} and 1 Gold card and would land on {land} (R-22)."),
+    N_(
+        "Needs {cost} Gold; you have {gold} and {cards} Gold cards and would land on {land} (R-22)."
+    ),
+)
+
+
 def _afford(state: State, seat: int, mask: int) -> Reason:
     cost = cost_of(state, mask)
     land = gold_gain_of(state, mask)
     gold = state.players[seat].gold
     cards = len(gold_cards_held(state, seat))
     spendable = spendable_gold(state, seat)
-    if cards == 0:
-        text = t_(
-            "Needs {cost} Gold; you have {gold} and would land on {land} (R-22).",
-            cost=cost,
-            gold=gold,
-            land=land,
-        )
-    elif cards == 1:
-        text = t_(
-            "Needs {cost} Gold; you have {gold} and 1 Gold card and would land on {land} (R-22).",
-            cost=cost,
-            gold=gold,
-            land=land,
-        )
-    else:
-        text = t_(
-            "Needs {cost} Gold; you have {gold} and {cards} Gold cards and would land on {land}"
-            " (R-22).",
-            cost=cost,
-            gold=gold,
-            cards=cards,
-            land=land,
-        )
+    text = t_(AFFORD[min(cards, 2)], cost=cost, gold=gold, cards=cards, land=land)
     return Reason(
         "cannot_afford",
         text,

@@ -51,14 +51,14 @@ def outcome(state: State, seat: int, action: Json) -> Json:
     them, so the preview shows them; a dark blue ship's tail is the player's later choice.
     """
     after, events = apply(state, action, seat)
-    notes: list[str] = []
+    notes: list[str] = []  # marked text, worded where it is shown (app.i18n.translate_outcome)
     waiting = next((d for d in after.pending if d["kind"] == "advance"), None)
     if waiting is not None:  # `after` is this function's own: changing it touches nothing else
         after.pending.remove(waiting)
         tail_events: list[Json] = []
         expansion.advance_for_ships(after, seat, waiting["ships"], tail_events)
         events = events + tail_events
-        notes.append("tails move at the next step, as shown if no treasure redirects them")
+        notes.append(t_("tails move at the next step, as shown if no treasure redirects them"))
     placed = next(e for e in events if e["type"] == "placed")
     tails = [
         {
@@ -72,9 +72,9 @@ def outcome(state: State, seat: int, action: Json) -> Json:
         if e["type"] == "tail_advanced" and e["seat"] == seat
     ]
     if any(d["kind"] == "tail" for d in after.pending):
-        notes.append("a dark blue ship: you choose which tail it moves")
+        notes.append(t_("a dark blue ship: you choose which tail it moves"))
     if any(e["type"] == "tail_blocked" for e in events):
-        notes.append("a tail already at the end does not move")
+        notes.append(t_("a tail already at the end does not move"))
     squares = (state.board.gold_spaces & mask_of(placed["cells"])).bit_count()
     rewards = sum(t["gold"] for t in tails)
     before = state.players[seat]

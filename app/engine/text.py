@@ -53,6 +53,12 @@ def t_(template: str, **params: Any) -> Text:
     return Text(template, params)
 
 
+def N_(template: str) -> str:
+    """Mark `template` for translation where it is one of several a caller picks from (Babel
+    extracts it); `t_(template, ...)` then makes it a text."""
+    return template
+
+
 def sentence(message: str) -> Text:
     """`message` as a sentence: a capital first letter and a full stop, in any language."""
     return Text("{message}.", {"message": message}, capitalise=True)

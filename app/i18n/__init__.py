@@ -10,7 +10,13 @@ translate without the language threaded through every call.
 from __future__ import annotations
 
 from app.engine.text import Text, t_
-from app.i18n.catalogs import gettext, ngettext, translate, translate_reason
+from app.i18n.catalogs import (
+    gettext,
+    ngettext,
+    translate,
+    translate_outcome,
+    translate_reason,
+)
 from app.i18n.context import current_language, use_language
 from app.i18n.languages import DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, choose_language
 
@@ -25,6 +31,7 @@ __all__ = [
     "ngettext",
     "t_",
     "translate",
+    "translate_outcome",
     "translate_reason",
     "use_language",
 ]

@@ -55,7 +55,7 @@ def translate(text: str) -> str:
     if isinstance(text, LineText):
         from app.i18n.log_lines import render_line  # reads the client catalogues: only when used
 
-        return render_line(text.pieces)
+        return render_line(text.pieces, me=text.me)
     return gettext(text)
 
 
@@ -64,3 +64,8 @@ def translate_reason(reason: dict | None) -> dict | None:
     if reason is None or "text" not in reason:
         return reason
     return {**reason, "text": translate(reason["text"])}
+
+
+def translate_outcome(outcome: dict) -> dict:
+    """A placement's outcome (app.engine.preview) with its notes in the current language."""
+    return {**outcome, "notes": [translate(note) for note in outcome["notes"]]}

@@ -25,6 +25,7 @@ def wording(language: str) -> dict[str, str]:
     return {key: own.get(key, text) for key, text in ENGLISH.items()}
 
 
-def render_line(pieces: list[list[Any]], language: str | None = None) -> str:
-    """A log line's text in `language` (default: the current one)."""
-    return render(pieces, wording(language or current_language()))
+def render_line(pieces: list[list[Any]], language: str | None = None, me: int | None = None) -> str:
+    """A log line's text in `language` (default: the current one), for viewer `me` (a seat:
+    their own clauses in their own form, "Colocaste ...") or for anyone (None)."""
+    return render(pieces, wording(language or current_language()), me)

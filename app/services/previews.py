@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 import app.engine as rules
 from app.db.models import Game
 from app.engine import preview
-from app.i18n import t_
+from app.i18n import t_, translate_outcome
 from app.services.errors import ServiceError
 from app.services.games import load_state
 from app.services.lobby import seat_of, visible_game
@@ -72,7 +72,7 @@ def outcomes(
     return {
         "version": game.version,
         "card": card,
-        "outcomes": [preview.outcome(state, seat, action) for action in actions],
+        "outcomes": [translate_outcome(preview.outcome(state, seat, action)) for action in actions],
     }
 
 

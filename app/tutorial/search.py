@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +152,20 @@ def _two_for_one(state: State) -> Json | None:
     return None
 
 
+def _learner_turns(rec: Recorder, seed: int, plan: list[str]) -> Iterator[State]:
+    """Each state where the learner is to act, while `plan` has lessons left (the caller plays
+    the learner's move and takes the lessons it teaches off the plan); the greedy bots, seeded
+    from `seed`, play every other seat in between."""
+    bots = {s: GreedyBot(random.Random(seed * 10 + s)) for s in (1, 2, 3)}
+    while plan:
+        s = rec.state
+        seat = rules.to_act(s)
+        if seat != LEARNER:
+            rec.play(seat, bot_move(bots, s, seat))
+            continue
+        yield s
+
+
 def _learner_draw(rec: Recorder, step: str, tries: bool) -> None:
     s = rec.state
     draws = [a for a in rules.legal_actions(s, LEARNER) if a["type"] == "draw"]
@@ -182,16 +196,10 @@ def _learner_pending(rec: Recorder) -> None:
 
 def base_game(seed: int, layouts: tuple[str, ...] | None = None) -> Json | None:
     rec = Recorder(GameOptions(players=4, first_player=0, layouts=layouts), seed)
-    bots = {s: GreedyBot(random.Random(seed * 10 + s)) for s in (1, 2, 3)}
     plan = list(BASE_PLAN)
     turns = 0
     draws_seen = 0
-    while plan:
-        s = rec.state
-        seat = rules.to_act(s)
-        if seat != LEARNER:
-            rec.play(seat, bot_move(bots, s, seat))
-            continue
+    for s in _learner_turns(rec, seed, plan):
         if s.pending:
             _learner_pending(rec)
             continue
@@ -364,15 +372,9 @@ def _deep_place(state: State, lesson: str) -> Json | None:
 
 def deep_game(seed: int) -> Json | None:
     rec = Recorder(GameOptions(players=4, expansion=True, first_player=0), seed)
-    bots = {s: GreedyBot(random.Random(seed * 10 + s)) for s in (1, 2, 3)}
     plan = list(DEEP_PLAN)
     turns = 0
-    while plan:
-        s = rec.state
-        seat = rules.to_act(s)
-        if seat != LEARNER:
-            rec.play(seat, bot_move(bots, s, seat))
-            continue
+    for s in _learner_turns(rec, seed, plan):
         legal = rules.legal_actions(s, LEARNER)
         if s.pending:
             kind = s.pending[0]["kind"]

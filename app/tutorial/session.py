@@ -21,7 +21,7 @@ from app.engine.events import LineText
 from app.engine.expansion import ancestral_placement
 from app.engine.explain import Reason, explain
 from app.engine.state import GameOptions, State
-from app.i18n import gettext, ngettext, t_
+from app.i18n import gettext, ngettext, t_, translate_outcome
 from app.services.errors import ServiceError
 
 from .lessons import LEARNER, LESSONS, N_, STEPS, Lesson, script, step_moves
@@ -101,7 +101,7 @@ def position(lesson_id: str, answers: list[Json]) -> Position:
             action = answers[step]
             step += 1
         state, events = rules.apply(state, action, move["seat"])
-        log.extend(LineText(rules.line(rules.event_for(e, LEARNER))) for e in events)
+        log.extend(LineText(rules.line(rules.event_for(e, LEARNER)), LEARNER) for e in events)
     return Position(lesson, state, step, steps, None, log)
 
 
@@ -141,7 +141,7 @@ def outcomes(pos: Position, card: str) -> list[Json]:
     if pos.done:
         raise ServiceError("lesson_done", "this lesson is finished")
     try:
-        return preview.outcomes(pos.state, LEARNER, card)
+        return [translate_outcome(o) for o in preview.outcomes(pos.state, LEARNER, card)]
     except rules.EngineError as exc:
         raise ServiceError(exc.code, exc.message) from None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import re
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from app.engine.events import ENGLISH, MINE
 from app.i18n.catalogs import po_path
 from app.i18n.extract import ROOT, marked_messages, placeholders
 
@@ -124,3 +126,44 @@ def test_the_catalogue_files_are_where_the_docs_say(tmp_path: Path) -> None:
     for named in ("app/i18n/locale/es/LC_MESSAGES/messages.po", "static/i18n/es.json", "babel.cfg"):
         assert named in docs
         assert (ROOT / named).exists()
+
+
+# Keys a module builds from a literal stem, which CLIENT_KEY cannot see: whose piece it is
+# (`whose("speech.dragon", who)`: `_mine` / `_of`) and the ghost's square (`speech.ghost...`).
+WHOSE_KEY = re.compile(r"""\bwhose\(\s*["']([\w.]+)["']""")
+
+
+def test_every_key_the_screen_reader_builds_is_in_both_catalogues() -> None:
+    english, spanish_map = _client_catalogue("en"), _client_catalogue("es")
+    speech = (STATIC / "js" / "lib" / "speech.mjs").read_text(encoding="utf-8")
+    stems = WHOSE_KEY.findall(speech)
+    assert {"speech.dragon", "speech.head", "speech.ancestral_head"} <= set(stems)
+    built = [f"{stem}_{form}" for stem in stems for form in ("mine", "of")]
+    built += [
+        f"speech.{h}_{legal}" for h in ("ghost", "ghost_head") for legal in ("legal", "illegal")
+    ]
+    # The log's clauses about the viewer (`_mine`, lib/logline.mjs): English is the engine's.
+    built += [key for key in ENGLISH if key.endswith(MINE)]
+    missing = [key for key in built if key not in english or key not in spanish_map]
+    assert not missing, missing
+
+
+def test_the_code_docs_i18n_names_exists() -> None:
+    docs = (ROOT / "docs" / "i18n.md").read_text(encoding="utf-8")
+    named = [
+        ("app.engine.events.own_key", "app.engine.events", "own_key"),
+        ("app.engine.text.N_", "app.engine.text", "N_"),
+        ("app.i18n.translate_outcome", "app.i18n", "translate_outcome"),
+        ("tests/js/speech_spanish.test.mjs", None, None),
+        ("tests/i18n/test_own_lines.py", None, None),
+    ]
+    for text, module, name in named:
+        assert text in docs, text
+        if module is None:
+            assert (ROOT / text).exists(), text
+        else:
+            assert hasattr(importlib.import_module(module), name), text
+    assert "renderLine(pieces, { me })" in docs
+    assert "export function renderLine(pieces, options = {})" in (
+        STATIC / "js" / "lib" / "logline.mjs"
+    ).read_text(encoding="utf-8")

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -23,15 +20,9 @@ from app.engine import (
 )
 from app.engine.events import ENGLISH, PIECES
 from app.i18n.log_lines import render_line
+from tests.i18n.browser import browser_lines
 
 ROOT = Path(__file__).resolve().parents[2]
-RENDER_JS = """
-globalThis.document = { documentElement: { lang: process.argv[2] } };
-const { renderLine } = await import(process.argv[3]);
-const { readFile } = await import("node:fs/promises");
-const corpus = JSON.parse(await readFile(process.argv[4], "utf8"));
-process.stdout.write(JSON.stringify(corpus.map(renderLine)));
-"""
 
 
 def _corpus(games: int = 6) -> list[list[list]]:
@@ -84,24 +75,7 @@ def test_spanish_lines_are_spanish(corpus) -> None:
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_the_browser_words_every_line_as_the_server(corpus, language, tmp_path) -> None:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("SEADRAGONS_REQUIRE_SERVICES") == "1":
-            pytest.fail("node is required (SEADRAGONS_REQUIRE_SERVICES=1) but is not installed")
-        pytest.skip("node is not installed: the browser's renderer cannot run")
     sample = corpus[:: max(1, len(corpus) // 3000)]
-    data = tmp_path / "corpus.json"
-    data.write_text(json.dumps(sample))
-    script = tmp_path / "render.mjs"
-    script.write_text(RENDER_JS)
-    module = (ROOT / "static/js/lib/logline.mjs").as_uri()
-    out = subprocess.run(
-        [node, str(script), language, module, str(data)],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    browser = json.loads(out.stdout)
+    browser = browser_lines([(pieces, None) for pieces in sample], language, tmp_path)
     server = [render_line(pieces, language) for pieces in sample]
     assert browser == server

@@ -121,37 +121,39 @@ export function ghostSentence(g, names = []) {
 /**
  * What a move changed, from its log frame (the server's `log` frame: the events' pieces, the
  * English text of an older server, and the events): the lines in the reader's language with
- * players' names for the seat colours ("You" for mine, in English: another language's grammar
- * is not patched up by pattern, so it keeps the name), and for a placement the squares the
- * Dragon covers. Returns the sentences to announce.
+ * players' names for the seat colours, my own clauses in their own form ("You placed",
+ * "Colocaste": lib/logline.mjs), and for a placement the squares the Dragon covers. Returns the
+ * sentences to announce.
  */
 export function moveSentences(frame, names, me) {
-  const english = language === "en";
-  const said = (text) => {
-    const line = logPieces(text, names)
-      .map((p) => (typeof p === "string" ? p : english && p.seat === me ? WORDS.you : p.name))
-      .join("");
-    if (!english) return line;
-    // "You's green tail", "You +1 Gold": mine in plain English.
-    return line
-      .replace(/\bYou's\b/g, "Your")
-      .replace(/; You \+(\d+) Gold/g, "; you gained $1 Gold")
-      .replace(/^You to play$/, WORDS.yourTurn);
-  };
+  const named = (text) => logPieces(text, names).map((p) => (typeof p === "string" ? p : p.name)).join("");
   const out = [];
   const player = frame.player ?? names[frame.seat] ?? WORDS.seatWord((frame.seat ?? 0) + 1);
   if (frame.timeout) out.push(WORDS.timeout(player));
-  else if (frame.note) out.push(said(frame.note));
+  else if (frame.note) out.push(named(frame.note));
   const events = frame.events ?? [];
   const pieces = Array.isArray(frame.pieces) ? frame.pieces : null;
-  const lines = pieces ? pieces.map(renderLine) : frame.text ?? [];
-  lines.forEach((line, i) => {
-    if (!line) return;
-    const mineToPlay = me !== null && pieces?.[i]?.length === 1 && pieces[i][0][0] === "log.turn_started" && pieces[i][0][1].who === me;
-    let text = mineToPlay ? WORDS.yourTurn : said(line);
+  const lines = pieces ? pieces.map((p) => named(renderLine(p, { me }))) : (frame.text ?? []).map((line) => olderLine(line, names, me));
+  lines.forEach((text, i) => {
+    if (!text) return;
     const ev = events[i];
     if (ev?.type === "placed" && Array.isArray(ev.cells) && ev.head) text += `. ${WORDS.placedOn(squaresText(ev.cells), squareName(ev.head))}`;
     out.push(text);
   });
   return out;
+}
+
+/**
+ * A line of an older server, which sends English text without pieces: names for the colours,
+ * and in English mine as a person says them ("Your green tail", not "You's"). Text in English
+ * is not patched into another language's grammar: there it keeps the names.
+ */
+function olderLine(text, names, me) {
+  const english = language === "en";
+  const line = logPieces(text, names).map((p) => (typeof p === "string" ? p : english && p.seat === me ? WORDS.you : p.name)).join("");
+  if (!english) return line;
+  return line
+    .replace(/\bYou's\b/g, "Your")
+    .replace(/; You \+(\d+) Gold/g, "; you gained $1 Gold")
+    .replace(/^You to play$/, WORDS.yourTurn);
 }
