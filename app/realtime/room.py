@@ -51,6 +51,7 @@ from app.realtime.protocol import (
     your_turn_frame,
 )
 from app.realtime.storage import GameSnap, LiveStore, Mark
+from app.services.chat import HISTORY as CHAT_HISTORY
 from app.services.games import Committed
 from app.services.live import marks_of
 
@@ -120,6 +121,11 @@ class Room:
             game_id, host.codec.instance, self.conns, lambda: self.snap, self._publish_soon
         )
         self._chat_ids: deque[int] = deque(maxlen=CHAT_IDS_KEPT)
+        # The chat history a joining socket is sent, read once and then kept up to date by the
+        # lines delivered here (keyed by the seats it names), so that a crowd of spectators
+        # arriving costs one read, not one each.
+        self._chat_history: tuple[dict[int, int], deque[dict[str, Any]]] | None = None
+        self._chat_delivered = 0  # lines delivered here so far
         self._retrying = False
         self._rechecked_at = 0.0
         self._task = asyncio.create_task(self._run(), name=f"room-{game_id}")
@@ -185,11 +191,7 @@ class Room:
             self.conns.add(conn)
             self._send_full(conn)
             seats = self._seat_by_user()
-        try:
-            history = await self.host.run(self.host.store.chat_since, self.game_id, seats)
-        except Exception as exc:  # chat is a nicety: the game goes on without its history
-            log.warning("room %s: chat history failed: %s", self.game_id, exc)
-            history = []
+        history = await self._chat_history_for(seats)
         conn.send(dumps({"type": "chat_history", "game_id": self.game_id, "messages": history}))
         conn.chat_seen = max((m["id"] for m in history), default=0)
         self.presence.greet(conn)
@@ -472,12 +474,32 @@ class Room:
 
     # --- chat ------------------------------------------------------------------------------
 
+    async def _chat_history_for(self, seats: dict[int, int]) -> list[dict[str, Any]]:
+        """The last lines a joining socket is sent (the kept copy, else read and kept)."""
+        kept = self._chat_history
+        if kept is not None and kept[0] == seats:
+            return list(kept[1])
+        delivered = self._chat_delivered
+        try:
+            lines = await self.host.run(self.host.store.chat_since, self.game_id, seats)
+        except Exception as exc:  # chat is a nicety: the game goes on without its history
+            log.warning("room %s: chat history failed: %s", self.game_id, exc)
+            return []
+        # A line delivered while we read may be missing from what we read: keep nothing then
+        # (the socket itself gets that line from `deliver_chat`), the next join reads again.
+        if delivered == self._chat_delivered:
+            self._chat_history = (seats, deque(lines, maxlen=CHAT_HISTORY))
+        return lines
+
     def deliver_chat(self, message: dict[str, Any]) -> None:
         """A stored chat line to this room's sockets (once each: a catch-up repeats none)."""
         line_id = message.get("id", 0)
         if line_id in self._chat_ids:
             return
         self._chat_ids.append(line_id)
+        self._chat_delivered += 1
+        if self._chat_history is not None:
+            self._chat_history[1].append(message)
         frame = dumps({"type": "chat", "game_id": self.game_id, **message})
         for conn in list(self.conns):
             if line_id > conn.chat_seen:

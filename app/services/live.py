@@ -166,8 +166,19 @@ class SqlLiveStore:
         """Who the session token belongs to, if they may watch `game_id`; raises ServiceError."""
         with self.sessions() as db:
             user = users.user_for_token(db, token) if token else None
-            game = lobby.get_game(db, game_id)
-            lobby.check_access(game, user.id if user else None, invite_code)
+            # Only the columns the rule reads: a socket opens for every spectator, and the
+            # whole row (its snapshot) with its seats cost more than the rest of the join.
+            row = db.execute(
+                select(Game.visibility, Game.invite_code).where(Game.id == game_id)
+            ).first()
+            if row is None:
+                raise ServiceError("not_found", t_("there is no game {game_id}", game_id=game_id))
+            seated = user is not None and (
+                db.scalar(select(Seat.seat).where(Seat.game_id == game_id, Seat.user_id == user.id))
+                is not None
+            )
+            if not lobby.may_see(row.visibility, row.invite_code, seated, invite_code):
+                raise ServiceError("not_found", t_("there is no game {id}", id=game_id))
             return Viewer(user.id, user.display_name, token) if user else Viewer(None, None)
 
     def check_session(self, viewer: Viewer) -> None:

@@ -47,11 +47,16 @@ def check_access(game: Game, user_id: int | None, invite_code: str | None) -> No
     To anyone else a private game does not exist (`not_found`, worded as for a missing game), so
     probing ids tells nothing; every service checks this before anything else about the game.
     """
-    if game.visibility == "public" or seat_of(game, user_id) is not None:
-        return
-    if invite_code and secrets.compare_digest(invite_code.encode(), game.invite_code.encode()):
-        return
-    raise ServiceError("not_found", t_("there is no game {id}", id=game.id))
+    seated = seat_of(game, user_id) is not None
+    if not may_see(game.visibility, game.invite_code, seated, invite_code):
+        raise ServiceError("not_found", t_("there is no game {id}", id=game.id))
+
+
+def may_see(visibility: str, game_code: str, seated: bool, invite_code: str | None) -> bool:
+    """`check_access`'s rule on the facts alone, for callers that read only those columns."""
+    if visibility == "public" or seated:
+        return True
+    return bool(invite_code) and secrets.compare_digest(invite_code.encode(), game_code.encode())
 
 
 def visible_game(

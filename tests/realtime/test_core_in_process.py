@@ -372,9 +372,31 @@ async def test_chat_goes_to_local_sockets_first_and_others_catch_up_after_the_bu
     bus.broken = False
     bus._dispatch(room.channel, RECONNECTED)  # both instances' subscriptions are back
     await until(lambda: bool(sock(bob).of("chat")), "the stored line after the bus returned")
-    await until(lambda: store.calls.count("chat_since") >= 5)  # both rooms caught up
+    # One history read per room (the second socket on the first instance got the kept copy),
+    # then one catch-up in each room.
+    await until(lambda: store.calls.count("chat_since") >= 4)
     assert [f["text"] for f in sock(bob).of("chat")] == ["hello"]
     assert len(sock(ann).of("chat")) == 1 and len(sock(spectator).of("chat")) == 1  # no repeats
+
+
+async def test_a_crowd_joining_reads_the_chat_history_once_and_it_stays_current(
+    hubs: list[Hub], store: MemoryStore
+) -> None:
+    ann, room = await join(hubs[0], store, "t10")
+    assert store.calls.count("chat_since") == 1  # the room's one read
+    await hubs[0].chat.say(room, ann, "before")
+    await until(lambda: bool(sock(ann).of("chat")))
+    crowd = [await join(hubs[0], store, None) for _ in range(20)]
+    for conn, _ in crowd:
+        [history] = sock(conn).of("chat_history")
+        assert [m["text"] for m in history["messages"]] == ["before"]
+    await hubs[0].chat.say(room, ann, "during")
+    await until(lambda: all(sock(c).of("chat") for c, _ in crowd), "the new line to the crowd")
+    late, _ = await join(hubs[0], store, None)
+    [history] = sock(late).of("chat_history")
+    assert [m["text"] for m in history["messages"]] == ["before", "during"]
+    assert store.calls.count("chat_since") == 1  # the kept copy, with the lines said since
+    assert not sock(late).of("chat")  # the line came once, in the history
 
 
 async def test_a_sign_out_closes_sockets_here_at_once_elsewhere_by_bus_or_else_by_the_sweep(
