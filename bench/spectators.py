@@ -20,7 +20,7 @@ files is raised to the hard one here (the server inherits it); the per-address s
 opened in bench/load.py's server environment.
 
 Run: .venv/bin/python bench/spectators.py [--games 100] [--spectators 1000,10000] [--pace 2]
-     [--seconds 30] [--slow 0]
+     [--seconds 30] [--slow 0] [--spy FILE]
 Prints one JSON object (progress on stderr); docs/benchmarks.md records it.
 """
 
@@ -34,6 +34,7 @@ import random
 import re
 import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -316,7 +317,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 step["presence_frames_per_spectator"] = round(
                     sum(s.presence_frames for s in specs) / count, 1
                 )
+            spy = None
+            if args.spy and count == max(args.spectators, default=0):
+                # Wall clock, waiting included: where the server spends a version's latency.
+                spy = subprocess.Popen(
+                    [
+                        str(Path(sys.executable).parent / "py-spy"),
+                        *("record", "--pid", str(server.proc.pid), "--subprocesses", "--idle"),
+                        *("--nonblocking", "--rate", "50", "--format", "raw"),
+                        *("--duration", str(int(args.seconds)), "--output", args.spy),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
             step.update(await play(server.port, made, versions, args.seconds, args.pace, server))
+            if spy is not None:
+                spy.wait(60)
             step["slow_dropped"] = sum(1 for s in specs if s.slow and s.closed_code == 1013)
             step["resyncs"] = sum(s.resyncs for s in specs)
             step["server_rss_kib"] = server.rss_kib()
@@ -338,6 +354,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--spectators", default="1000,10000", help="spectator counts, in order")
+    parser.add_argument(
+        "--spy", help="record the server with py-spy (if installed) during the last step's play"
+    )
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between a game's moves")
     parser.add_argument("--seconds", type=float, default=30.0, help="play time per step")
     parser.add_argument("--slow", type=int, default=0, help="spectators that stop reading")
