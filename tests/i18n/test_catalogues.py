@@ -167,3 +167,16 @@ def test_the_code_docs_i18n_names_exists() -> None:
     assert "export function renderLine(pieces, options = {})" in (
         STATIC / "js" / "lib" / "logline.mjs"
     ).read_text(encoding="utf-8")
+
+
+def test_every_rating_variant_has_a_name_in_both_catalogues() -> None:
+    """The profile and the leaderboard name a variant by `variant.<id>` (`variantName`)."""
+    from typing import get_args
+
+    from app.web.api_ratings import RatingOut
+
+    variants = get_args(RatingOut.model_fields["variant"].annotation)
+    assert set(variants) == {"base", "expansion"}
+    for lang in ("en", "es"):
+        names = _client_catalogue(lang)
+        assert all(f"variant.{v}" in names for v in variants), lang

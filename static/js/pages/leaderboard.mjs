@@ -7,7 +7,8 @@ import { $, fill, h } from "../ui/dom.mjs";
 
 const root = $("leaderboard");
 // The games' names stay as published.
-const VARIANT = { base: "Sea Dragons", expansion: "Treasures of the Deep" };
+const VARIANTS = ["base", "expansion"];
+const variantName = (v) => t(`variant.${v}`);
 
 function state() {
   const q = new URL(location.href).searchParams;
@@ -29,7 +30,7 @@ async function load() {
     const tabs = h(
       "p.tabs",
       {},
-      ...Object.entries(VARIANT).map(([v, label]) => h("button", { type: "button", "aria-pressed": String(v === variant), onclick: () => go(v, 1) }, label)),
+      ...VARIANTS.map((v) => h("button", { type: "button", "aria-pressed": String(v === variant), onclick: () => go(v, 1) }, variantName(v))),
     );
     const rows = b.entries.map((e) =>
       h("tr", {}, h("td", {}, formatNumber(e.rank)), h("td", {}, h("a", { href: `/u/${encodeURIComponent(e.username)}` }, e.display_name)), h("td", {}, formatRating(e.rating)), h("td", {}, formatNumber(e.games))),

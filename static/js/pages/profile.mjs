@@ -11,7 +11,7 @@ import { watchSocket } from "../lib/watchsocket.mjs";
 
 const root = $("profile");
 const username = document.body.dataset.username;
-const VARIANT = { base: "Sea Dragons", expansion: "Treasures of the Deep" };
+const variantName = (v) => t(`variant.${v}`);
 const CATEGORIES = ["gold", "ships", "missions", "most_missions", "realms", "tails"];
 
 export function ratingText(r) {
@@ -32,7 +32,7 @@ function change(n) {
 
 function gameLine(g) {
   const others = g.seats.filter((s) => s.seat !== g.seat);
-  const parts = [t("profile.of_players", { players: g.players }), t("scores.vp", { vp: g.total ?? "–" }), VARIANT[g.variant]];
+  const parts = [t("profile.of_players", { players: g.players }), t("scores.vp", { vp: g.total ?? "–" }), variantName(g.variant)];
   if (g.rated) parts.push(t("yourgames.rated") + change(g.rating_change));
   return h(
     "li.game-line",
@@ -54,10 +54,10 @@ function ratingsSection(p) {
       h(
         "div.rating",
         { dataset: { variant: r.variant } },
-        h("h3", {}, VARIANT[r.variant]),
+        h("h3", {}, variantName(r.variant)),
         h("p.rating-number", { title: r.provisional ? t("profile.provisional_title") : "" }, ratingText(r)),
         h("p.muted", {}, [tn("profile.rated_games", r.games), ...(r.rank ? [t("profile.rank", { rank: formatNumber(r.rank) })] : r.rating !== null ? [t("profile.provisional")] : [])].join(" · ")),
-        r.history.length ? ratingChart(r.history, { label: t("profile.rating_of", { variant: VARIANT[r.variant] }) }) : null,
+        r.history.length ? ratingChart(r.history, { label: t("profile.rating_of", { variant: variantName(r.variant) }) }) : null,
       ),
     ),
   );
