@@ -355,7 +355,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--spectators", default="1000,10000", help="spectator counts, in order")
     parser.add_argument(
-        "--spy", help="record the server with py-spy (if installed) during the last step's play"
+        "--spy",
+        help="record the server with py-spy (`pip install py-spy`) during the last step's play",
     )
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between a game's moves")
     parser.add_argument("--seconds", type=float, default=30.0, help="play time per step")
