@@ -78,6 +78,7 @@ function render(now) {
   // The placement bar (and the board's label) describe the ghost under the pointer on every
   // frame: moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
+  markBusy($("actions"), state.pending);
   const view = st.viewOf(state);
   if (view) {
     const label = boardLabel(view);
@@ -126,6 +127,14 @@ function render(now) {
     $("actions").querySelector(".chooser")?.scrollIntoView({ block: "nearest" });
   }
   document.body.classList.toggle("spectator", state.seat === null);
+}
+
+/**
+ * The decision panel is busy (aria-busy) from an action sent until the server's answer is
+ * shown: until then what it offers is the turn before, and its buttons wait.
+ */
+function markBusy(el, busy) {
+  if (el.getAttribute("aria-busy") !== String(busy)) el.setAttribute("aria-busy", String(busy));
 }
 
 const shown = new Map(); // panel id -> the JSON of what it last showed
