@@ -329,9 +329,9 @@ def test_a_whole_game_by_keyboard_and_screen_reader(
         else:
             other_decision(page, w, decisions, report)
         answered(page, decisions, before)
-    # A random game may leave a seat without an affordable placement for many turns, and
-    # each pass returns a head: the game may end after few placements.
-    assert turns >= 1, report
+    # A seat with a head and Gold nearly always has a placement (the engine lists them): most
+    # turns are placed, a few passed.
+    assert turns >= 3, report
     shot(page, f"a11y-keyboard-game-over-{lang}", full_page=False)
     (ROOT / "test-artifacts" / f"a11y-keyboard-game-{lang}.json").write_text(json.dumps(report))
 
