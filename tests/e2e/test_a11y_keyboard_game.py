@@ -43,6 +43,12 @@ COLUMNS = "ABCDEFGHIJKLMNO"
 BUTTON = re.compile(r'^\s*- \'?button "((?:[^"\\]|\\.)*)"(.*)$', re.M)
 SQUARE = r"[A-O]\d+"
 NAME = "Nessie"
+# The keys help of the table and the tutorials (templates/partials/board_bar.html).
+KEYS_HELP = (
+    "1/2 pick a card · arrows move · R rotate · F mirror · N next legal spot · Enter fix, then"
+    " Enter place · H next head square · Esc back · M majorities on the board · D to the"
+    " decisions · B to the board · Tab through buttons"
+)
 
 
 class Words:
@@ -429,5 +435,33 @@ def test_the_pick_a_card_line_comes_back_on_the_next_placing_turn(
     assert any(a["type"] == "place" for a in legal_actions(t.state, to_act(t.state)))
     page.wait_for_function("v => window.seadragons.state.version > v", arg=version)
     expect(pick).to_be_visible()
+    assert not errors, errors
+    page.close()
+
+
+def test_the_tutorial_takes_the_tables_keys(browser: Any, real_server: str) -> None:
+    """The tutorial's table has the game's keys (one copy, ui/placementkeys.mjs) and says so in
+    its keys help: a card by its number, N onto a listed spot, D to the decisions, B back to
+    the board."""
+    from app.tutorial.lessons import LESSONS
+
+    w = Words("en")
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    errors = watch_console(page)
+    page.goto(f"{real_server}/learn?lesson={next(iter(LESSONS))}")
+    decisions = page.get_by_role("region", name=w.po("Your decisions"))
+    expect(decisions.get_by_text(w.t("actions.pick_card_click"))).to_be_visible(timeout=20000)
+    # The keys help, hidden until Keys shows it: the game page's words, D and B included.
+    help_ = " ".join(page.locator("#keys").text_content().split())
+    assert help_.endswith(w.po(KEYS_HELP)), help_
+    page.keyboard.press("1")
+    expect(decisions.get_by_text(re.compile("^" + w.pattern("actions.placing")))).to_be_visible()
+    page.keyboard.press("n")
+    status = decisions.get_by_role("status")
+    expect(status).to_have_text(re.compile("^" + re.escape(w.t("actions.legal_click"))))
+    page.keyboard.press("d")
+    expect(decisions.locator(":focus")).to_have_count(1)
+    page.keyboard.press("b")
+    expect(page.locator("#board")).to_be_focused()
     assert not errors, errors
     page.close()
