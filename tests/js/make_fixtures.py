@@ -163,6 +163,27 @@ def replay_checkpoints(replay: dict[str, Any], players: int, seed: int, expansio
     return out
 
 
+def placing_positions(players: int, seed: int, expansion: bool, every: int) -> list[Any]:
+    """Every `every`-th position of a random game where a seat chooses a placement, as that
+    seat sees it: its hand and the socket's compact legal actions (the keyboard's N moves the
+    ghost over exactly these)."""
+    rng = random.Random(seed)
+    state = new_game(GameOptions(players=players, expansion=expansion), seed)
+    out, n = [], 0
+    while not state.over:
+        seat = to_act(state)
+        acts = legal_actions(state, seat)
+        places = [a for a in acts if a["type"] == "place"]
+        if places:
+            if n % every == 0:
+                hand = state.players[seat].hand
+                out.append({"seat": seat, "hand": list(hand), "legal": pack_legal(acts)})
+            n += 1
+        pool = places if places and rng.random() < 0.8 else acts
+        state, _ = apply(state, rng.choice(pool), seat)
+    return out
+
+
 def main(out: Path = OUT) -> None:
     """Write the fixtures into `out`."""
     out.mkdir(exist_ok=True)
@@ -202,6 +223,11 @@ def main(out: Path = OUT) -> None:
     samples["replay_expansion_views.json"] = replay_checkpoints(
         samples["replay_expansion.json"], 4, 8, True
     )
+    samples["placing.json"] = {
+        "positions": placing_positions(2, 31, False, 2)
+        + placing_positions(2, 32, False, 3)
+        + placing_positions(3, 33, True, 3)
+    }
     for name, data in samples.items():
         (out / name).write_text(json.dumps(data))
     print("wrote", ", ".join(samples), "and content.json; end over:", end.over)

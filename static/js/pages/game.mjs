@@ -29,6 +29,7 @@ import { BoardText } from "../ui/boardtext.mjs"; // the board as a table, for sc
 import { Announcer } from "../ui/announce.mjs"; // live regions: moves and the ghost
 import { paletteToggle } from "../ui/palette.mjs"; // the colour-blind palette
 import { ghostSentence, moveSentences } from "../lib/speech.mjs";
+import { decisionControls, installPlacementKeys, placementControls } from "../ui/placementkeys.mjs"; // the placement keys and buttons
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -77,6 +78,7 @@ function render(now) {
   // The placement bar (and the board's label) describe the ghost under the pointer on every
   // frame: moving the pointer changes nothing else.
   updatePlacement($("actions"), state, controls.touch());
+  markBusy($("actions"), state.pending);
   const view = st.viewOf(state);
   if (view) {
     const label = boardLabel(view);
@@ -125,6 +127,14 @@ function render(now) {
     $("actions").querySelector(".chooser")?.scrollIntoView({ block: "nearest" });
   }
   document.body.classList.toggle("spectator", state.seat === null);
+}
+
+/**
+ * The decision panel is busy (aria-busy) from an action sent until the server's answer is
+ * shown: until then what it offers is the turn before, and its buttons wait.
+ */
+function markBusy(el, busy) {
+  if (el.getAttribute("aria-busy") !== String(busy)) el.setAttribute("aria-busy", String(busy));
 }
 
 const shown = new Map(); // panel id -> the JSON of what it last showed
@@ -253,72 +263,15 @@ async function seatChange(what, body) {
 const controls = {
   act,
   touch: () => board.pointerType === "touch",
-  openMission: (id) => {
-    if (dec.openMission(state, id)) st.clearSelection(state);
-    revealChooser = true; // opened from the market far below: bring the chooser into view
-    schedule();
-  },
-  choosePayment: (i) => (dec.choosePayment(state, i), schedule()),
-  openPass: () => (dec.openPass(state) && st.clearSelection(state), schedule()),
-  passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
-  passDraw: (key) => (dec.passDraw(state, key), schedule()),
-  closeDecision: () => (dec.closeDecision(state), schedule()),
-  openConvert: (card) => {
-    if (dec.openConvert(state, card)) st.clearSelection(state);
-    revealChooser = true; // on a phone the chooser opens below the fold of the sheet
-    schedule();
-  },
-  convertPick: (side, colour) => (dec.convertPick(state, side, colour), schedule()),
+  // A chooser opened from the market far below, or on a phone below the sheet's fold.
+  ...decisionControls(state, schedule, () => (revealChooser = true)),
   sendDecision,
-  rotate: () => (st.rotateGhost(state), schedule()),
-  mirror: () => (st.mirrorGhost(state), schedule()),
-  nextLegal: () => (st.cycleLegal(state), schedule()),
-  editSquares: () => (st.shapeAgain(state) || st.editSquares(state), schedule()),
-  lock: () => (st.lockGhost(state), schedule()),
-  cycleHead: () => (st.chooseHead(state), schedule()),
-  cancel: () => (st.clearSelection(state), schedule()),
+  ...placementControls(state, schedule, act),
   reclaim: () => seatChange("reclaim"),
   handOver: () => seatChange("bot", { level: "greedy" }),
-  confirm: () => {
-    const a = state.locked && st.placementToSend(state);
-    if (a) act(a);
-  },
 };
 
-const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-
-/** Keyboard play: 1-9 pick a card, arrows move, R/F turn, N next legal, H head, Enter fix/confirm. */
-function onKey(e) {
-  if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
-  const k = e.key;
-  const hand = st.myHand(state);
-  if (/^[1-9]$/.test(k) && hand[Number(k) - 1]) pick(hand[Number(k) - 1]);
-  else if (k === "m" || k === "M") toggleOverlay();
-  else if (k === "d" || k === "D") focusDecision();
-  else if ((k === "b" || k === "B") && document.activeElement !== $("board")) $("board").focus();
-  else if (k === "Escape" && state.decision) dec.closeDecision(state);
-  else if (!state.selected) return;
-  else if (ARROWS[k]) {
-    if (state.locked) st.unlockGhost(state);
-    st.moveGhostBy(state, ...ARROWS[k]);
-  } else if (k === "r" || k === "R") controls.rotate();
-  else if (k === "f" || k === "F") controls.mirror();
-  else if (k === "n" || k === "N") st.cycleLegal(state, e.shiftKey ? -1 : 1);
-  else if (k === "h" || k === "H") st.chooseHead(state);
-  else if ((k === "e" || k === "E") && st.shapeIsFree(state)) controls.editSquares();
-  else if (k === "Escape") state.locked ? st.unlockGhost(state) : st.clearSelection(state);
-  else if (k === "Enter" && e.target.tagName !== "BUTTON") state.locked ? controls.confirm() : st.lockGhost(state);
-  else return;
-  e.preventDefault();
-  schedule();
-}
-document.addEventListener("keydown", onKey);
-
-/** D: focus the first control of the decision panel (keyboard users skip the page's rest). */
-function focusDecision() {
-  const first = [...$("actions").querySelectorAll("button:not([disabled])")].find((b) => !b.closest("details"));
-  (first ?? $("hand").querySelector("button:not([disabled])"))?.focus();
-}
+installPlacementKeys({ state, controls, pick, toggleOverlay, schedule, board: $("board"), decisions: $("actions"), hand: $("hand") });
 
 /** Show or hide the realm majorities drawn on the board (the "Majorities" button, or M). */
 function toggleOverlay() {

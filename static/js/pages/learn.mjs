@@ -21,6 +21,7 @@ import { logText } from "../ui/seats.mjs";
 import { keysToggle, maxBoardSide } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
 import { drawTarget, LessonReasonTip, markTargets } from "../ui/lesson.mjs";
+import { decisionControls, installPlacementKeys, placementControls } from "../ui/placementkeys.mjs";
 
 const params = new URLSearchParams(location.search);
 const lessonId = params.get("lesson");
@@ -257,52 +258,12 @@ function sendDecision() {
 const controls = {
   act,
   touch: () => board.pointerType === "touch",
-  openMission: (id) => (dec.openMission(state, id) && st.clearSelection(state), schedule()),
-  choosePayment: (i) => (dec.choosePayment(state, i), schedule()),
-  openPass: () => (dec.openPass(state) && st.clearSelection(state), schedule()),
-  passDiscard: (card) => (dec.passDiscard(state, card), schedule()),
-  passDraw: (key) => (dec.passDraw(state, key), schedule()),
-  closeDecision: () => (dec.closeDecision(state), schedule()),
-  openConvert: (card) => (dec.openConvert(state, card) && st.clearSelection(state), schedule()),
-  convertPick: (side, colour) => (dec.convertPick(state, side, colour), schedule()),
+  ...decisionControls(state, schedule),
   sendDecision,
-  rotate: () => (st.rotateGhost(state), schedule()),
-  mirror: () => (st.mirrorGhost(state), schedule()),
-  nextLegal: () => (st.cycleLegal(state), schedule()),
-  editSquares: () => (st.shapeAgain(state) || st.editSquares(state), schedule()),
-  lock: () => (st.lockGhost(state), schedule()),
-  cycleHead: () => (st.chooseHead(state), schedule()),
-  cancel: () => (st.clearSelection(state), schedule()),
+  ...placementControls(state, schedule, act),
   reclaim: () => {},
   handOver: () => {},
-  confirm: () => {
-    const a = state.locked && st.placementToSend(state);
-    if (a) act(a);
-  },
 };
-
-const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-
-function onKey(e) {
-  if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
-  const k = e.key;
-  const hand = st.myHand(state);
-  if (/^[1-9]$/.test(k) && hand[Number(k) - 1]) pick(hand[Number(k) - 1]);
-  else if (k === "m" || k === "M") toggleOverlay();
-  else if (!state.selected) return;
-  else if (ARROWS[k]) {
-    if (state.locked) st.unlockGhost(state);
-    st.moveGhostBy(state, ...ARROWS[k]);
-  } else if (k === "r" || k === "R") controls.rotate();
-  else if (k === "f" || k === "F") controls.mirror();
-  else if (k === "n" || k === "N") st.cycleLegal(state, e.shiftKey ? -1 : 1);
-  else if (k === "h" || k === "H") st.chooseHead(state);
-  else if (k === "Escape") state.locked ? st.unlockGhost(state) : st.clearSelection(state);
-  else if (k === "Enter" && e.target.tagName !== "BUTTON") state.locked ? controls.confirm() : st.lockGhost(state);
-  else return;
-  e.preventDefault();
-  schedule();
-}
 
 function toggleOverlay() {
   board.overlay = !board.overlay;
@@ -351,7 +312,7 @@ async function main() {
   }
   $("lessons").hidden = true;
   $("table").hidden = false;
-  document.addEventListener("keydown", onKey);
+  installPlacementKeys({ state, controls, pick, toggleOverlay, schedule, board: $("board"), decisions: $("actions"), hand: $("hand") });
   $("overlay-btn").addEventListener("click", toggleOverlay);
   keysToggle($("keys-btn"), $("keys"), () => board.resize());
   board.resize();

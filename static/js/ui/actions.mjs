@@ -228,7 +228,10 @@ export function renderActions(el, s, ctl) {
   keyedSlot(el, "active", [st.activeNow(s), v.turn.seat, st.takeBackAction(s), busy, s.names], () => activeLine(s, ctl));
   // While placing, only the status line speaks of taps (updated in place): a switch between
   // finger and mouse must not rebuild the buttons between a press and its release.
-  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, busy, s.selected ? null : touch, st.shapeIsFree(s)], () => placementBar(s, ctl, touch));
+  // With no card picked, whether any card can be placed decides the "pick a card" line: it
+  // comes back on my next turn after the other seats' turns showed none.
+  const canPlace = st.allPlaceActions(s).length > 0;
+  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, canPlace, busy, s.selected ? null : touch, st.shapeIsFree(s)], () => placementBar(s, ctl, touch));
   updatePlacement(el, s, touch);
   const picks = ofTypes(legal, ["keep_reef", "keep_treasure", "choose_tail", "decline"]);
   if (picks.some((a) => a.type === "decline")) picks.push(...ofTypes(legal, ["use_treasure"]));
