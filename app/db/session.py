@@ -13,14 +13,9 @@ from app.settings import Settings, normalize_database_url
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
-    """Create an Engine for `url`; SQLite gets the pragmas that make it safe for a web server.
-
-    `pool_size` and `max_overflow` (the `SEADRAGONS_DB_*` settings, `engine_for`) apply to
-    Postgres; SQLite keeps SQLAlchemy's own pool for its file or memory database."""
+    """Create an Engine for `url`; SQLite gets the pragmas that make it safe for a web server."""
     url = normalize_database_url(url)
     if url.startswith("sqlite"):
-        kwargs.pop("pool_size", None)
-        kwargs.pop("max_overflow", None)
         # Requests run in a thread pool; SQLite's own locking serialises writers.
         kwargs.setdefault("connect_args", {"check_same_thread": False, "timeout": 30})
         engine = create_engine(url, **kwargs)
@@ -33,12 +28,12 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
 
 
 def engine_for(settings: Settings) -> Engine:
-    """The Engine a server process uses: its database URL and its pool settings."""
-    return make_engine(
-        settings.resolved_database_url(),
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_max_overflow,
-    )
+    """The Engine a server process uses: its database URL and, for Postgres, its pool settings
+    (`SEADRAGONS_DB_*`; SQLite keeps SQLAlchemy's own pool for its file or memory database)."""
+    url = settings.resolved_database_url()
+    if url.startswith("sqlite"):
+        return make_engine(url)
+    return make_engine(url, pool_size=settings.db_pool_size, max_overflow=settings.db_max_overflow)
 
 
 # A pooled connection unused for longer than this is checked (SELECT 1) before it is handed out;
