@@ -81,12 +81,12 @@ class Words:
         return f"{SQUARE}(?:, {SQUARE})*(?:{re.escape(self.t('speech.and'))}{SQUARE})?"
 
     def placed(self, who: str) -> str:
-        """How a placement's announcement starts for `who` (speech.mjs: "You" for mine in
-        English; other languages keep the name)."""
+        """How another player's placement announcement starts (`who`: their name)."""
         return self.t("log.placed").split("{card}")[0].replace("{who}", who)
 
     def mine(self) -> str:
-        return self.placed(self.t("speech.you") if self.lang == "en" else NAME)
+        """How my own placement's announcement starts: the viewer's own form (`_mine`)."""
+        return self.t("log.placed_mine").split("{card}")[0]
 
 
 def focused_name(page: Any) -> str:
