@@ -51,17 +51,21 @@ def _types(acts: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [a for a in acts if a["type"] == kind]
 
 
+def _neutral_step_table() -> Table:
+    """A table at R-58's neutral step: Decline listed, no treasure that could answer it."""
+    return Table.find(
+        3,
+        lambda s, acts: bool(_types(acts, "decline")) and not _types(acts, "use_treasure"),
+        expansion=True,
+    )
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_neutral_step_says_continue(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
     """With no treasure to use, one "Continue" button (R-58's neutral step)."""
-    t = Table.find(
-        3,
-        lambda s, acts: bool(_types(acts, "decline")) and not _types(acts, "use_treasure"),
-        expansion=True,
-    )
-    stub_tables[1] = t
+    t = stub_tables[1] = _neutral_step_table()
     page, errors = _open(browser, stub_url, viewport)
     button = page.locator("#actions button.act-decline")
     assert button.inner_text() == "Continue"
@@ -79,12 +83,7 @@ def test_a_press_survives_a_switch_from_finger_to_mouse(
     """On a touch screen the panel speaks of taps; a mouse press switches it to clicks. The
     switch must not rebuild the buttons between the press and its release, or the click is
     lost (a frame drawn between the two, as on a busy machine or a slow phone)."""
-    t = Table.find(
-        3,
-        lambda s, acts: bool(_types(acts, "decline")) and not _types(acts, "use_treasure"),
-        expansion=True,
-    )
-    stub_tables[1] = t
+    t = stub_tables[1] = _neutral_step_table()
     page, errors = _open(browser, stub_url, PHONE)
     button = page.locator("#actions button.act-decline")
     button.scroll_into_view_if_needed()
