@@ -50,7 +50,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import load
 
-_PATCH = re.compile(rb'^\{"type":"patch","base":(\d+),"version":(\d+)')
+# A change's patch comes first, alone or at the head of a `frames` frame (one per change).
+_PATCH = re.compile(
+    rb'^\{"type":"(?:frames","frames":\[\{"type":")?patch","base":(\d+),"version":(\d+)'
+)
 _STATE_VERSION = re.compile(rb'"version":(\d+)')
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import orjson
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
@@ -12,9 +13,16 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.settings import Settings, normalize_database_url
 
 
+def json_text(value: Any) -> str:
+    """JSON columns' text (orjson: every move writes a whole game state)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str, **kwargs: Any) -> Engine:
     """Create an Engine for `url`; SQLite gets the pragmas that make it safe for a web server."""
     url = normalize_database_url(url)
+    kwargs.setdefault("json_serializer", json_text)
+    kwargs.setdefault("json_deserializer", orjson.loads)
     if url.startswith("sqlite"):
         # Requests run in a thread pool; SQLite's own locking serialises writers.
         kwargs.setdefault("connect_args", {"check_same_thread": False, "timeout": 30})

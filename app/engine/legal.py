@@ -39,15 +39,33 @@ def legal_parts(state: State, seat: int | None) -> tuple[list[Placement], list[J
     For callers that encode placements their own way (the sockets' compact form): building the
     dicts first and regrouping them costs more than the engine's own search.
     """
+    hand, ancestral, others = legal_hand(state, seat)
+    heads = realm_heads if ancestral else _first_square
+    return [(card, m, heads(m)) for card, masks in hand for m in masks], others
+
+
+# Each hand card (in hand order) with the masks of its legal placements.
+HandMasks = list[tuple[str, list[int]]]
+
+
+def legal_hand(state: State, seat: int | None) -> tuple[HandMasks, bool, list[Json]]:
+    """`legal_parts` before any head is chosen: each hand card's placement masks, whether the
+    heads go one per realm (the Ancestral head, R-56; else one head, on the first square), and
+    every other action. The cheapest form of the legal actions, for the sockets' packing."""
     if state.over or seat is None or seat != state.turn.seat:
-        return [], []
+        return [], False, []
     if state.pending:
-        return [], pending_actions(state)
+        return [], False, pending_actions(state)
     phase = state.turn.phase
-    places: list[Placement] = []
+    hand: HandMasks = []
     actions: list[Json] = []
+    ancestral = False
     if phase == "place":
-        places = placements_of_hand(state)
+        hand = [
+            (card, placement_masks(state, card))
+            for card in dict.fromkeys(state.players[state.turn.seat].hand)
+        ]
+        ancestral = expansion.ancestral_placement(state)
         actions += pass_actions(state)
     elif phase == "mission":
         actions += mission_actions(state)
@@ -55,7 +73,7 @@ def legal_parts(state: State, seat: int | None) -> tuple[list[Placement], list[J
     elif phase == "draw":
         actions += draw_actions(state)
     actions += free_actions(state)
-    return places, actions
+    return hand, ancestral, actions
 
 
 def pending_actions(state: State) -> list[Json]:
@@ -104,7 +122,7 @@ def card_placements(state: State, card: str) -> list[Placement]:
     """One card's placements: each legal set of squares with its heads (the first square, or
     with the Ancestral head the first square in each realm, R-56)."""
     ancestral = expansion.ancestral_placement(state)
-    heads = _realm_heads if ancestral else _first_square
+    heads = realm_heads if ancestral else _first_square
     return [(card, m, heads(m)) for m in placement_masks(state, card)]
 
 
@@ -135,7 +153,7 @@ def _first_square(mask: int) -> tuple[tuple[int, int], ...]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _realm_heads(mask: int) -> tuple[tuple[int, int], ...]:
+def realm_heads(mask: int) -> tuple[tuple[int, int], ...]:
     """The first square of the mask in each realm it covers, in reading order (R-56).
 
     A head on a Sea Current counts in no realm (R-42), so it is offered only when every square

@@ -176,12 +176,6 @@ class Connection:
         self._wake()
         return True
 
-    def send_all(self, frames: list[str]) -> None:
-        """`send` each frame, in order (the frames of one change, shared by many sockets)."""
-        for frame in frames:
-            if not self.send(frame):
-                return
-
     def _write_now(self, frame: str) -> bool:
         coro = self.socket.send_text(frame)
         try:

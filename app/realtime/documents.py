@@ -132,10 +132,25 @@ def _diff_dicts(
             ops.append({"op": "remove", "path": f"{path}/{_token(key)}"})
 
 
-def log_frame(move: MoveInfo, key: ViewerKey, over: bool) -> str:
+# (move seq, what the viewer may see of its secrets) -> the log frame, for one change's viewers.
+LogMemo = dict[tuple[int, Any], str]
+
+
+def log_frame(move: MoveInfo, key: ViewerKey, over: bool, memo: LogMemo | None = None) -> str:
     """A move's log entry for one viewer, as GET /log gives it: events filtered by event_for
-    (R-60)."""
-    events = [rules.event_for(ev, key.seat, over) for ev in move.events]
+    (R-60). `memo`: shared by one change's viewer kinds, which mostly see the same entry (an
+    event's secret goes only to its own seat), so each distinct entry is built once."""
+    if memo is None:
+        return _log_frame(move, key.seat, over)
+    sees = over or tuple(key.seat == ev.get("seat") for ev in move.events if "secret" in ev)
+    frame = memo.get((move.seq, sees))
+    if frame is None:
+        frame = memo[move.seq, sees] = _log_frame(move, key.seat, over)
+    return frame
+
+
+def _log_frame(move: MoveInfo, seat: int | None, over: bool) -> str:
+    events = [rules.event_for(ev, seat, over) for ev in move.events]
     frame: dict[str, Any] = {
         "type": "log",
         "seq": move.seq,

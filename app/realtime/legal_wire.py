@@ -24,52 +24,101 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from app.engine.legal import Placement, legal_parts, place_actions, squares_of_mask
+from app.engine.board import SIZE, mask_of
+from app.engine.legal import (
+    HandMasks,
+    legal_hand,
+    legal_parts,
+    place_actions,
+    realm_heads,
+    squares_of_mask,
+)
 
 Json = dict[str, Any]
 
 
 def packed_legal(state: Any, seat: int | None) -> Json | None:
     """The compact form of `seat`'s legal actions now (None when it has none)."""
-    places, others = legal_parts(state, seat)
-    if not places and not others:
+    hand, ancestral, others = legal_hand(state, seat)
+    if not hand and not others:
         return None
     rest = pack_legal(others)
     if rest["place"]:
         # Another kind of action with squares (none today): keep the one exact ordering.
+        places, _others = legal_parts(state, seat)
         return pack_legal([*place_actions(places), *others])
-    return {"place": _pack_places(places), "other": rest["other"]}
+    place = _pack_realm_heads(hand) if ancestral else _pack_first_heads(hand)
+    return {"place": place, "other": rest["other"]}
 
 
-def _pack_places(places: list[Placement]) -> list[Json]:
-    groups: dict[tuple[str, tuple[tuple[int, int], ...]], Json] = {}
-    for card, mask, heads in places:
-        shape, anchors = _mask_anchors(mask, heads)
-        group = groups.get((card, shape))
-        if group is None:
-            group = groups[card, shape] = {
-                "base": {"type": "place", "card": card},
-                "cells": [list(s) for s in shape],
-                "at": [],
-            }
-        group["at"].extend(anchors)
-    return list(groups.values())
+# A placement mask's entry in the compact form: the id of its shape relative to its anchor,
+# and the anchor [row, col] (the head on the first square). Masks come from fixed tables, so
+# these are bounded by the board's geometry (every shape in every place); documents are never
+# modified once built, so the anchor lists are shared between them.
+_ANCHORS: dict[int, tuple[int, list[int]]] = {}
+_SHAPES: dict[int, int] = {}  # a shape as a mask at the board's corner -> its id
+_SHAPE_CELLS: list[list[list[int]]] = []
+COLUMNS = [mask_of((r, c) for r in range(SIZE)) for c in range(SIZE)]
 
 
-@lru_cache(maxsize=1 << 16)
-def _mask_anchors(
-    mask: int, heads: tuple[tuple[int, int], ...]
-) -> tuple[tuple[tuple[int, int], ...], tuple[list[int], ...]]:
-    """A placement's shape relative to its anchor, and one anchor entry per head (as
-    `pack_legal` writes them). Documents are never modified once built, so the anchor lists
-    may be shared between them."""
-    squares = squares_of_mask(mask)
-    r0, c0, shape = _anchored(squares)
-    anchors = []
-    for head in heads:
-        h = squares.index(head)
-        anchors.append([r0, c0] if h == 0 else [r0, c0, h])
-    return shape, tuple(anchors)
+def _anchor(mask: int) -> tuple[int, list[int]]:
+    found = _ANCHORS.get(mask)
+    if found is None:
+        # The anchor is the top row and the left column; shifted there, the mask is the shape.
+        r0 = ((mask & -mask).bit_length() - 1) // SIZE
+        c0 = next(c for c in range(SIZE) if mask & COLUMNS[c])
+        shape = mask >> (r0 * SIZE + c0)
+        shape_id = _SHAPES.get(shape)
+        if shape_id is None:
+            shape_id = _SHAPES[shape] = len(_SHAPE_CELLS)
+            _SHAPE_CELLS.append([[r - r0, c - c0] for r, c in squares_of_mask(mask)])
+        found = _ANCHORS[mask] = (shape_id, [r0, c0])
+    return found
+
+
+def _pack_first_heads(hand: HandMasks) -> list[Json]:
+    """Placements with the head on the first square: one anchor each, grouped by card and
+    shape in the order the legal actions list them."""
+    groups: dict[tuple[str, int], list[list[int]]] = {}
+    anchor = _anchor
+    for card, masks in hand:
+        for mask in masks:
+            shape_id, at = _ANCHORS.get(mask) or anchor(mask)
+            key = (card, shape_id)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [at]
+            else:
+                group.append(at)
+    return [
+        {
+            "base": {"type": "place", "card": card},
+            "cells": [list(cell) for cell in _SHAPE_CELLS[shape_id]],
+            "at": ats,
+        }
+        for (card, shape_id), ats in groups.items()
+    ]
+
+
+def _pack_realm_heads(hand: HandMasks) -> list[Json]:
+    """Placements with one head per realm (the Ancestral head): an anchor per head."""
+    groups: dict[tuple[str, int], list[list[int]]] = {}
+    for card, masks in hand:
+        for mask in masks:
+            shape_id, at = _anchor(mask)
+            squares = squares_of_mask(mask)
+            anchors = groups.setdefault((card, shape_id), [])
+            for head in realm_heads(mask):
+                h = squares.index(head)
+                anchors.append(at if h == 0 else [*at, h])
+    return [
+        {
+            "base": {"type": "place", "card": card},
+            "cells": [list(cell) for cell in _SHAPE_CELLS[shape_id]],
+            "at": ats,
+        }
+        for (card, shape_id), ats in groups.items()
+    ]
 
 
 def pack_legal(actions: list[Json]) -> Json:

@@ -45,6 +45,7 @@ from app.realtime.presence import RoomPresence
 from app.realtime.protocol import (
     CLOSE_INTERNAL,
     dumps,
+    frames_frame,
     patch_frame,
     state_frame,
     status_frame,
@@ -72,6 +73,7 @@ class SharedChange:
     version: int
     status: str | None
     frames: list[str]
+    text: str  # the frames as one (protocol.frames_frame): what each spectator is sent
 
 
 class RoomHost(Protocol):
@@ -322,7 +324,7 @@ class Room:
             self.snap = new
             for conn in self.conns:
                 conn.key = docs.key_for(new, conn.viewer.user_id)
-                self._send_status(conn)
+                conn.send(self._status_of(conn))
         else:
             await self._fan_out(old, new, "reload")
         if seats_changed:
@@ -357,7 +359,9 @@ class Room:
         # The public parts of the view, once for every viewer kind of this change.
         shared = rules.shared_view(new.state) if order and new.state is not None else None
         memo: docs.Memo = {}  # so the shared parts are diffed once, not once per viewer kind
-        for i, key in enumerate(order):
+        log_memo: docs.LogMemo = {}  # so a log entry most viewers see alike is built once
+        mover, ack = first if first is not None else (None, None)
+        for key in order:
             doc = docs.document(new.state, key, new.clock, shared)
             prev = self.docs.get(key)
             patch = None
@@ -367,24 +371,29 @@ class Room:
                 hist.append((prev[0], new.version, patch))
             self.docs[key] = (new.version, doc)
             conns = by_key.get(key, ())
-            logs = [docs.log_frame(m, key, over) for m in fresh] if conns else []
+            logs = [docs.log_frame(m, key, over, log_memo) for m in fresh] if conns else []
+            change = None
             if key == docs.SPECTATOR and patch is not None:
                 change = self.spectator_change(old, new, patch, logs)
-                for conn in conns:
-                    if (
-                        conn.key == key
-                        and conn.version == change.base
-                        and conn.status == change.status
-                    ):
-                        conn.send_all(change.frames)
-                        conn.version, conn.status = change.version, new.status
-                    else:  # a socket not holding the previous version: its own frames
-                        self._send_change(conn, key, doc, patch, logs, new, previous)
-            else:
-                for conn in conns:
-                    self._send_change(conn, key, doc, patch, logs, new, previous)
-            if i == 0 and first is not None:
-                first[0].send(first[1])
+            for conn in conns:
+                if (
+                    change is not None
+                    and conn.key == key
+                    and conn.version == change.base
+                    and conn.status == change.status
+                ):
+                    conn.send(change.text)  # the same bytes for every spectator
+                    conn.version, conn.status = change.version, new.status
+                    continue
+                # (A spectator not holding the previous version gets frames of its own.)
+                frames = self._change_frames(conn, key, doc, patch, logs, new, previous)
+                if conn is mover:
+                    frames.append(ack)  # right behind its own patch
+                    mover = None
+                if frames:
+                    conn.send(frames_frame(frames))
+        if mover is not None:  # the mover's socket got no frame of this change: the ack alone
+            mover.send(ack)
 
     def spectator_change(
         self, old: GameSnap | None, new: GameSnap, patch: str, logs: list[str]
@@ -397,9 +406,9 @@ class Room:
         if status != new.status:
             frames.append(status_frame(self.game_id, new.status, new.version))
         base = old.version if old is not None else -1
-        return SharedChange(base, new.version, status, frames)
+        return SharedChange(base, new.version, status, frames, frames_frame(frames))
 
-    def _send_change(
+    def _change_frames(
         self,
         conn: Connection,
         key: ViewerKey,
@@ -408,21 +417,25 @@ class Room:
         logs: list[str],
         new: GameSnap,
         previous: int | None,
-    ) -> None:
+    ) -> list[str]:
+        """What this change brings `conn`, in order (the socket's state advanced to it)."""
+        frames: list[str] = []
         if key != conn.key or conn.version is None:
-            self._send_state(conn, key, doc)
+            frames.append(self._state_of(conn, key, doc))
         elif conn.version == new.version:
             pass  # a lobby-only change (seats) that left this viewer's document as it was
         elif patch is not None and conn.version == previous:
-            conn.send(patch)
+            frames.append(patch)
             conn.version = new.version
         else:
-            self._send_state(conn, key, doc)
-        for frame in logs:
-            conn.send(frame)
+            frames.append(self._state_of(conn, key, doc))
+        frames.extend(logs)
         if conn.status != new.status:
-            self._send_status(conn)
-        self._maybe_your_turn(conn)
+            frames.append(self._status_of(conn))
+        turn = self._your_turn_of(conn)
+        if turn is not None:
+            frames.append(turn)
+        return frames
 
     def _send_full(self, conn: Connection) -> None:
         snap = self.snap
@@ -430,7 +443,7 @@ class Room:
         key = docs.key_for(snap, conn.viewer.user_id)
         if snap.state is None:
             conn.key = key
-            self._send_status(conn)
+            conn.send(self._status_of(conn))
             return
         cached = self.docs.get(key)
         if cached is None or cached[0] != snap.version:
@@ -438,29 +451,36 @@ class Room:
             self.docs[key] = (snap.version, doc)
         else:
             doc = cached[1]
-        self._send_state(conn, key, doc)
+        frames = [self._state_of(conn, key, doc)]
         conn.status = snap.status  # the state frame says it: no separate status frame
-        self._maybe_your_turn(conn)
+        turn = self._your_turn_of(conn)
+        if turn is not None:
+            frames.append(turn)
+        conn.send(frames_frame(frames))
 
-    def _send_state(self, conn: Connection, key: ViewerKey, doc: dict[str, Any]) -> None:
+    def _state_of(self, conn: Connection, key: ViewerKey, doc: dict[str, Any]) -> str:
+        """The `state` frame of `doc` for `conn` (which then holds it)."""
         snap = self.snap
         assert snap is not None
-        conn.send(state_frame(self.game_id, snap.version, snap.status, key.seat, snap.to_act, doc))
         conn.key, conn.version = key, snap.version
+        return state_frame(self.game_id, snap.version, snap.status, key.seat, snap.to_act, doc)
 
-    def _send_status(self, conn: Connection) -> None:
+    def _status_of(self, conn: Connection) -> str:
+        """The `status` frame for `conn` (which then holds that status)."""
         snap = self.snap
         assert snap is not None
-        conn.send(status_frame(self.game_id, snap.status, snap.version))
         conn.status = snap.status
+        return status_frame(self.game_id, snap.status, snap.version)
 
-    def _maybe_your_turn(self, conn: Connection) -> None:
+    def _your_turn_of(self, conn: Connection) -> str | None:
+        """`your_turn`, if `conn`'s seat must decide now and has not been told so."""
         snap = self.snap
         if snap is None or snap.status != "live" or not conn.key.acting:
-            return
+            return None
         if snap.to_act == conn.key.seat and conn.turn_sent != snap.version:
             conn.turn_sent = snap.version
-            conn.send(your_turn_frame(self.game_id, snap.version, snap.to_act))
+            return your_turn_frame(self.game_id, snap.version, snap.to_act)
+        return None
 
     def _chain(self, key: ViewerKey, since: int, current: int) -> list[str] | None:
         """The patches leading from `since` to `current` for `key`, if all are still held."""

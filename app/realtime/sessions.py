@@ -5,7 +5,8 @@ A sign-out reaches the sockets three ways, fastest first: this instance's own so
 lost (the bus away or its subscription down), the sweep: every `recheck_s` the sessions of all
 open sockets are checked in one query and the ended ones closed. So a sign-out takes effect
 everywhere within `recheck_s` plus one query, bus or no bus. Actions and chat lines also re-check
-their socket's session, at most every `recheck_s`.
+their socket's session when neither they nor the sweep read it in the last `recheck_s` (so a
+busy table's moves seldom read it at all).
 """
 
 from __future__ import annotations
@@ -86,7 +87,12 @@ class SessionIndex:
         hashes = list(self.by_session)
         if not hashes:
             return 0
+        asked_at = self.clock()
         live = await self.run(self.store.live_sessions, hashes)
+        # Valid as of the question: their sockets' actions need not read them again so soon.
+        for token_hash in live:
+            for conn in self.by_session.get(token_hash, ()):
+                conn.session_checked_at = max(conn.session_checked_at, asked_at)
         ended = [h for h in hashes if h not in live]
         if ended:
             log.info("closing the sockets of %d ended sessions", len(ended))

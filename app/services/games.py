@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, exists, insert, select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
-from app.db.models import Game, Move, Seat, utcnow
+from app.db.models import Game, Move, utcnow
 from app.i18n import t_
 from app.metrics import MOVE_LATENCY, MOVES_APPLIED
-from app.services import analysis, clocks, notices, presence, ratings, spectator_delay
+from app.services import (
+    analysis,
+    clocks,
+    move_write,
+    notices,
+    presence,
+    ratings,
+    spectator_delay,
+)
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.lobby import get_game, seat_of, visible_game
@@ -270,50 +277,6 @@ def _check_still_theirs(db: Session, game: Game, seat: int, owner: int) -> None:
         raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
 
 
-_GAMES = Game.__table__
-_SEATS = Seat.__table__
-_INSERT_MOVE = insert(Move.__table__)
-
-
-@lru_cache(maxsize=16)
-def _update_statement(check_owner: bool, columns: tuple[str, ...]) -> Any:
-    """The conditional UPDATE of a move, built once (its SQL and cache key are then reused)."""
-    where = [
-        _GAMES.c.id == bindparam("gid"),
-        _GAMES.c.version == bindparam("seen"),
-        _GAMES.c.status == "live",
-    ]
-    if check_owner:
-        # The seat is still the caller's and no bot took it over meanwhile.
-        where.append(
-            exists().where(
-                _SEATS.c.game_id == bindparam("gid"),
-                _SEATS.c.seat == bindparam("seat_no"),
-                _SEATS.c.user_id == bindparam("owner"),
-                _SEATS.c.bot_level.is_(None),
-            )
-        )
-    return update(_GAMES).where(*where).values({c: bindparam(c) for c in columns})
-
-
-_MOVES = Move.__table__
-_MOVE_COLUMNS = ("game_id", "seq", "seat", "action", "events", "created_at", "timeout")
-
-
-@lru_cache(maxsize=16)
-def _move_statement(check_owner: bool, columns: tuple[str, ...]) -> Any:
-    """Postgres: the UPDATE and the move's INSERT as one statement (one round trip): the INSERT
-    takes its game id from the UPDATE's RETURNING, so it inserts nothing if the UPDATE matched
-    nothing."""
-    moved = _update_statement(check_owner, columns).returning(_GAMES.c.id).cte("moved")
-    values = [
-        moved.c.id,
-        *(bindparam(f"m_{name}", type_=_MOVES.c[name].type) for name in _MOVE_COLUMNS[1:]),
-    ]
-    insert_move = insert(_MOVES).from_select(list(_MOVE_COLUMNS), select(*values))
-    return insert_move.returning(_MOVES.c.seq)  # a row back: the move is in (rowcount is -1)
-
-
 def _commit(
     db: Session,
     game_id: int,
@@ -374,27 +337,34 @@ def _commit(
     if game is not None and game.clock is not None:
         plan = clocks.plan_move(game, state, new_state, seat, utcnow())
         values.update(plan.values)
-    # Optimistic concurrency: of two submissions against one version, exactly one matches here.
-    # Works alike on SQLite and Postgres; the unique (game_id, seq) below is a second guard.
-    params = {"gid": game_id, "seen": version, "seat_no": seat, "owner": owner, **values}
-    move = {
-        "seq": new_version,
-        "seat": seat,
-        "action": rules.canonical_action(action),  # canonical: unknown fields are never kept
-        "events": events,
-        "created_at": utcnow(),
-        "timeout": plan is not None and plan.timeout,
-    }
+    # The turn notice goes with the move's statements, unless the clock's record writes it.
+    notice = None
+    if plan is None and to_act is not None and new_state.turn.number != state.turn.number:
+        notice = (to_act, new_state.turn.number)  # a turn starts: its "your turn" notice
+    row = move_write.MoveRow(
+        game_id,
+        version,
+        seat,
+        owner,
+        values,
+        {
+            "seq": new_version,
+            "seat": seat,
+            "action": rules.canonical_action(action),  # canonical: unknown fields never kept
+            "events": events,
+            "created_at": utcnow(),
+            "timeout": plan is not None and plan.timeout,
+        },
+        notice,
+    )
+    # Optimistic concurrency: of two submissions against one version, exactly one matches in
+    # the UPDATE. Works alike on SQLite and Postgres; the unique (game_id, seq) is a second guard.
+    alone = game is None and not back and status != "finished" and not db.in_transaction()
     try:
-        if db.get_bind().dialect.name == "postgresql":
-            params.update({f"m_{k}": v for k, v in move.items()})
-            statement = _move_statement(owner is not None, tuple(values))
-            moved = db.execute(statement, params).first() is not None
+        if alone:  # nothing else to write: the statements alone, without the Session
+            moved = move_write.writer_for(db.get_bind()).write_alone(row)  # type: ignore[arg-type]
         else:
-            result = db.execute(_update_statement(owner is not None, tuple(values)), params)
-            moved = result.rowcount == 1
-            if moved:
-                db.execute(_INSERT_MOVE, {"game_id": game_id, **move})
+            moved = _write_in_session(db, row)
     except IntegrityError:  # the unique (game_id, seq): another move took this version
         db.rollback()
         raise ServiceError(
@@ -404,26 +374,24 @@ def _commit(
     if not moved:
         db.rollback()
         return None
-    if back:
-        presence.back_in(db, game_id, seat)  # as over HTTP: a move ends a "left" mark
-    if status == "finished":
-        # Its results and ratings: a job committed with the finish, or not at all (ratings.py).
-        ratings.enqueue_results(db, game_id)
-        analysis.enqueue(db, game_id)  # the game review, committed with the finish likewise
-    if plan is not None:
-        assert game is not None
-        clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; the turn notice
-    elif to_act is not None and new_state.turn.number != state.turn.number:
-        # A turn starts: its "your turn" notice, without reading the game.
-        notices.enqueue_turn_by_seat(db, game_id, to_act, new_state.turn.number)
-    try:
-        db.commit()
-    except IntegrityError:
-        db.rollback()
-        raise ServiceError(
-            "stale_version",
-            t_("game {game_id} is past version {version}", game_id=game_id, version=version),
-        ) from None
+    if not alone:
+        if back:
+            presence.back_in(db, game_id, seat)  # as over HTTP: a move ends a "left" mark
+        if status == "finished":
+            # Its results and ratings: a job committed with the finish, or not at all.
+            ratings.enqueue_results(db, game_id)
+            analysis.enqueue(db, game_id)  # the game review, committed with the finish likewise
+        if plan is not None:
+            assert game is not None
+            clocks.record(db, game, plan)  # a seat borrowed for a timed-out turn; turn notice
+        try:
+            db.commit()
+        except IntegrityError:
+            db.rollback()
+            raise ServiceError(
+                "stale_version",
+                t_("game {game_id} is past version {version}", game_id=game_id, version=version),
+            ) from None
     MOVE_LATENCY.observe(time.perf_counter() - began)
     MOVES_APPLIED.inc()
     cache_for(db.get_bind()).put(game_id, new_version, new_state)  # type: ignore[arg-type]
@@ -442,12 +410,33 @@ def _commit(
         bots,
         clock,
         timeout,
-        move["action"],
-        move["created_at"].isoformat(),
+        row.move["action"],
+        row.move["created_at"].isoformat(),
         origin,
     )
     notify(notifier, game_id, new_version, committed)
     return committed
+
+
+def _write_in_session(db: Session, row: move_write.MoveRow) -> bool:
+    """The move's statements in the Session's transaction (not committed); False if the UPDATE
+    matched nothing."""
+    check_owner = row.owner is not None
+    columns = tuple(row.values)
+    if db.get_bind().dialect.name == "postgresql":
+        params = row.update_params() | {f"m_{k}": v for k, v in row.move.items()}
+        notice = row.notice is not None
+        if notice:
+            params |= row.notice_params()
+        statement = move_write.postgres_statement(check_owner, columns, notice)
+        return db.execute(statement, params).first() is not None
+    result = db.execute(move_write.update_statement(check_owner, columns), row.update_params())
+    if result.rowcount != 1:
+        return False
+    db.execute(move_write.INSERT_MOVE, {"game_id": row.game_id, **row.move})
+    if row.notice is not None:
+        notices.enqueue_turn_by_seat(db, row.game_id, *row.notice)
+    return True
 
 
 def game_log(

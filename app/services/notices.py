@@ -56,24 +56,41 @@ def enqueue_turn_by_seat(db: Session, game_id: int, seat: int, turn: int) -> Non
     """`enqueue_turn` in one INSERT ... SELECT, for a move that read no game row (the fast path
     of games._commit): the owner of `seat` gets a notice if a person plays it and they want one.
     """
-    now = utcnow()
-    db.execute(
-        _turn_notice_statement(),
-        {"g": game_id, "s": seat, "t": turn, "d": f"turn:{game_id}:{turn}", "now": now},
-    )
+    db.execute(_turn_notice_statement(), turn_notice_params(game_id, seat, turn, utcnow()))
+
+
+def turn_notice_params(game_id: int, seat: int, turn: int, now: datetime) -> dict[str, Any]:
+    """The parameters of `turn_notice_insert`."""
+    return {
+        "gid": game_id,
+        "n_seat": seat,
+        "n_turn": turn,
+        "n_dedupe": f"turn:{game_id}:{turn}",
+        "n_now": now,
+    }
 
 
 @lru_cache(maxsize=1)
 def _turn_notice_statement() -> Any:
     # Built once: constructing and caching a statement costs more than running it.
-    now = bindparam("now", type_=UTCDateTime())
+    return turn_notice_insert()
+
+
+def turn_notice_insert(game_id: Any = None, moved: Any = None) -> Any:
+    """The turn notice's INSERT ... SELECT: a row for the owner of seat `n_seat` if a person
+    plays it and wants notices. `game_id`: the game id's expression (default the parameter
+    `gid`); `moved`: rows to join (a move's UPDATE ... RETURNING), so that without them no
+    notice goes in."""
+    now = bindparam("n_now", type_=UTCDateTime())
+    if game_id is None:
+        game_id = bindparam("gid", type_=Integer())
     rows = (
         select(
             literal("turn"),
             Seat.user_id,
-            bindparam("g", type_=Integer()),
-            bindparam("t", type_=Integer()),
-            bindparam("d", type_=String()),
+            game_id,
+            bindparam("n_turn", type_=Integer()),
+            bindparam("n_dedupe", type_=String()),
             literal("pending"),
             literal(0),
             now,
@@ -81,14 +98,16 @@ def _turn_notice_statement() -> Any:
         )
         .join(User, User.id == Seat.user_id)
         .where(
-            Seat.game_id == bindparam("g"),
-            Seat.seat == bindparam("s"),
+            Seat.game_id == bindparam("gid"),
+            Seat.seat == bindparam("n_seat"),
             Seat.bot_level.is_(None),
             User.notices.is_(true()),
             User.email.is_not(None),
             User.email_verified_at.is_not(None),
         )
     )
+    if moved is not None:
+        rows = rows.join(moved, true())
     columns = ["kind", "user_id", "game_id", "turn", "dedupe", "status", "attempts"]
     # The table, not the ORM class: an ORM insert with parameters would be a bulk insert.
     return insert(OutboxEmail.__table__).from_select([*columns, "next_try_at", "created_at"], rows)

@@ -161,6 +161,39 @@ test("socket actions resolve on ack and reject on error with the code", async ()
   c.stop();
 });
 
+test("one change's frames in one `frames` frame: handled in order, the ack after its patch", async () => {
+  const t = clock();
+  const srv = fakeServer();
+  const { FakeWS, made } = fakeSockets();
+  const got = [];
+  const { c, docs } = connect({
+    fetch: srv.fetch,
+    WebSocket: FakeWS,
+    onMessage: (m) => got.push(m.type),
+    ...t,
+  });
+  await c.start();
+  made[0].open();
+  const p = c.act({ type: "pass" });
+  const sent = made[0].sent.at(-1);
+  made[0].receive({
+    type: "frames",
+    frames: [
+      { type: "patch", base: 3, version: 4, ops: [{ op: "replace", path: "/view/n", value: 4 }] },
+      { type: "log", seq: 4, events: [] },
+      { type: "your_turn", version: 4, seat: 0 },
+      { type: "ack", id: sent.id, version: 4 },
+    ],
+  });
+  assert.equal((await p).version, 4);
+  assert.equal(docs.at(-1).version, 4);
+  assert.deepEqual(got, ["log", "your_turn"]);
+  // A bundle with a gap resyncs, as its frames would one by one.
+  made[0].receive({ type: "frames", frames: [{ type: "patch", base: 9, version: 10, ops: [] }] });
+  assert.equal(made[0].sent.at(-1).type, "resync");
+  c.stop();
+});
+
 test("other socket messages go to onMessage", async () => {
   const t = clock();
   const { FakeWS, made } = fakeSockets();

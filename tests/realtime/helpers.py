@@ -23,6 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from app.realtime.legal_wire import expand_legal
+from app.realtime.protocol import unbundled
 
 ORIGIN = "http://game.example"
 
@@ -325,19 +326,8 @@ class WsClient:
             async for text in self.conn:
                 assert isinstance(text, str)
                 self.raw.append(text)
-                frame = json.loads(text)
-                self.frames.append(frame)
-                if frame["type"] == "state":
-                    meta = ("type", "game_id", "version", "status", "seat", "to_act")
-                    self.wire = {k: v for k, v in frame.items() if k not in meta}
-                    self.doc = expanded(self.wire)
-                    self.version, self.seat = frame["version"], frame["seat"]
-                elif frame["type"] == "patch" and frame["version"] > self.version:
-                    # (Older patches are answers to a resync from further back: not ours to apply.)
-                    assert self.wire is not None and frame["base"] == self.version, frame
-                    self.wire = jsonpatch.apply_patch(self.wire, frame["ops"])
-                    self.doc = expanded(self.wire)
-                    self.version = frame["version"]
+                for frame in unbundled(json.loads(text)):
+                    self._take(frame)
                 self._changed.set()
         except ConnectionClosed:
             pass
@@ -345,6 +335,20 @@ class WsClient:
             rcvd = self.conn.protocol.close_rcvd
             self.closed = (rcvd.code, rcvd.reason) if rcvd else (None, "")
             self._changed.set()
+
+    def _take(self, frame: dict[str, Any]) -> None:
+        self.frames.append(frame)
+        if frame["type"] == "state":
+            meta = ("type", "game_id", "version", "status", "seat", "to_act")
+            self.wire = {k: v for k, v in frame.items() if k not in meta}
+            self.doc = expanded(self.wire)
+            self.version, self.seat = frame["version"], frame["seat"]
+        elif frame["type"] == "patch" and frame["version"] > self.version:
+            # (Older patches are answers to a resync from further back: not ours to apply.)
+            assert self.wire is not None and frame["base"] == self.version, frame
+            self.wire = jsonpatch.apply_patch(self.wire, frame["ops"])
+            self.doc = expanded(self.wire)
+            self.version = frame["version"]
 
     async def send(self, frame: dict[str, Any] | str) -> None:
         """Send a frame (a dict is JSON-encoded)."""

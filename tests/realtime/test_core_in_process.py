@@ -33,7 +33,7 @@ from app.realtime.codec import (
 from app.realtime.connection import Connection
 from app.realtime.documents import SPECTATOR, document
 from app.realtime.hub import Hub
-from app.realtime.protocol import ActionMsg
+from app.realtime.protocol import ActionMsg, unbundled
 from app.realtime.room import Room
 from app.realtime.sessions import SessionIndex
 from app.realtime.storage import Viewer
@@ -55,7 +55,7 @@ class FakeSocket:
 
     async def send_text(self, data: str) -> None:
         self.raw.append(data)
-        self.frames.append(json.loads(data))
+        self.frames.extend(unbundled(json.loads(data)))
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         self.closed = code
@@ -218,19 +218,20 @@ async def test_spectators_share_one_set_of_frames_equal_to_the_per_socket_docume
     raw = [sock(c).raw for c in early]
     start = [next(i for i, t in enumerate(r) if t.startswith('{"type":"state"')) for r in raw]
     changes = [
-        [t for t in r[i + 1 :] if t.startswith(('{"type":"patch"', '{"type":"log"'))]
+        [t for t in r[i + 1 :] if t.startswith(('{"type":"frames"', '{"type":"patch"'))]
         for r, i in zip(raw, start, strict=True)
     ]
     assert changes[0] and all(len(c) == len(changes[0]) for c in changes)
     for frames in zip(*changes, strict=True):
         assert all(f is frames[0] for f in frames), "one frame object for every spectator"
+    # One write per change: its patch and log lines in one frame.
+    assert all(json.loads(t)["type"] == "frames" for t in changes[0])
     for conn in early:  # each move's log entry, once, in order
         assert [f["seq"] for f in sock(conn).of("log")] == list(range(1, final + 1))
     for conn in (*early, late):
         texts = sock(conn).raw
         held: dict[str, Any] | None = None
-        for text in texts:
-            frame = json.loads(text)
+        for frame in (f for text in texts for f in unbundled(json.loads(text))):
             if frame["type"] == "state":
                 version = frame["version"]
                 held = {k: frame[k] for k in ("view", "legal", "clock")}
@@ -430,6 +431,24 @@ async def test_a_session_is_read_again_only_after_the_recheck_period(store: Memo
     del store.tokens["t10"]
     now[0] = 111.0
     assert not await index.still_valid(conn)
+
+
+async def test_a_sweep_that_finds_a_session_valid_spares_its_actions_the_read(
+    store: MemoryStore,
+) -> None:
+    now = [100.0]
+    index = SessionIndex(store, inline, recheck_s=5, clock=lambda: now[0])
+    ann = Connection(FakeSocket(), Viewer(10, "Ann", "t10"))
+    bob = Connection(FakeSocket(), Viewer(20, "Bob", "t20"))
+    for conn in (ann, bob):
+        conn.session_checked_at = 90.0
+        index.add(conn)
+    del store.tokens["t20"]
+    assert await index.sweep() == 1  # Bob's ended: closed
+    now[0] = 104.0
+    assert await index.still_valid(ann) and "check_session" not in store.calls
+    now[0] = 105.0  # the sweep's answer is as old as the period: read again
+    assert await index.still_valid(ann) and store.calls.count("check_session") == 1
 
 
 # --- the bus codec ------------------------------------------------------------------------------

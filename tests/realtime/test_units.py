@@ -14,7 +14,7 @@ import pytest
 import app.engine as rules
 from app.realtime.bus import MemoryBus, channel_prefix, create_bus
 from app.realtime.connection import Connection, SocketLimits, TokenBucket
-from app.realtime.documents import SPECTATOR, ViewerKey, diff, document
+from app.realtime.documents import SPECTATOR, LogMemo, ViewerKey, diff, document, log_frame
 from app.realtime.legal_wire import expand_legal, pack_legal, packed_legal
 from app.realtime.protocol import (
     MAX_FRAME_BYTES,
@@ -26,6 +26,7 @@ from app.realtime.protocol import (
 )
 from app.realtime.storage import Viewer
 from app.services.chat import clean as clean_chat_
+from app.services.live import MoveInfo
 from app.settings import Settings
 from tests.realtime.helpers import canonical
 
@@ -152,6 +153,34 @@ def test_shared_public_parts_and_the_diff_memo_change_nothing(
     assert memo_hits > 0
 
 
+@pytest.mark.parametrize(("players", "expansion", "seed"), [(3, True, 5), (4, True, 8)])
+def test_log_frames_built_once_per_change_equal_each_viewers_own(
+    players: int, expansion: bool, seed: int
+) -> None:
+    """One change's viewers share a log entry where they see it alike; each still gets exactly
+    the entry built for them alone (an event's secret only to its seat, R-60)."""
+    options = rules.GameOptions.from_dict({"players": players, "expansion": expansion})
+    state = rules.new_game(options, seed)
+    keys = [SPECTATOR, *(ViewerKey(s, True) for s in range(players))]
+    rng = random.Random(seed)
+    secrets_seen = 0
+    for seq in range(1, 400):
+        if rules.is_over(state):
+            break
+        seat = rules.to_act(state)
+        state, events = rules.apply(state, rng.choice(rules.legal_actions(state, seat)), seat)
+        move = MoveInfo(seq, seat, f"P{seat}", events, at="2026-12-03T00:00:00+00:00")
+        over = rules.is_over(state)
+        memo: LogMemo = {}
+        shared = [log_frame(move, key, over, memo) for key in keys]
+        alone = [log_frame(move, key, over) for key in keys]
+        assert shared == alone
+        secrets_seen += any("secret" in ev for ev in events)
+        # Viewers who see the same entry hold the same text object: built once.
+        assert len({id(text) for text in shared}) == len(set(alone))
+    assert secrets_seen > 5
+
+
 def test_the_diff_only_touches_what_changed() -> None:
     old = {"a": 1, "b": {"c": [1, 2], "d": "x"}, "l": [{"n": 1}, {"n": 2}], "gone": True}
     new = {"a": 1, "b": {"c": [1, 2, 3], "d": "y"}, "l": [{"n": 1}, {"n": 5}], "e/~": 0}
@@ -255,7 +284,8 @@ async def test_frames_are_written_at_once_and_queue_in_order_only_behind_a_waiti
     # Written by the send itself: no await happened, no writer task, no queue.
     assert sock.sent == ["now 0", "now 1", "now 2"] and conn._writer is None
     sock.block.clear()
-    conn.send_all(["waits", "after 1", "after 2"])
+    for frame in ("waits", "after 1", "after 2"):
+        conn.send(frame)
     assert sock.sent[-1] == "waits" and conn.queued() == 2 and conn._writer is not None
     sock.block.set()
     for _ in range(100):

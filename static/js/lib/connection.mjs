@@ -207,6 +207,13 @@ export class Connection {
     } catch {
       return;
     }
+    // The frames of one change come as one `frames` frame: handled in their order.
+    if (msg.type === "frames" && Array.isArray(msg.frames)) msg.frames.forEach((f) => this.handleFrame(f));
+    else this.handleFrame(msg);
+  }
+
+  handleFrame(msg) {
+    if (msg === null || typeof msg !== "object") return;
     if (msg.type === "state") {
       const { type, game_id, version, status, seat, to_act, ...doc } = msg;
       this.accept(doc, version, msg);
