@@ -17,7 +17,7 @@ import logging
 import re
 import time
 import uuid
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any
 
 import structlog
@@ -133,6 +133,23 @@ def configure(fmt: str = "text", level: str = "INFO") -> None:
     root.setLevel(level.upper())
 
 
+def enter_request(scope: Scope) -> Token[dict[str, Any] | None]:
+    """Give the request (or socket) in hand its log context: an id (a sane incoming
+    X-Request-ID, else a new one) and its game, if the path names one. `leave_request` ends it."""
+    incoming = dict(scope.get("headers", ())).get(b"x-request-id", b"").decode("latin-1")
+    request_id = incoming if _CLIENT_ID.match(incoming) else uuid.uuid4().hex
+    ctx: dict[str, Any] = {"request_id": request_id}
+    game = _GAME_PATH.match(scope.get("path", ""))
+    if game:
+        ctx["game_id"] = int(game.group(1))
+    return _REQUEST.set(ctx)
+
+
+def leave_request(token: Token[dict[str, Any] | None]) -> None:
+    """End the log context `enter_request` gave."""
+    _REQUEST.reset(token)
+
+
 class RequestContextMiddleware:
     """Pure ASGI: gives each request an id (a sane incoming X-Request-ID, else a new one),
     echoes it in the response, and, when `access_log` is on, logs one line per HTTP request."""
@@ -145,13 +162,8 @@ class RequestContextMiddleware:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        incoming = dict(scope.get("headers", ())).get(b"x-request-id", b"").decode("latin-1")
-        request_id = incoming if _CLIENT_ID.match(incoming) else uuid.uuid4().hex
-        ctx: dict[str, Any] = {"request_id": request_id}
-        game = _GAME_PATH.match(scope.get("path", ""))
-        if game:
-            ctx["game_id"] = int(game.group(1))
-        token = _REQUEST.set(ctx)
+        token = enter_request(scope)
+        request_id = _REQUEST.get()["request_id"]  # type: ignore[index]
         status = 0
         began = time.perf_counter()
 
@@ -172,4 +184,4 @@ class RequestContextMiddleware:
                 extra = {"method": method, "path": path, "status": status}
                 extra["ms"] = round((time.perf_counter() - began) * 1000, 1)
                 log.info("%s %s %s", method, path, status, extra=extra)
-            _REQUEST.reset(token)
+            leave_request(token)

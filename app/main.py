@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import Signer
+from starlette.types import Receive, Scope, Send
 
 from app.db.migrate import upgrade_to_head
 from app.db.session import engine_for, make_engine, make_sessionmaker
@@ -72,6 +73,21 @@ def _redis_client(url: str | None) -> object | None:
     )
 
 
+class SeaDragonsApp(FastAPI):
+    """The FastAPI app, with a door for game sockets (app.realtime.endpoint.SocketDoor): their
+    upgrades skip the HTTP stack, whose frames would stay in memory for a socket's life."""
+
+    socket_door: Any = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        door = self.socket_door
+        if door is not None and door.matches(scope):
+            scope["app"] = self
+            await door(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app: connect, apply pending migrations, mount the API."""
     settings = settings or get_settings()
@@ -103,7 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await the_app.state.bot_runner.stop()
         engine.dispose()
 
-    app = FastAPI(
+    app = SeaDragonsApp(
         title="Sea Dragons Online",
         version="0.1.0",
         summary="Accounts, lobby and games of Sea Dragons; see docs/api.md.",

@@ -13,14 +13,12 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app.logging_setup import RequestContextMiddleware
 from app.realtime.bus import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
-from app.realtime.endpoint import SocketShortcut, route
+from app.realtime.endpoint import SocketDoor, route
 from app.realtime.hub import Hub
 from app.services.live import SqlLiveStore
-from app.web.inputs import ControlCharacterMiddleware
-from app.web.security import OriginCheckMiddleware
+from app.web.security import OriginPolicy
 
 
 def install(app: FastAPI) -> Hub:
@@ -42,18 +40,10 @@ def install(app: FastAPI) -> Hub:
     app.state.realtime = hub
     app.router.routes.append(route())
 
-    def checks(endpoint: Any) -> Any:
-        # What a socket's upgrade passes in the app's own middleware (app/main.py), and
-        # nothing of the HTTP stack that would stay in memory for the socket's life.
-        origin = OriginCheckMiddleware(
-            endpoint,
-            allowed_origins=settings.allowed_origins,
-            public_origin=settings.public_origin(),
-        )
-        access_log = settings.log_format == "json"
-        return RequestContextMiddleware(ControlCharacterMiddleware(origin), access_log=access_log)
-
-    app.add_middleware(SocketShortcut, checks=checks)
+    # Game sockets enter at the app's door (main.SeaDragonsApp), past the HTTP stack.
+    app.socket_door = SocketDoor(  # type: ignore[attr-defined]
+        OriginPolicy(settings.allowed_origins, settings.public_origin())
+    )
 
     inner = app.router.lifespan_context
 

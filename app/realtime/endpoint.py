@@ -1,7 +1,8 @@
 """`WS /ws/games/{id}`: access and socket caps on the upgrade, then the message loop.
 
-The Origin of the upgrade is checked before this runs, by app.web.security's middleware (as
-for every state-changing request): a socket from another site's page never gets here.
+The Origin of the upgrade is checked before this runs, at the app's door (`SocketDoor`, by the
+same rule as app.web.security's middleware for every state-changing request): a socket from
+another site's page never gets here.
 """
 
 from __future__ import annotations
@@ -10,13 +11,16 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Callable
 
 from starlette.routing import WebSocketRoute
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.db.errors import is_unavailable
+from app.i18n.context import use_language
+from app.i18n.middleware import language_of
+from app.logging_setup import enter_request, leave_request
+from app.metrics import count_error
 from app.realtime.connection import Connection
 from app.realtime.hub import Hub
 from app.realtime.protocol import (
@@ -38,6 +42,8 @@ from app.realtime.storage import Viewer
 from app.services.errors import ServiceError
 from app.settings import Settings
 from app.web.deps import client_address, session_token
+from app.web.inputs import has_control_characters
+from app.web.security import OriginPolicy
 
 log = logging.getLogger(__name__)
 
@@ -250,29 +256,40 @@ ROUTE = "/ws/games/{game_id:int}"
 _ROUTE_PATH = re.compile(r"^/ws/games/([0-9]{1,10})$")
 
 
-class SocketShortcut:
-    """Pure ASGI, outside the app's HTTP middleware: a game socket's upgrade goes straight to
-    `game_socket` through `checks` (the socket's own: log context, control characters, the
-    Origin), not through the exception handlers, FastAPI's exit stack and the router.
+class SocketDoor:
+    """The way in for a game socket, at the app's outermost layer (main.SeaDragonsApp): the
+    upgrade passes its own checks here, in this one frame (the log context, control characters
+    in the path or query, the Origin, the reader's language), then goes straight to
+    `game_socket`, past the HTTP middleware, the exception handlers and the router.
 
     A socket lives for hours, and every layer it passes keeps a suspended frame (and its
-    closures) for all that time: the HTTP stack cost about 10 KiB per open socket, a third of
-    an idle spectator's memory (docs/benchmarks.md). Any other path goes on to `app`.
+    closures) for all that time: at 10,000 spectators each kilobyte per socket is 10 MB
+    (docs/benchmarks.md). Any other request goes through the app as usual.
     """
 
-    def __init__(self, app: ASGIApp, checks: Callable[[ASGIApp], ASGIApp]) -> None:
-        self.app = app
-        self.socket_app = checks(_socket_asgi)
+    def __init__(self, origins: OriginPolicy) -> None:
+        self.origins = origins
+
+    def matches(self, scope: Scope) -> bool:
+        """Whether this is a game socket's upgrade."""
+        return scope["type"] == "websocket" and _ROUTE_PATH.match(scope.get("path", "")) is not None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            match = _ROUTE_PATH.match(scope.get("path", ""))
-            if match is not None:
-                scope["path_params"] = {"game_id": int(match[1])}  # as the route would
-                await self.socket_app(scope, receive, send)
+        match = _ROUTE_PATH.match(scope["path"])
+        assert match is not None
+        scope["path_params"] = {"game_id": int(match[1])}  # as the route would
+        token = enter_request(scope)
+        try:
+            # Refused before accepting: the browser sees a refused handshake (HTTP 403).
+            if has_control_characters(scope):
+                count_error("invalid_request", "ws")
+                await send({"type": "websocket.close", "code": CLOSE_POLICY})
                 return
-        await self.app(scope, receive, send)
-
-
-async def _socket_asgi(scope: Scope, receive: Receive, send: Send) -> None:
-    await game_socket(WebSocket(scope, receive, send))
+            if not self.origins.allows(scope):
+                count_error("bad_origin", "ws")
+                await send({"type": "websocket.close", "code": CLOSE_POLICY})
+                return
+            with use_language(language_of(scope)):  # the socket's error frames are in it
+                await game_socket(WebSocket(scope, receive, send))
+        finally:
+            leave_request(token)

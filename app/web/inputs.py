@@ -59,7 +59,7 @@ class ControlCharacterMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or not _bad(scope):
+        if scope["type"] not in ("http", "websocket") or not has_control_characters(scope):
             await self.app(scope, receive, send)
             return
         if scope["type"] == "websocket":
@@ -70,7 +70,8 @@ class ControlCharacterMiddleware:
         await refusal(scope, receive, send)
 
 
-def _bad(scope: Scope) -> bool:
+def has_control_characters(scope: Scope) -> bool:
+    """Whether the decoded path or query string holds a control character."""
     if CONTROL.search(scope.get("path", "")):
         return True
     query = scope.get("query_string", b"").decode("utf-8", errors="replace")

@@ -82,15 +82,12 @@ class OriginCheckMiddleware:
 
     def __init__(self, app: ASGIApp, allowed_origins: list[str], public_origin: str | None):
         self.app = app
-        allowed = {o.strip().rstrip("/").lower() for o in allowed_origins if o.strip()}
-        if public_origin:
-            allowed.add(public_origin)
-        self.allowed = frozenset(allowed)
+        self.policy = OriginPolicy(allowed_origins, public_origin)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         checked = kind == "websocket" or (kind == "http" and scope.get("method") in STATE_CHANGING)
-        if not checked or self._allowed(scope):
+        if not checked or self.policy.allows(scope):
             await self.app(scope, receive, send)
             return
         if kind == "websocket":
@@ -101,7 +98,19 @@ class OriginCheckMiddleware:
         message = "requests that change something must come from this site's pages"
         await error_response("bad_origin", message, 403)(scope, receive, send)
 
-    def _allowed(self, scope: Scope) -> bool:
+
+class OriginPolicy:
+    """Which origins may send state-changing requests and open sockets (OriginCheckMiddleware's
+    rule; game sockets apply it at the app's door, app/realtime/endpoint.py)."""
+
+    def __init__(self, allowed_origins: list[str], public_origin: str | None) -> None:
+        allowed = {o.strip().rstrip("/").lower() for o in allowed_origins if o.strip()}
+        if public_origin:
+            allowed.add(public_origin)
+        self.allowed = frozenset(allowed)
+
+    def allows(self, scope: Scope) -> bool:
+        """Whether the request's Origin (or Referer) is its own origin or an allowed one."""
         headers = dict(scope.get("headers", ()))
         source = headers.get(b"origin", b"").decode("latin-1")
         if not source and headers.get(b"referer"):
