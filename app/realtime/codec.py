@@ -19,6 +19,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from app.realtime.bus import RECONNECTED
 
 log = logging.getLogger(__name__)
@@ -125,7 +127,7 @@ class Codec:
             body = {"kind": "revoked", "sessions": list(message.sessions)}
         else:
             return RECONNECTED
-        return json.dumps({"from": self.instance, **body}, separators=(",", ":"))
+        return orjson.dumps({"from": self.instance, **body}).decode()
 
     def is_own(self, text: str) -> bool:
         """Whether this instance sent `text` (told from its first bytes, nothing decoded)."""
@@ -136,7 +138,7 @@ class Codec:
         if self.is_own(text):
             return None
         try:
-            data = json.loads(text)
+            data = orjson.loads(text)
             kind = data["kind"]
             origin = data.get("from")
             if origin is not None and not isinstance(origin, str):
