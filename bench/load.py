@@ -275,9 +275,13 @@ async def floor_round_trips(port: int, count: int) -> list[float]:
     return times
 
 
-async def floor_throughput(port: int, clients: int, seconds: float) -> dict[str, Any]:
-    """Many clients, each one message at a time, for `seconds`: messages/s and latencies."""
+async def floor_throughput(
+    port: int, clients: int, seconds: float, server: Proc | None = None
+) -> dict[str, Any]:
+    """Many clients, each one message at a time, for `seconds`: messages/s and latencies, and
+    with `server` the floor server's CPU per message (the stack's own cost of a message)."""
     times: list[float] = []
+    cpu_began = server.cpu_s() if server is not None else 0.0
     stop_at = time.perf_counter() + seconds
 
     async def client(n: int) -> None:
@@ -291,12 +295,16 @@ async def floor_throughput(port: int, clients: int, seconds: float) -> dict[str,
     began = time.perf_counter()
     await asyncio.gather(*(client(n) for n in range(clients)))
     elapsed = time.perf_counter() - began
-    return {
+    out = {
         "clients": clients,
         "messages_per_s": round(len(times) / elapsed, 1),
         "p50_ms": pct(times, 0.5),
         "p99_ms": pct(times, 0.99),
     }
+    if server is not None:
+        used = server.cpu_s() - cpu_began
+        out["server_cpu_ms_per_message"] = round(used * 1000 / max(1, len(times)), 2)
+    return out
 
 
 # --- the project -----------------------------------------------------------------------------
@@ -346,6 +354,23 @@ def _walk(doc: Any, parts: list[str]) -> Any:
     for part in parts:
         doc = doc[int(part)] if isinstance(doc, list) else doc[part]
     return doc
+
+
+def pick(legal: dict[str, Any] | list[dict[str, Any]], rng: random.Random) -> Any:
+    """A uniformly random legal action, as `rng.choice(expand_legal(legal))` picks it, built
+    alone: the harness expands only the action it plays (it shares the cores with the server)."""
+    if isinstance(legal, list):
+        return rng.choice(legal) if legal else None
+    places, others = legal.get("place", ()), legal.get("other", ())
+    count = sum(len(group["at"]) for group in places) + len(others)
+    if not count:
+        return None
+    index = rng.randrange(count)  # what rng.choice draws for a list of `count`
+    for group in places:
+        if index < len(group["at"]):
+            return expand_legal({"place": [{**group, "at": [group["at"][index]]}], "other": []})[0]
+        index -= len(group["at"])
+    return others[index]
 
 
 def _compact(frame: dict[str, Any]) -> str:
@@ -476,10 +501,9 @@ class Player:
         legal = self.doc.get("legal", self.doc.get("legal_actions"))
         if not legal:
             return  # not this seat's decision
-        legal = expand_legal(legal)
-        if not legal:
+        action = pick(legal, self.rng)
+        if action is None:
             return
-        action = self.rng.choice(legal)
         self.waiting = msg_id = self.version + 1
         self.run.sent_at[self.version + 1] = time.perf_counter()
         self._send({"type": "action", "id": msg_id, "version": self.version, "action": action})
@@ -770,7 +794,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "round_trip_p50_ms": pct(rtts, 0.5),
             "round_trip_p99_ms": pct(rtts, 0.99),
             "throughput": await floor_throughput(
-                floor.port, args.floor_clients, args.floor_seconds
+                floor.port, args.floor_clients, args.floor_seconds, floor
             ),
         }
         floor.stop()

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import re
@@ -312,6 +313,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             rss0, began = server.rss_kib(), time.perf_counter()
             specs = await open_spectators(server.port, game_ids, count, versions, args.slow)
             opened_s = time.perf_counter() - began
+            # This client holds as many sockets as the server: keep them out of its own
+            # collector's full passes, which would otherwise pause it for most of a second
+            # (the latencies would then measure the client).
+            gc.freeze()
             await asyncio.sleep(3.0)  # presence settles
             rss1 = server.rss_kib()
             step: dict[str, Any] = {"spectators": count, "open_s": round(opened_s, 1)}
@@ -343,6 +348,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["steps"].append(step)
             for s in specs:
                 s.close()
+            specs = []
+            gc.unfreeze()  # the next step's sockets are frozen afresh
     finally:
         if server is not None:
             server.stop()

@@ -17,7 +17,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from app.db.errors import is_unavailable
-from app.i18n.context import use_language
+from app.i18n.context import reset_language, set_language
 from app.i18n.middleware import language_of
 from app.logging_setup import enter_request, leave_request
 from app.metrics import count_error
@@ -275,10 +275,10 @@ class SocketDoor:
         return scope["type"] == "websocket" and _ROUTE_PATH.match(scope.get("path", "")) is not None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        match = _ROUTE_PATH.match(scope["path"])
-        assert match is not None
-        scope["path_params"] = {"game_id": int(match[1])}  # as the route would
-        token = enter_request(scope)
+        scope["path_params"] = {"game_id": _game_id_of(scope)}  # as the route would
+        # (Every local here lives as long as the socket: plain tokens, no `with` generators.)
+        request = enter_request(scope)
+        language = set_language(language_of(scope))  # the socket's error frames are in it
         try:
             # Refused before accepting: the browser sees a refused handshake (HTTP 403).
             if has_control_characters(scope):
@@ -289,7 +289,13 @@ class SocketDoor:
                 count_error("bad_origin", "ws")
                 await send({"type": "websocket.close", "code": CLOSE_POLICY})
                 return
-            with use_language(language_of(scope)):  # the socket's error frames are in it
-                await game_socket(WebSocket(scope, receive, send))
+            await game_socket(WebSocket(scope, receive, send))
         finally:
-            leave_request(token)
+            reset_language(language)
+            leave_request(request)
+
+
+def _game_id_of(scope: Scope) -> int:
+    match = _ROUTE_PATH.match(scope["path"])
+    assert match is not None  # SocketDoor.matches said so
+    return int(match[1])

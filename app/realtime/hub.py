@@ -42,6 +42,7 @@ from app.services.notify import Notifier
 log = logging.getLogger(__name__)
 
 TRIM_AFTER_CLOSES = 200  # sockets closed between two returns of free memory to the system
+FREEZE_AFTER_OPENS = 100  # sockets opened between two freezes of the heap (memory.py)
 
 
 async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
@@ -101,6 +102,9 @@ class Hub:
         self.checks = 0  # periodic checks done (tests wait on it)
         self.sweeps = 0  # session sweeps done (tests wait on it)
         self.closed_since_trim = 0  # sockets closed since memory was last given back
+        self.open_sockets = 0
+        self.peak_sockets = 0  # the most open at once since memory was last given back
+        self.opened_since_freeze = 0  # sockets opened since the heap was last frozen
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -182,21 +186,32 @@ class Hub:
     # --- sockets ---------------------------------------------------------------------------
 
     def opened(self, conn: Connection) -> None:
-        """Index an open socket (by its session, for sign-outs)."""
+        """Index an open socket (by its session, for sign-outs); after a burst of opens, keep
+        the sockets' objects out of the garbage collector's passes (memory.py)."""
         OPEN_SOCKETS.inc()
         self.sessions.add(conn)
+        self.open_sockets += 1
+        self.peak_sockets = max(self.peak_sockets, self.open_sockets)
+        self.opened_since_freeze += 1
+        if self.opened_since_freeze >= FREEZE_AFTER_OPENS:
+            self.opened_since_freeze = 0
+            memory.freeze()
 
     def closed(self, conn: Connection) -> None:
-        """Forget a closed socket (and give memory back after a burst of closes)."""
+        """Forget a closed socket (and give memory back after a burst of closes: at least
+        TRIM_AFTER_CLOSES, and as many as were open at most since the last time)."""
         OPEN_SOCKETS.dec()
         self.sessions.remove(conn)
+        self.open_sockets -= 1
         self.closed_since_trim += 1
-        if self.closed_since_trim >= TRIM_AFTER_CLOSES:
+        if self.closed_since_trim >= max(TRIM_AFTER_CLOSES, self.peak_sockets):
             self._trim()
 
     def _trim(self) -> None:
         if self.closed_since_trim:
             self.closed_since_trim = 0
+            self.opened_since_freeze = 0
+            self.peak_sockets = self.open_sockets
             memory.release()
 
     # --- timers ----------------------------------------------------------------------------

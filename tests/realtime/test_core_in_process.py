@@ -19,6 +19,7 @@ from sqlalchemy.exc import OperationalError
 
 import app.engine as rules
 from app.metrics import ERRORS
+from app.realtime import memory
 from app.realtime.bus import RECONNECTED, MemoryBus
 from app.realtime.codec import (
     Changed,
@@ -542,3 +543,33 @@ async def test_presence_is_merged_across_instances_and_each_picture_sent_once(
     for conn in [ann, bob, *(c for c, _ in spectators)]:
         frames = sock(conn).of("presence")
         assert all(a != b for a, b in itertools.pairwise(frames)), frames
+
+
+async def test_the_heap_is_frozen_after_bursts_of_opens_and_thawed_once_a_crowd_left(
+    hubs: list[Hub], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Open sockets' objects are kept out of the collector's full passes (frozen every 100
+    opens); a full pass (thaw, collect, freeze) comes after as many closes as were open at most
+    since the last one, so a crowd leaving costs one pass, not one per 200 closes."""
+    calls: list[str] = []
+    monkeypatch.setattr(memory, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(memory, "release", lambda: calls.append("release") or True)
+    hub = hubs[0]
+    crowd = [Connection(FakeSocket(), Viewer(None, None)) for _ in range(1000)]
+    for conn in crowd:
+        hub.opened(conn)
+    assert calls == ["freeze"] * 10
+    calls.clear()
+    for conn in crowd[:999]:
+        hub.closed(conn)
+    assert calls == [], "fewer closes than the crowd: no full pass yet"
+    hub.closed(crowd[999])
+    assert calls == ["release"]
+    # Afterwards a smaller room: the next pass comes after at least 200 closes.
+    calls.clear()
+    few = [Connection(FakeSocket(), Viewer(None, None)) for _ in range(150)]
+    for conn in few:
+        hub.opened(conn)
+    for conn in few:
+        hub.closed(conn)
+    assert calls == ["freeze"]
