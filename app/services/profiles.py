@@ -58,22 +58,6 @@ def _rating_out(row: Any, variant: str, provisional_sigma: float) -> dict[str, A
     }
 
 
-def rank_of(db: Session, row: Rating, provisional_sigma: float) -> int | None:
-    """The place on the variant's leaderboard (None while provisional)."""
-    if row.sigma > provisional_sigma:
-        return None
-    above = db.scalar(
-        select(func.count())
-        .select_from(Rating)
-        .where(
-            Rating.variant == row.variant,
-            Rating.display > row.display,
-            Rating.sigma <= provisional_sigma,
-        )
-    )
-    return 1 + int(above or 0)
-
-
 def _rank() -> Any:
     """`rank_of` as a column of a query on `Rating` (None while provisional); `:sigma` is the
     provisional sigma."""
@@ -569,6 +553,25 @@ def profile(
     return result
 
 
+# A leaderboard page, built once: the count of ranked ratings, the page, and how many are
+# above its first (equal ratings share a rank). Parameters: `:variant`, `:sigma`, `:offset`,
+# `:size`, `:display`.
+_RANKED = (
+    Rating.variant == bindparam("variant"),
+    Rating.sigma <= bindparam("sigma", type_=Float),
+)
+RANKED_COUNT = select(func.count()).select_from(Rating).where(*_RANKED)
+LEADERBOARD_PAGE = (
+    select(Rating.display, Rating.games, User.username, User.display_name)
+    .join(User, User.id == Rating.user_id)
+    .where(*_RANKED)
+    .order_by(Rating.display.desc(), Rating.user_id)
+    .offset(bindparam("offset", type_=Integer))
+    .limit(bindparam("size", type_=Integer))
+)
+RANKED_ABOVE = RANKED_COUNT.where(Rating.display > bindparam("display", type_=Integer))
+
+
 def leaderboard(db: Session, variant: str, page: int, settings: Any) -> dict[str, Any]:
     """Non-provisional ratings of a variant, best first, one page (1-based)."""
     if variant not in rm.VARIANTS:
@@ -576,40 +579,32 @@ def leaderboard(db: Session, variant: str, page: int, settings: Any) -> dict[str
             "invalid_request", t_("variant is one of {variants}", variants=", ".join(rm.VARIANTS))
         )
     size = settings.leaderboard_page_size
-    sigma = settings.rating_provisional_sigma
-    where = (Rating.variant == variant, Rating.sigma <= sigma)
-    total = db.scalar(select(func.count()).select_from(Rating).where(*where)) or 0
-    rows = db.execute(
-        select(Rating, User.username, User.display_name)
-        .join(User, User.id == Rating.user_id)
-        .where(*where)
-        .order_by(Rating.display.desc(), Rating.user_id)
-        .offset((page - 1) * size)
-        .limit(size)
-    ).all()
+    ranked = {"variant": variant, "sigma": settings.rating_provisional_sigma}
+    total = int(_read(db, RANKED_COUNT, ranked)[0][0] or 0)
+    rows = _read(db, LEADERBOARD_PAGE, {**ranked, "offset": (page - 1) * size, "size": size})
     # Equal ratings share a rank, the one the profile shows (1 + how many are above).
     entries = []
     rank = 0
-    for i, (r, uname, dname) in enumerate(rows):
+    for i, (display, games, uname, dname) in enumerate(rows):
         if i == 0:
-            rank = rank_of(db, r, sigma) or 1
-        elif r.display != rows[i - 1][0].display:
+            rank = 1 + int(_read(db, RANKED_ABOVE, {**ranked, "display": display})[0][0] or 0)
+        elif display != rows[i - 1].display:
             rank = (page - 1) * size + i + 1
         entries.append(
             {
                 "rank": rank,
                 "username": uname,
                 "display_name": dname,
-                "rating": r.display,
-                "games": r.games,
+                "rating": display,
+                "games": games,
             }
         )
     return {
         "variant": variant,
         "page": page,
         "page_size": size,
-        "total": int(total),
-        "pages": max(1, -(-int(total) // size)),
+        "total": total,
+        "pages": max(1, -(-total // size)),
         "entries": entries,
     }
 
