@@ -78,9 +78,10 @@ def _rank() -> Any:
 
 # A profile read on SQLite is four statements, built once here (building one costs more CPU
 # than the database takes to answer it): account with ratings and ranks, rating histories, the
-# kept sums, recent games with their seats. On Postgres the same four parts come back from one
-# statement (`PROFILE_IN_ONE`), each part aggregated to JSON. Parameters: `:name`, `:sigma`,
-# `:user_id`, `:points`, `:recent`.
+# kept sums, recent games with their seats; head-to-head adds three (`OPPONENT`, `RECORD`,
+# `LATEST_TOGETHER`). On Postgres the same parts come back from one statement (`PROFILE_IN_ONE`,
+# or `PROFILE_VS_IN_ONE` with the head-to-head), each part aggregated to JSON. Parameters:
+# `:name`, `:sigma`, `:user_id`, `:points`, `:recent`, and `:vs` (head-to-head).
 ACCOUNT_RATINGS = (
     select(
         User.id,
@@ -227,6 +228,13 @@ class ProfileRows(NamedTuple):
     history: Sequence[Any]  # `HistoryRow`'s fields
     sums: Sequence[Any]  # `profile_summaries.COLUMNS`
     recent: Sequence[Any]  # `RecentRow`'s fields
+    vs: Any = None  # read with the profile (`HeadToHead`), or None: read after it, if asked
+
+
+class HeadToHead(NamedTuple):
+    opponent: Any  # id, username, display_name
+    record: Sequence[int]  # games together, ahead, behind
+    together: Sequence[Any]  # `RecentRow`s: every seat of the latest games together
 
 
 # Postgres: the four parts in one statement, one round trip. Each part is one JSON array of
@@ -236,8 +244,22 @@ class ProfileRows(NamedTuple):
 # integers, booleans, float8 in its shortest exact form (Postgres 12 on, at the default
 # extra_float_digits), timestamps in ISO 8601 with their offset. The parts are the four
 # statements above, written out (tests/services/test_profiles_read.py compares the two reads).
-PROFILE_IN_ONE = text(
-    """
+# Every seat of the games `n` (their `game_id` and `bot_names_of`) as `RecentRow`s.
+_SEATS_JSON = """(SELECT json_agg(json_build_array(r.game_id, r.seat, r.user_id, r.bot_level,
+       r.place, r.total, r.quit, o.display_name, o.username, n.bot_names_of, r.id, r.variant,
+       r.players, r.rated, r.display_after, r.mu_before, r.sigma_before, r.finished_at)
+       ORDER BY r.game_id, r.seat)
+   FROM ({games}) n
+   JOIN game_results r ON r.game_id = n.game_id
+   LEFT JOIN users o ON o.id = r.user_id)"""
+_NEWEST_JSON = """SELECT m.game_id, g.bot_names_of FROM game_results m
+         JOIN games g ON g.id = m.game_id AND g.visibility = 'public'{together}
+         WHERE m.user_id = u.id ORDER BY m.id DESC LIMIT :recent"""
+# The games the player shares with `:vs` (their result `t`).
+_TOGETHER_JSON = """
+         JOIN game_results t ON t.game_id = m.game_id
+         JOIN users v ON v.id = t.user_id AND v.username = :vs"""
+_PROFILE_JSON = f"""
 SELECT u.id, u.username, u.display_name, u.created_at,
   (SELECT json_agg(json_build_array(r.variant, r.mu, r.sigma, r.display, r.games,
        CASE WHEN r.sigma <= :sigma THEN 1 + (
@@ -261,18 +283,23 @@ SELECT u.id, u.username, u.display_name, u.created_at,
        s.own_tails_n, s.opp_seats, s.opp_gold, s.opp_ships, s.opp_missions,
        s.opp_most_missions, s.opp_realms, s.opp_tails, s.opp_tails_n))
    FROM profile_summaries s WHERE s.user_id = u.id) AS sums,
-  (SELECT json_agg(json_build_array(r.game_id, r.seat, r.user_id, r.bot_level, r.place,
-       r.total, r.quit, o.display_name, o.username, n.bot_names_of, r.id, r.variant,
-       r.players, r.rated, r.display_after, r.mu_before, r.sigma_before, r.finished_at)
-       ORDER BY r.game_id, r.seat)
-   FROM (SELECT m.game_id, g.bot_names_of FROM game_results m
-         JOIN games g ON g.id = m.game_id AND g.visibility = 'public'
-         WHERE m.user_id = u.id ORDER BY m.id DESC LIMIT :recent) n
-   JOIN game_results r ON r.game_id = n.game_id
-   LEFT JOIN users o ON o.id = r.user_id) AS recent
-FROM users u WHERE u.username = :name
-"""
-).columns(User.id, User.username, User.display_name, User.created_at)
+  {_SEATS_JSON.format(games=_NEWEST_JSON.format(together=""))} AS recent"""
+# Head-to-head against `:vs`: the opponent, the record (games together, ahead, behind) and every
+# seat of the latest games together, three more columns of the same statement.
+_VS_JSON = f""",
+  (SELECT json_build_array(v.id, v.username, v.display_name) FROM users v
+   WHERE v.username = :vs) AS opponent,
+  (SELECT json_build_array(count(*), count(CASE WHEN m.place < t.place THEN 1 END),
+       count(CASE WHEN m.place > t.place THEN 1 END))
+   FROM game_results m
+   JOIN games g ON g.id = m.game_id AND g.visibility = 'public'{_TOGETHER_JSON}
+   WHERE m.user_id = u.id) AS record,
+  {_SEATS_JSON.format(games=_NEWEST_JSON.format(together=_TOGETHER_JSON))} AS together"""
+_ACCOUNT_JSON = """
+FROM users u WHERE u.username = :name"""
+_ACCOUNT = (User.id, User.username, User.display_name, User.created_at)
+PROFILE_IN_ONE = text(_PROFILE_JSON + _ACCOUNT_JSON).columns(*_ACCOUNT)
+PROFILE_VS_IN_ONE = text(_PROFILE_JSON + _VS_JSON + _ACCOUNT_JSON).columns(*_ACCOUNT)
 
 
 def _read(db: Session, statement: Any, params: dict[str, Any]) -> list[Any]:
@@ -308,15 +335,22 @@ def _json_time(value: str) -> datetime:
     return datetime.fromisoformat(value)
 
 
-def _read_in_one(db: Session, name: str, settings: Any) -> ProfileRows | None:
-    """The profile's rows from `PROFILE_IN_ONE` (Postgres); None for no such account."""
+def _recent_rows(rows: Sequence[Sequence[Any]] | None) -> list[RecentRow]:
+    return [RecentRow(*r[:-1], _json_time(r[-1])) for r in rows or ()]
+
+
+def _read_in_one(db: Session, name: str, settings: Any, vs: str | None) -> ProfileRows | None:
+    """The profile's rows from `PROFILE_IN_ONE` (Postgres), or `PROFILE_VS_IN_ONE` with the
+    head-to-head against `vs` (a normalised username); None for no such account."""
     params = {
         "name": name,
         "sigma": settings.rating_provisional_sigma,
         "points": settings.profile_history_points,
         "recent": settings.profile_recent_games,
     }
-    found = _read(db, PROFILE_IN_ONE, params)
+    if vs is not None:
+        params["vs"] = vs
+    found = _read(db, PROFILE_IN_ONE if vs is None else PROFILE_VS_IN_ONE, params)
     if not found:
         return None
     row = found[0]
@@ -328,21 +362,42 @@ def _read_in_one(db: Session, name: str, settings: Any) -> ProfileRows | None:
             for v, i, gid, at, shown, vis in row.history or ()
         ],
         sums=[SumRow(*r) for r in row.sums or ()],
-        recent=[RecentRow(*r[:-1], _json_time(r[-1])) for r in row.recent or ()],
+        recent=_recent_rows(row.recent),
+        vs=None
+        if vs is None
+        else HeadToHead(
+            opponent=None if row.opponent is None else OpponentRow(*row.opponent),
+            record=row.record,
+            together=_recent_rows(row.together),
+        ),
     )
 
 
-def _profile_rows(
-    db: Session, username: str, settings: Any, *, in_one: bool | None = None
-) -> ProfileRows:
-    """The rows of `username`'s profile (any case): in one statement on Postgres (`in_one`
-    None), in four elsewhere; `not_found` as `account`."""
+class OpponentRow(NamedTuple):
+    id: int
+    username: str
+    display_name: str
+
+
+def _normalised(username: str) -> str | None:
+    """A username as stored (lower case, trimmed), or None if no account can have it."""
     name = username.strip().lower()
-    if in_one is None:
-        in_one = db.get_bind().dialect.name == "postgresql"
+    return name if 0 < len(name) <= 32 else None
+
+
+def _profile_rows(
+    db: Session, username: str, settings: Any, in_one: bool, vs: str | None
+) -> ProfileRows:
+    """The rows of `username`'s profile (any case): in one statement (`in_one`, with the
+    head-to-head against `vs`, a normalised username, if given) or in four; `not_found` as
+    `account`."""
+    name = _normalised(username)
     rows = None
-    if 0 < len(name) <= 32:
-        rows = (_read_in_one if in_one else _read_separately)(db, name, settings)
+    if name is not None:
+        if in_one:
+            rows = _read_in_one(db, name, settings, vs)
+        else:
+            rows = _read_separately(db, name, settings)
     if rows is None:
         raise _not_found(username)
     return rows
@@ -463,8 +518,8 @@ def _games_of(rows: Sequence[Any], user_id: int) -> list[dict[str, Any]]:
     return [_game_line(r, seats[r.game_id]) for r in mine]
 
 
-# Head-to-head, built once: the record of `:user_id` against `:other_id` over public games, and
-# every seat of their newest `:recent` games together.
+# Head-to-head apart from the profile (SQLite), built once: the record of `:user_id` against
+# `:other_id` over public games, and every seat of their newest `:recent` games together.
 _TOGETHER = (
     select(GameResult.game_id, Game.bot_names_of)
     .join(Game, _public())
@@ -494,26 +549,36 @@ OPPONENT = select(User.id, User.username, User.display_name).where(
 def _opponent(db: Session, username: str) -> Any:
     """The account named `username` (any case) as (id, username, display_name); `not_found` as
     `account`."""
-    name = username.strip().lower()
-    found = _read(db, OPPONENT, {"name": name}) if 0 < len(name) <= 32 else []
+    name = _normalised(username)
+    found = _read(db, OPPONENT, {"name": name}) if name is not None else []
     if not found:
         raise _not_found(username)
     return found[0]
 
 
-def head_to_head(db: Session, user_id: int, other: Any, limit: int) -> dict[str, Any]:
-    """Public finished games both played: who placed ahead how often, and the latest games
-    (`other`: the opponent's id, username and display_name)."""
+def _read_head_to_head(db: Session, user_id: int, vs: str, limit: int) -> HeadToHead:
+    """The head-to-head's rows in three statements (the opponent, the record, the latest games
+    together)."""
+    other = _opponent(db, vs)
     pair = {"user_id": user_id, "other_id": other.id}
-    games, ahead, behind = _read(db, RECORD, pair)[0]
-    latest = _read(db, LATEST_TOGETHER, {**pair, "recent": limit})
+    record = _read(db, RECORD, pair)[0]
+    together = _read(db, LATEST_TOGETHER, {**pair, "recent": limit})
+    return HeadToHead(opponent=other, record=record, together=together)
+
+
+def _head_to_head(user_id: int, rows: HeadToHead) -> dict[str, Any]:
+    """Public finished games both played: who placed ahead how often, and the latest games."""
+    games, ahead, behind = rows.record
     return {
-        "opponent": {"username": other.username, "display_name": other.display_name},
+        "opponent": {
+            "username": rows.opponent.username,
+            "display_name": rows.opponent.display_name,
+        },
         "games": games,
         "ahead": ahead,
         "behind": behind,
         "level": games - ahead - behind,
-        "recent": _games_of(latest, user_id),
+        "recent": _games_of(rows.together, user_id),
     }
 
 
@@ -523,8 +588,11 @@ def profile(
     """Everything public about a player: ratings with history and rank, games played and won
     by player count, mean points per category against their opponents, recent games, and the
     record against `vs` (a username) if asked. `in_one`: read in one statement (the default on
-    Postgres) or in four (elsewhere); the documents are the same."""
-    rows = _profile_rows(db, username, settings, in_one=in_one)
+    Postgres) or in four, and three more for `vs` (elsewhere); the documents are the same."""
+    if in_one is None:
+        in_one = db.get_bind().dialect.name == "postgresql"
+    vs_name = _normalised(vs) if vs else None
+    rows = _profile_rows(db, username, settings, in_one, vs_name)
     user = rows.account
     sigma = settings.rating_provisional_sigma
     by_variant = {r.variant: r for r in rows.ratings}
@@ -548,8 +616,12 @@ def profile(
         "vs": None,
     }
     if vs:
-        other = _opponent(db, vs)
-        result["vs"] = head_to_head(db, user.id, other, settings.profile_recent_games)
+        together = rows.vs
+        if together is None:  # not read with the profile
+            together = _read_head_to_head(db, user.id, vs, settings.profile_recent_games)
+        elif together.opponent is None:
+            raise _not_found(vs)
+        result["vs"] = _head_to_head(user.id, together)
     return result
 
 

@@ -41,8 +41,8 @@ def test_one_statement_gives_the_documents_four_give(
     seed_history(sessions)
     _odd_times(db)
     for name in (*ACCOUNTS, "ANN ", "nobody"):
-        for vs in (None, "bob", "fay"):
-            if name == "nobody":
+        for vs in (None, "bob", " FAY", "ann", "nobody", " "):
+            if "nobody" in (name, vs) or vs == " ":
                 for in_one in (True, False):
                     with pytest.raises(ServiceError):
                         profiles.profile(db, name, SETTINGS, vs=vs, in_one=in_one)
