@@ -51,7 +51,8 @@ def quitters(seats: Sequence[Any]) -> list[bool]:
 
 # The update is a handful of statements built once here and run as plain rows (no ORM objects):
 # loading the game with its seats through the ORM, flushing result objects and rating objects
-# cost more CPU than the database took to answer (docs/benchmarks.md, "The rating update").
+# cost more CPU than the database took to answer (docs/benchmarks.md, "One statement on Postgres,
+# and the rating update without the ORM").
 GAME_TO_RECORD = select(
     Game.status,
     Game.final_scores,
