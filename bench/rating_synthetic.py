@@ -131,6 +131,9 @@ def main() -> int:
     parser.add_argument("--oracle", action="store_true", help="also the maximum-likelihood order")
     parser.add_argument("--beta", type=float, help="one parameter set (without --grid)")
     parser.add_argument("--sigma", type=float, help="the newcomer's sigma (without --grid)")
+    parser.add_argument(
+        "--tau", type=float, help="the drift added every game (with or without --grid)"
+    )
     args = parser.parse_args()
     gaps = {"greedy": 6.0, "expert": 0.895}
     fitted: dict[str, Any] = {}
@@ -168,7 +171,7 @@ def main() -> int:
     )
     results = []
     for beta, sigma in grid:
-        model = model_of(beta, None, sigma)
+        model = model_of(beta, args.tau, sigma)
         ordered = {c: 0 for c in CHECKPOINTS}
         losses = []
         for run in runs:
@@ -181,6 +184,7 @@ def main() -> int:
             {
                 "beta": round(model.beta, 3),
                 "sigma": round(model.sigma, 3),
+                "tau": round(model.tau, 4),
                 "ordered_at": {c: round(ordered[c] / args.runs, 3) for c in CHECKPOINTS},
                 "log_loss": round(statistics.fmean(losses), 4),
             }

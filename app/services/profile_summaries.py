@@ -14,7 +14,7 @@ regular player, growing with each game); kept as sums in `profile_summaries` it 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Select, and_, case, delete, func, insert, select
@@ -44,29 +44,30 @@ def _won(place: int, quit: bool) -> bool:
     return place == 1 and not quit
 
 
-def add_game(db: Session, game: Game, results: Sequence[GameResult]) -> None:
-    """Add one recorded game's seats to their owners' sums (public games only: a private game
-    is known to its players only, and profiles are public). Not committed here."""
-    if game.visibility != "public":
+def add_game(db: Session, visibility: str, results: Sequence[Mapping[str, Any]]) -> None:
+    """Add one recorded game's seats (its results' columns, every seat) to their owners' sums
+    (public games only: a private game is known to its players only, and profiles are public).
+    Not committed here."""
+    if visibility != "public":
         return
     rows = []
     for me in results:
-        if me.user_id is None:
+        if me["user_id"] is None:
             continue
-        others = [r for r in results if r.seat != me.seat]
+        others = [r for r in results if r["seat"] != me["seat"]]
         row: dict[str, Any] = {
-            "user_id": me.user_id,
-            "variant": me.variant,
-            "players": me.players,
+            "user_id": me["user_id"],
+            "variant": me["variant"],
+            "players": me["players"],
             "played": 1,
-            "won": int(_won(me.place, me.quit)),
-            "own_tails_n": int(me.tails is not None),
+            "won": int(_won(me["place"], me["quit"])),
+            "own_tails_n": int(me["tails"] is not None),
             "opp_seats": len(others),
-            "opp_tails_n": sum(r.tails is not None for r in others),
+            "opp_tails_n": sum(r["tails"] is not None for r in others),
         }
         for c in CATEGORIES:
-            row[f"own_{c}"] = getattr(me, c) or 0
-            row[f"opp_{c}"] = sum(getattr(r, c) or 0 for r in others)
+            row[f"own_{c}"] = me[c] or 0
+            row[f"opp_{c}"] = sum(r[c] or 0 for r in others)
         rows.append(row)
     if not rows:
         return

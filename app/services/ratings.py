@@ -18,17 +18,19 @@ abandoned: its results are kept, unrated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, exists, select
+from sqlalchemy import bindparam, delete, exists, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from app.db.models import Game, GameResult, Rating, Seat, User, utcnow
+from app.i18n import t_
 from app.services import jobs, profile_summaries
 from app.services import rating_model as rm
-from app.services.lobby import get_game
+from app.services.errors import ServiceError
 
 KIND = "game_results"
 CATEGORIES = ("gold", "ships", "missions", "most_missions", "realms", "tails")
@@ -39,31 +41,75 @@ def enqueue_results(db: Session, game_id: int) -> None:
     jobs.enqueue(db, KIND, f"game:{game_id}", {"game_id": game_id})
 
 
-def quitters(game: Game) -> list[bool]:
-    """Per seat: its owner did not play it to the end (left, or a bot held it at the end)."""
+def quitters(seats: Sequence[Any]) -> list[bool]:
+    """Per seat (`Seat`s or rows with their `user_id`, `bot_level`, `left_at`): its owner did
+    not play it to the end (left, or a bot held it at the end)."""
     return [
-        s.user_id is not None and (s.bot_level is not None or s.left_at is not None)
-        for s in game.seats
+        s.user_id is not None and (s.bot_level is not None or s.left_at is not None) for s in seats
     ]
 
 
+# The update is a handful of statements built once here and run as plain rows (no ORM objects):
+# loading the game with its seats through the ORM, flushing result objects and rating objects
+# cost more CPU than the database took to answer (docs/benchmarks.md, "One statement on Postgres,
+# and the rating update without the ORM").
+GAME_TO_RECORD = select(
+    Game.status,
+    Game.final_scores,
+    Game.options,
+    Game.rated,
+    Game.players,
+    Game.visibility,
+    Game.finished_at,
+    exists().where(GameResult.game_id == Game.id).label("recorded"),
+).where(Game.id == bindparam("game_id"))
+# A seat's owner is an account (rated) when it has a username; a guest has none.
+SEATS_TO_RECORD = (
+    select(Seat.seat, Seat.user_id, Seat.bot_level, Seat.left_at, User.username)
+    .outerjoin(User, User.id == Seat.user_id)
+    .where(Seat.game_id == bindparam("game_id"))
+    .order_by(Seat.seat)
+)
+# Postgres: row locks in user id order, so two games never deadlock (SQLite has no FOR UPDATE:
+# the missing rows' insert before it takes the database's write lock).
+LOCK_RATINGS = (
+    select(Rating.user_id, Rating.mu, Rating.sigma)
+    .where(
+        Rating.user_id.in_(bindparam("user_ids", expanding=True)),
+        Rating.variant == bindparam("variant"),
+    )
+    .order_by(Rating.user_id)
+    .with_for_update()
+)
+INSERT_RESULTS = insert(GameResult.__table__)
+UPDATE_RATING = (
+    update(Rating.__table__)
+    .where(Rating.user_id == bindparam("b_user_id"), Rating.variant == bindparam("b_variant"))
+    .values(
+        mu=bindparam("b_mu"),
+        sigma=bindparam("b_sigma"),
+        display=bindparam("b_display"),
+        games=Rating.games + 1,
+        updated_at=bindparam("b_updated_at"),
+    )
+)
 _CREATE_MISSING: dict[str, Any] = {}
 
 
 def _create_missing(dialect: str) -> Any:
     """INSERT a rating row unless it exists, built once per dialect."""
     if dialect not in _CREATE_MISSING:
-        insert = pg_insert if dialect == "postgresql" else sqlite_insert
-        _CREATE_MISSING[dialect] = insert(Rating.__table__).on_conflict_do_nothing(
+        insert_ = pg_insert if dialect == "postgresql" else sqlite_insert
+        _CREATE_MISSING[dialect] = insert_(Rating.__table__).on_conflict_do_nothing(
             index_elements=["user_id", "variant"]
         )
     return _CREATE_MISSING[dialect]
 
 
-def _lock_ratings(db: Session, user_ids: list[int], variant: str) -> dict[int, Rating]:
-    """The accounts' rating rows, created at the newcomer's rating if missing, locked for this
-    transaction (Postgres: row locks in user id order, so two games never deadlock; SQLite:
-    the insert takes the database's write lock)."""
+def _lock_ratings(db: Session, user_ids: list[int], variant: str) -> dict[int, rm.Skill]:
+    """The accounts' skills, their rating rows created at the newcomer's rating if missing and
+    locked for this transaction (Postgres: row locks in user id order, so two games never
+    deadlock; SQLite: the insert takes the database's write lock)."""
     if not user_ids:
         return {}
     now = utcnow()
@@ -79,25 +125,21 @@ def _lock_ratings(db: Session, user_ids: list[int], variant: str) -> dict[int, R
         }
         for uid in sorted(user_ids)
     ]
+    conn = db.connection()
     # One prebuilt statement run per row (a fresh multi-row statement per game was compiled
     # every time, which cost more than the rest of the update).
-    db.connection().execute(_create_missing(db.get_bind().dialect.name), rows)
-    query = (
-        select(Rating)
-        .where(Rating.user_id.in_(user_ids), Rating.variant == variant)
-        .order_by(Rating.user_id)
-        .execution_options(populate_existing=True)
-    )
-    if db.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update()
-    return {r.user_id: r for r in db.scalars(query)}
+    conn.execute(_create_missing(db.get_bind().dialect.name), rows)
+    locked = conn.execute(LOCK_RATINGS, {"user_ids": sorted(user_ids), "variant": variant})
+    return {uid: rm.Skill(mu, sigma) for uid, mu, sigma in locked}
 
 
-def _accounts(db: Session, game: Game) -> set[int]:
-    ids = [s.user_id for s in game.seats if s.user_id is not None]
-    if not ids:
-        return set()
-    return set(db.scalars(select(User.id).where(User.id.in_(ids), User.username.is_not(None))))
+def _forget_ratings(db: Session, user_ids: list[int], variant: str) -> None:
+    """Expire rating objects this session may hold for these rows, which were updated beside
+    the ORM (the sessions keep objects across commits)."""
+    for uid in user_ids:
+        held = db.identity_map.get(db.identity_key(Rating, (uid, variant)))
+        if held is not None:
+            db.expire(held)
 
 
 def record_results(db: Session, game_id: int) -> bool:
@@ -105,25 +147,24 @@ def record_results(db: Session, game_id: int) -> bool:
 
     False if there is nothing to do: not finished, or recorded already.
     """
-    game = get_game(db, game_id)
-    if game.status != "finished" or game.final_scores is None:
+    conn = db.connection()
+    game = conn.execute(GAME_TO_RECORD, {"game_id": game_id}).one_or_none()
+    if game is None:
+        raise ServiceError("not_found", t_("there is no game {game_id}", game_id=game_id))
+    if game.status != "finished" or game.final_scores is None or game.recorded:
         return False
-    if db.scalar(select(exists().where(GameResult.game_id == game_id))):
-        return False
-    quit = quitters(game)
+    seats = conn.execute(SEATS_TO_RECORD, {"game_id": game_id}).all()
+    quit = quitters(seats)
     places = rm.placings(game.final_scores, quit)
     variant = rm.variant_of(game.options)
-    played_to_end = any(
-        s.user_id is not None and not q for s, q in zip(game.seats, quit, strict=True)
-    )
+    played_to_end = any(s.user_id is not None and not q for s, q in zip(seats, quit, strict=True))
     rated = game.rated and played_to_end
-    accounts = _accounts(db, game) if rated else set()
+    accounts = {s.user_id for s in seats if s.username is not None} if rated else set()
     locked = _lock_ratings(db, sorted(accounts), variant)
     priors: list[rm.Skill] = []
-    for s in game.seats:
+    for s in seats:
         if s.user_id in locked:
-            row = locked[s.user_id]
-            priors.append(rm.Skill(row.mu, row.sigma))
+            priors.append(locked[s.user_id])
         elif s.user_id is None and s.bot_level is not None:
             priors.append(rm.anchor(s.bot_level))
         else:
@@ -131,39 +172,51 @@ def record_results(db: Session, game_id: int) -> bool:
     after = rm.rate(priors, places) if rated else priors
     finished = game.finished_at or utcnow()
     scores = {p["seat"]: p for p in game.final_scores["players"]}
-    results: list[GameResult] = []
-    for s, place, q, before, new in zip(game.seats, places, quit, priors, after, strict=True):
+    results: list[dict[str, Any]] = []
+    moved: list[dict[str, Any]] = []
+    now = utcnow()
+    for s, place, q, before, new in zip(seats, places, quit, priors, after, strict=True):
         cats = scores[s.seat]["categories"]
         own = s.user_id in locked
-        result = GameResult(
-            game_id=game_id,
-            seat=s.seat,
-            user_id=s.user_id,
-            bot_level=s.bot_level if s.user_id is None else None,
-            variant=variant,
-            players=game.players,
-            rated=rated,
-            place=place,
-            quit=q,
-            total=scores[s.seat]["total"],
-            **{c: cats.get(c, 0) for c in CATEGORIES[:-1]},
-            tails=cats.get("tails"),
-            mu_before=before.mu if own else None,
-            sigma_before=before.sigma if own else None,
-            mu_after=new.mu if own else None,
-            sigma_after=new.sigma if own else None,
-            display_after=new.display if own else None,
-            finished_at=finished,
+        results.append(
+            {
+                "game_id": game_id,
+                "seat": s.seat,
+                "user_id": s.user_id,
+                "bot_level": s.bot_level if s.user_id is None else None,
+                "variant": variant,
+                "players": game.players,
+                "rated": rated,
+                "place": place,
+                "quit": q,
+                "total": scores[s.seat]["total"],
+                **{c: cats.get(c, 0) for c in CATEGORIES[:-1]},
+                "tails": cats.get("tails"),
+                "mu_before": before.mu if own else None,
+                "sigma_before": before.sigma if own else None,
+                "mu_after": new.mu if own else None,
+                "sigma_after": new.sigma if own else None,
+                "display_after": new.display if own else None,
+                "finished_at": finished,
+            }
         )
-        results.append(result)
-        db.add(result)
         if own:
-            row = locked[s.user_id]  # type: ignore[index]
-            row.mu, row.sigma, row.display = new.mu, new.sigma, new.display
-            row.games += 1
-            row.updated_at = utcnow()
-    db.flush()
-    profile_summaries.add_game(db, game, results)
+            moved.append(
+                {
+                    "b_user_id": s.user_id,
+                    "b_variant": variant,
+                    "b_mu": new.mu,
+                    "b_sigma": new.sigma,
+                    "b_display": new.display,
+                    "b_updated_at": now,
+                }
+            )
+    # In seat order, after the locks: the result ids give the order ratings were applied in.
+    conn.execute(INSERT_RESULTS, results)
+    if moved:
+        conn.execute(UPDATE_RATING, moved)
+        _forget_ratings(db, sorted(locked), variant)
+    profile_summaries.add_game(db, game.visibility, results)
     return True
 
 
