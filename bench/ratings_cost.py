@@ -166,7 +166,9 @@ def _server_cpu(db) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def reads(sessions, settings: Settings, users: int, seed: int, n: int) -> dict[str, object]:
+def reads(
+    sessions, settings: Settings, users: int, seed: int, n: int, rollback: bool = False
+) -> dict[str, object]:
     """Wall and CPU (this process: on SQLite the database's work too) of profile reads, with
     head-to-head, leaderboard pages and pages of finished games; on Postgres also the server
     backend's CPU, as a mean (/proc counts it in clock ticks, 10 ms: only sums mean much)."""
@@ -193,7 +195,12 @@ def reads(sessions, settings: Settings, users: int, seed: int, n: int) -> dict[s
             timed("leaderboard", profiles.leaderboard, db, variant, page, settings)
             user = db.scalar(select(User).where(User.username == name))
             timed("history", profiles.history, db, user, rng.randint(1, 3), settings)
-            db.rollback()
+            # As a request ends: with COMMIT (app.db.session.read_session), which keeps the
+            # connection's prepared statements; `--rollback` ends reads as requests used to.
+            if rollback:
+                db.rollback()
+            else:
+                db.commit()
     return {
         k: {
             "wall": _ms(wall[k]),
@@ -308,6 +315,9 @@ def main() -> int:
     parser.add_argument("--postgres", default=None, help="a Postgres URL (a schema is made)")
     parser.add_argument("--keep", default=None, help="keep and reuse: SQLite path / PG schema")
     parser.add_argument("--split", action="store_true", help="where a profile read's time goes")
+    parser.add_argument(
+        "--rollback", action="store_true", help="end each read with ROLLBACK (as requests did)"
+    )
     parser.add_argument("--baseline", default=None, help="read with this profiles.py instead")
     parser.add_argument(
         "--more", type=int, default=0, help="on a kept database: record (and time) N more games"
@@ -365,7 +375,9 @@ def main() -> int:
             "fill_seconds": round(filled, 1),
             "reused": reused,
             "rating_update_last_games": _update_times(update) if update else None,
-            "reads": reads(sessions, settings, args.users, args.seed, args.reads),
+            "reads": reads(
+                sessions, settings, args.users, args.seed, args.reads, rollback=args.rollback
+            ),
             "plans": plans(engine, sessions, settings, "p1"),
         }
         if args.split:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import orjson
@@ -87,3 +89,19 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     """A session factory; objects stay usable after commit so services can return them."""
     return sessionmaker(bind=engine, expire_on_commit=False, autoflush=False)
+
+
+@contextmanager
+def read_session(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    """A session whose transaction, if still open at the end of the block, is committed rather
+    than rolled back (an exception still rolls it back).
+
+    For work whose writes commit themselves (services own their transactions), what is left
+    open at the end only read, and then COMMIT and ROLLBACK do the same; but psycopg forgets
+    every prepared statement of the connection on ROLLBACK (and sends DEALLOCATE ALL), so
+    pooled connections that always ended so would never reuse one: Postgres would plan every
+    statement of every request again."""
+    with sessions() as session:
+        yield session
+        if session.in_transaction():
+            session.commit()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from .board import Board, build_board, mask_of
@@ -69,6 +69,13 @@ class Dragon:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mask", mask_of(self.cells))
+
+    @cached_property
+    def view(self) -> dict[str, Any]:
+        """The JSON form as views show it, built once: a Dragon never changes once placed and
+        states share it (`State.clone`), so every view of every later state shares this dict
+        (read-only, as views are), and a diff of two boards finds it unchanged by identity."""
+        return self.to_json()
 
     def to_json(self) -> dict[str, Any]:
         """JSON form: public in full (views send it as it is stored)."""

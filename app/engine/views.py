@@ -97,7 +97,7 @@ def shared_view(state: State) -> dict[str, Any]:
             "layouts": dict(zip(REALMS, state.layouts, strict=True)),
             "rows": board.symbol_rows(),
             "ships": [[r, c, col] for (r, c), col in sorted(state.ships_on_board.items())],
-            "dragons": [d.to_json() for d in state.dragons],
+            "dragons": [d.view for d in state.dragons],
         },
         "market": {k: list(v) for k, v in state.market.items()},
         "deck_sizes": {k: len(state.decks[k]) for k in DECK_NAMES if k in state.decks},
@@ -127,10 +127,28 @@ def shared_view(state: State) -> dict[str, Any]:
     # differs from these only in the viewer's own entry.
     shared["players"] = [_player_view(state, s, None) for s in range(len(state.players))]
     if state.options.expansion:
-        shared["reward"] = copy.deepcopy(state.reward)  # a view must never alias the state
+        shared["reward"] = _reward_view(state.reward)
     if state.over:
         shared["scores"] = final_scores(state)
     return shared
+
+
+# The Reward Board is fixed at setup and shared by a game's states (State.clone), so its copy for
+# views is made once per game: id(reward) -> (reward, copy), the newest games kept.
+_REWARD_VIEWS: dict[int, tuple[Any, Any]] = {}
+_REWARD_VIEWS_KEPT = 256
+
+
+def _reward_view(reward: Any) -> Any:
+    """A copy of the Reward Board for views (a view must never alias the state)."""
+    kept = _REWARD_VIEWS.get(id(reward))
+    if kept is not None and kept[0] is reward:
+        return kept[1]
+    view = copy.deepcopy(reward)
+    _REWARD_VIEWS[id(reward)] = (reward, view)  # holding `reward` keeps its id from reuse
+    while len(_REWARD_VIEWS) > _REWARD_VIEWS_KEPT:
+        _REWARD_VIEWS.pop(next(iter(_REWARD_VIEWS)), None)
+    return view
 
 
 def view_for(

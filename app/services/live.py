@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import AuthSession, Game, Move, Seat, User, utcnow
+from app.db.session import read_session
 from app.i18n import t_
 from app.services import chat, clocks, games, lobby, presence, users
 from app.services.cache import cache_for
@@ -164,7 +165,7 @@ class SqlLiveStore:
 
     def authorise(self, game_id: int, token: str | None, invite_code: str | None) -> Viewer:
         """Who the session token belongs to, if they may watch `game_id`; raises ServiceError."""
-        with self.sessions() as db:
+        with read_session(self.sessions) as db:
             user = users.user_for_token(db, token) if token else None
             # Only the columns the rule reads: a socket opens for every spectator, and the
             # whole row (its snapshot) with its seats cost more than the rest of the join.
@@ -183,7 +184,7 @@ class SqlLiveStore:
 
     def check_session(self, viewer: Viewer) -> None:
         """Raise `not_signed_in` unless the viewer's session is still valid for the same user."""
-        with self.sessions() as db:
+        with read_session(self.sessions) as db:
             user = users.user_for_token(db, viewer.token) if viewer.token else None
         if user is None or user.id != viewer.user_id:
             raise ServiceError("not_signed_in", "your session has ended; sign in again to play")
@@ -192,7 +193,7 @@ class SqlLiveStore:
         """Which of these sessions still exist and have not expired (one query)."""
         if not token_hashes:
             return set()
-        with self.sessions() as db:
+        with read_session(self.sessions) as db:
             rows = db.scalars(
                 select(AuthSession.token_hash).where(
                     AuthSession.token_hash.in_(token_hashes), AuthSession.expires_at > utcnow()
@@ -206,7 +207,7 @@ class SqlLiveStore:
         Light reads (no ORM objects): the snapshot column is fetched only when this process's
         state cache does not already hold the state at the game's version.
         """
-        with self.sessions() as db:
+        with read_session(self.sessions) as db:
             row = db.execute(
                 select(Game.status, Game.version, Game.to_act, Game.clock, Game.bot_names_of).where(
                     Game.id == game_id
@@ -257,7 +258,7 @@ class SqlLiveStore:
         """Version, status and seats of many games in two small queries (the rooms' safety net)."""
         if not game_ids:
             return {}
-        with self.sessions() as db:
+        with read_session(self.sessions) as db:
             games_rows = db.execute(
                 select(Game.id, Game.version, Game.status).where(Game.id.in_(game_ids))
             ).all()
@@ -297,7 +298,7 @@ class SqlLiveStore:
 
     def chat_since(self, game_id: int, seats: dict[int, int], after: int = 0) -> list[dict]:
         """A game's recent chat lines after id `after`, oldest first (`seats`: user -> seat)."""
-        with self.sessions() as db:
+        with read_session(self.sessions) as db:
             return chat.recent(db, game_id, seats, after)
 
     def mark_seen_many(self, seen: dict[int, list[int]], socket_ttl_s: float | None = None) -> None:

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from starlette.requests import HTTPConnection
 
 from app.db.models import User
+from app.db.session import read_session
 from app.logging_setup import bind_request
 from app.services import users
 from app.services.caps import LiveCaps, address_key
@@ -29,8 +30,10 @@ SinceQuery = Annotated[int, Query(ge=0, le=MAX_INT, description="only moves with
 
 
 def get_db(request: Request) -> Iterator[Session]:
-    """One session per request; services commit, this only closes (rolling back leftovers)."""
-    with request.app.state.sessionmaker() as session:
+    """One session per request; services commit, this only ends what was left: reads, with a
+    COMMIT that keeps the connection's prepared statements (app.db.session.read_session); a
+    request that failed is rolled back."""
+    with read_session(request.app.state.sessionmaker) as session:
         yield session
 
 
