@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 
 TRIM_AFTER_CLOSES = 200  # sockets closed between two returns of free memory to the system
 FREEZE_AFTER_OPENS = 100  # sockets opened between two freezes of the heap (memory.py)
+FREEZE_FROM = 1000  # open sockets from which the heap is frozen (fewer: full passes are cheap)
 
 
 async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
@@ -105,6 +106,7 @@ class Hub:
         self.open_sockets = 0
         self.peak_sockets = 0  # the most open at once since memory was last given back
         self.opened_since_freeze = 0  # sockets opened since the heap was last frozen
+        self.sockets_frozen = False  # some open sockets' objects are frozen (memory.py)
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -193,8 +195,9 @@ class Hub:
         self.open_sockets += 1
         self.peak_sockets = max(self.peak_sockets, self.open_sockets)
         self.opened_since_freeze += 1
-        if self.opened_since_freeze >= FREEZE_AFTER_OPENS:
+        if self.opened_since_freeze >= FREEZE_AFTER_OPENS and self.open_sockets >= FREEZE_FROM:
             self.opened_since_freeze = 0
+            self.sockets_frozen = True
             memory.freeze()
 
     def closed(self, conn: Connection) -> None:
@@ -212,7 +215,9 @@ class Hub:
             self.closed_since_trim = 0
             self.opened_since_freeze = 0
             self.peak_sockets = self.open_sockets
-            memory.release()
+            memory.release(thaw=self.sockets_frozen)
+            # The sockets still open were frozen again with the rest.
+            self.sockets_frozen = self.sockets_frozen and self.open_sockets > 0
 
     # --- timers ----------------------------------------------------------------------------
 

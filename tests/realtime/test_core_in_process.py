@@ -548,28 +548,28 @@ async def test_presence_is_merged_across_instances_and_each_picture_sent_once(
 async def test_the_heap_is_frozen_after_bursts_of_opens_and_thawed_once_a_crowd_left(
     hubs: list[Hub], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Open sockets' objects are kept out of the collector's full passes (frozen every 100
-    opens); a full pass (thaw, collect, freeze) comes after as many closes as were open at most
-    since the last one, so a crowd leaving costs one pass, not one per 200 closes."""
+    """From 1,000 open sockets on, their objects are kept out of the collector's full passes
+    (frozen every 100 opens); a full pass (thaw, collect, freeze) comes after as many closes as
+    were open at most since the last one, so a crowd leaving costs one pass, not one per 200."""
     calls: list[str] = []
     monkeypatch.setattr(memory, "freeze", lambda: calls.append("freeze"))
-    monkeypatch.setattr(memory, "release", lambda: calls.append("release") or True)
+    monkeypatch.setattr(memory, "release", lambda thaw: calls.append(f"release {thaw}") or True)
     hub = hubs[0]
-    crowd = [Connection(FakeSocket(), Viewer(None, None)) for _ in range(1000)]
+    crowd = [Connection(FakeSocket(), Viewer(None, None)) for _ in range(1500)]
     for conn in crowd:
         hub.opened(conn)
-    assert calls == ["freeze"] * 10
+    assert calls == ["freeze"] * 6, "at the thousandth socket, then every 100 more"
     calls.clear()
-    for conn in crowd[:999]:
+    for conn in crowd[:1499]:
         hub.closed(conn)
     assert calls == [], "fewer closes than the crowd: no full pass yet"
-    hub.closed(crowd[999])
-    assert calls == ["release"]
-    # Afterwards a smaller room: the next pass comes after at least 200 closes.
+    hub.closed(crowd[1499])
+    assert calls == ["release True"]
+    # A small room afterwards: nothing frozen, a pass over the unfrozen heap after 200 closes.
     calls.clear()
-    few = [Connection(FakeSocket(), Viewer(None, None)) for _ in range(150)]
+    few = [Connection(FakeSocket(), Viewer(None, None)) for _ in range(250)]
     for conn in few:
         hub.opened(conn)
     for conn in few:
         hub.closed(conn)
-    assert calls == ["freeze"]
+    assert calls == ["release False"]
