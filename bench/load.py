@@ -324,6 +324,9 @@ class GameRun:
     all_s: list[float] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
     failed: str | None = None  # a reader that crashed: the run is void, not slow
+    # Seats act only once every socket is open and the clocks run: a move made while sockets
+    # still open would be counted without its CPU (the measured window starts after them).
+    started: bool = False
 
     def socket_reached(self, version: int, now: float) -> None:
         n = self.reached.get(version, 0) + 1
@@ -496,7 +499,7 @@ class Player:
     def _maybe_act(self) -> None:
         if self.cookie is None or self.doc is None or self.waiting is not None:
             return
-        if self.run.moves >= self.run.budget or self.run.done.is_set():
+        if not self.run.started or self.run.moves >= self.run.budget or self.run.done.is_set():
             return
         legal = self.doc.get("legal", self.doc.get("legal_actions"))
         if not legal:
@@ -588,6 +591,8 @@ async def play_games(
     began = time.perf_counter()
     cpu_began = server.cpu_s() if server is not None else None
     client_began = time.process_time()
+    for run in runs:
+        run.started = True
     for p in players:
         p._maybe_act()
     await asyncio.wait_for(asyncio.gather(*(r.done.wait() for r in runs)), 600)

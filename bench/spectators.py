@@ -249,6 +249,7 @@ async def play(
     phase = random.Random(7)
     for r in runs:
         r.last_at = began - phase.uniform(0.0, pace)  # type: ignore[attr-defined]
+        r.started = True
     for p in players:
         p._maybe_act()
     await asyncio.sleep(seconds)
