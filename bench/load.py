@@ -641,6 +641,30 @@ async def play_games(
     }
 
 
+async def concurrent_step(
+    server: Proc, games: list[tuple[int, list[str]]], n: int, args: argparse.Namespace
+) -> tuple[dict[str, Any], list[tuple[int, list[str]]]]:
+    """`n` games at once, `--repeat` times on fresh games: the medians of the repeats (this
+    2-core machine varies by a fifth from one run to the next), each repeat's figures beside
+    them; and the games left."""
+    outs = []
+    for _ in range(args.repeat):
+        batch, games = games[:n], games[n:]
+        out = await play_games(server.port, batch, args.budget, server=server)
+        outs.append({k: v for k, v in out.items() if not k.startswith("_")})
+    if len(outs) == 1:
+        return outs[0], games
+    merged: dict[str, Any] = {}
+    for key, value in outs[0].items():
+        values = [o[key] for o in outs if o.get(key) is not None]
+        if isinstance(value, int | float) and values:
+            merged[key] = statistics.median(values)
+            merged[f"{key}_runs"] = values
+        else:
+            merged[key] = value
+    return merged, games
+
+
 async def full_state_bytes(port: int, game: tuple[int, list[str]]) -> int:
     """The size of a seat's full `state` frame at the start of a game."""
     game_id, cookies = game
@@ -757,17 +781,18 @@ async def before_section(
     server = project_server(dbs.create("before"), workdir, 1, None, root=root)
     procs.append(server)
     section: dict[str, Any] = {"root": str(root)}
-    games = await make_games(f"http://127.0.0.1:{server.port}", sum(args.games) + SINGLE_GAMES + 2)
+    steps = args.games[:2]  # the old server is slow: two steps are enough to compare
+    need = sum(steps) * args.repeat + SINGLE_GAMES + 2
+    games = await make_games(f"http://127.0.0.1:{server.port}", need)
     section["full_state_bytes"] = await full_state_bytes(server.port, games[0])
     singles, games = games[: SINGLE_GAMES + 1], games[SINGLE_GAMES + 1 :]
     section["single_game"] = await single_game_latency(server.port, singles, 60)
     log("before single game:", section["single_game"])
     section["concurrent"] = []
-    for n in args.games[:2]:  # the old server is slow: two steps are enough to compare
-        batch, games = games[:n], games[n:]
-        out = await play_games(server.port, batch, args.budget, server=server)
-        section["concurrent"].append({k: v for k, v in out.items() if not k.startswith("_")})
-        log("before", section["concurrent"][-1])
+    for n in steps:
+        out, games = await concurrent_step(server, games, n, args)
+        section["concurrent"].append(out)
+        log("before", out)
     server.stop()
     fresh = project_server(dbs.create("before_idle"), workdir, 1, None, root=root)
     procs.append(fresh)
@@ -819,7 +844,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             server = project_server(dbs.create(label), workdir, workers, redis_port)
             procs.append(server)
             section: dict[str, Any] = {"workers": workers}
-            need = sum(args.games) + 1 + (SINGLE_GAMES + 1 if workers == 1 else 0)
+            need = sum(args.games) * args.repeat + 1 + (SINGLE_GAMES + 1 if workers == 1 else 0)
             log(f"{label}: starting {need} games...")
             games = await make_games(f"http://127.0.0.1:{server.port}", need)
             if workers == 1:
@@ -829,9 +854,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 log(label, "single game:", section["single_game"])
             section["concurrent"] = []
             for n in args.games:
-                batch, games = games[:n], games[n:]
-                out = await play_games(server.port, batch, args.budget, server=server)
-                out = {k: v for k, v in out.items() if not k.startswith("_")}
+                out, games = await concurrent_step(server, games, n, args)
                 section["concurrent"].append(out)
                 log(label, out)
             server.stop()
@@ -869,6 +892,9 @@ def main() -> None:
     parser.add_argument("--round-trips", type=int, default=1000)
     parser.add_argument("--floor-clients", type=int, default=50)
     parser.add_argument("--floor-seconds", type=float, default=8.0)
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="play each concurrent step this many times (medians)"
+    )
     parser.add_argument("--quick", action="store_true", help="small numbers, to try the harness")
     parser.add_argument(
         "--before", default=None, help="also measure this checkout (an older commit), 1 process"

@@ -1,8 +1,13 @@
-"""Profile the server under bench/load.py's game load with yappi (CPU clock, every thread).
+"""Profile the server under bench/load.py's game load with yappi (CPU clock, every thread), or
+with py-spy (`--spy`: samples of the thread holding the GIL, the server untouched).
 
 Run: .venv/bin/python bench/profile_load.py [--games 20] [--budget 40] [--top 40] [--save FILE]
-Starts `seadragons serve`'s app under yappi on a fresh Postgres database, plays the games, stops
-the server and prints the functions that used the most CPU (own time and total time).
+     .venv/bin/python bench/profile_load.py --spy [--games 20] [--top 60]
+Starts `seadragons serve`'s app (under yappi, or as `seadragons serve` with py-spy attached) on a
+fresh Postgres database, plays the games, stops the server and prints the functions that used
+the most CPU (yappi: own and total time; py-spy: the share of the GIL's samples in which each
+function was on the stack, and its own share). yappi slows the server several times and so
+distorts the split between Python and the C it calls; py-spy (`pip install py-spy`) does not.
 """
 
 from __future__ import annotations
@@ -80,6 +85,65 @@ async def drive(port: int, games: int, budget: int) -> dict:
     return await load.play_games(port, made, budget)
 
 
+def spy_profile(games: int, budget: int, top: int) -> None:
+    """The load step with py-spy sampling the server's GIL holder; the top functions."""
+    dbs = load.Databases()
+    workdir = Path(tempfile.mkdtemp(prefix="seadragons-spy-"))
+    raw = workdir / "spy.txt"
+    server = load.project_server(dbs.create("spy"), workdir, 1, None)
+    try:
+
+        async def play() -> dict:
+            made = await load.make_games(f"http://127.0.0.1:{server.port}", games)
+            spy = subprocess.Popen(
+                [
+                    str(Path(sys.executable).parent / "py-spy"),
+                    *("record", "--pid", str(server.proc.pid), "--gil", "--nonblocking"),
+                    *("--rate", "250", "--format", "raw", "--output", str(raw)),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            try:
+                return await load.play_games(server.port, made, budget, server=server)
+            finally:
+                spy.send_signal(subprocess.signal.SIGINT)
+                spy.wait(60)
+
+        result = asyncio.run(play())
+        print({k: v for k, v in result.items() if not k.startswith("_")})
+        print(spy_summary(raw.read_text(), top))
+    finally:
+        server.stop()
+        dbs.drop_all()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def spy_summary(raw: str, top: int) -> str:
+    """py-spy's raw stacks ("frame;frame;... count" per line) as each function's share of the
+    samples: on the stack (inclusive) and at its top (own)."""
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    total = 0
+    for line in raw.splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = [f.split(" (")[0] + " (" + f.rsplit("/", 1)[-1] for f in stack.split(";")]
+        for frame in set(frames):
+            inclusive[frame] = inclusive.get(frame, 0) + n
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+    lines = [f"{total} samples of the thread holding the GIL", "== on the stack =="]
+    for frame, n in sorted(inclusive.items(), key=lambda kv: -kv[1])[:top]:
+        lines.append(f"{100 * n / total:5.1f}%  {frame}")
+    lines.append("== own ==")
+    for frame, n in sorted(own.items(), key=lambda kv: -kv[1])[: top // 2]:
+        lines.append(f"{100 * n / total:5.1f}%  {frame}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     """Profile one load step."""
     parser = argparse.ArgumentParser()
@@ -87,8 +151,12 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=40)
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--save", help="also write the whole profile here (pstats format)")
+    parser.add_argument("--spy", action="store_true", help="py-spy on the GIL, not yappi")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.spy:
+        spy_profile(args.games, args.budget, args.top)
+        return
     if args.child:
         serve_profiled(int(args.child[0]), Path(args.child[1]), "tsub", args.top, args.save)
         return
