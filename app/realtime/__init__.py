@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from app.realtime.bus import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
 from app.realtime.endpoint import SocketDoor, route
-from app.realtime.hub import Hub
+from app.realtime.hub import Hub, thread_runner
 from app.services.live import SqlLiveStore
 from app.web.security import OriginPolicy
 
@@ -36,6 +36,7 @@ def install(app: FastAPI) -> Hub:
         limits=SocketLimits.from_settings(settings),
         retry_after_s=settings.unavailable_retry_after_seconds,
         chat_limiter=getattr(app.state, "chat_limiter", None),
+        run=thread_runner(settings.db_pool_size),
     )
     app.state.realtime = hub
     app.router.routes.append(route())

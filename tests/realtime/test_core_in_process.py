@@ -10,6 +10,7 @@ import asyncio
 import itertools
 import json
 import random
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +34,7 @@ from app.realtime.codec import (
 )
 from app.realtime.connection import Connection
 from app.realtime.documents import SPECTATOR, document
-from app.realtime.hub import Hub
+from app.realtime.hub import Hub, thread_runner
 from app.realtime.protocol import ActionMsg, unbundled
 from app.realtime.room import Room
 from app.realtime.sessions import SessionIndex
@@ -573,3 +574,29 @@ async def test_the_heap_is_frozen_after_bursts_of_opens_and_thawed_once_a_crowd_
     for conn in few:
         hub.closed(conn)
     assert calls == ["release False"]
+
+
+async def test_storage_calls_run_at_most_the_pools_size_at_once() -> None:
+    """The live core's storage calls share the database pool: never more at once than it holds
+    (more would make the pool open and close extra connections)."""
+    run = thread_runner(3)
+    lock, gate = threading.Lock(), threading.Event()
+    active, most = [0], [0]
+
+    def call() -> int:
+        with lock:
+            active[0] += 1
+            most[0] = max(most[0], active[0])
+        gate.wait(10)
+        with lock:
+            active[0] -= 1
+        return 1
+
+    calls = [asyncio.ensure_future(run(call)) for _ in range(8)]
+    await until(lambda: active[0] == 3, "three calls running")
+    for _ in range(50):  # every other call has had its chance to start
+        await asyncio.sleep(0)
+    assert active[0] == 3
+    gate.set()
+    assert sum(await asyncio.gather(*calls)) == 8
+    assert most[0] == 3
