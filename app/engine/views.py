@@ -134,7 +134,10 @@ def shared_view(state: State) -> dict[str, Any]:
 
 
 # The Reward Board is fixed at setup and shared by a game's states (State.clone), so its copy for
-# views is made once per game: id(reward) -> (reward, copy), the newest games kept.
+# views is made once per game: id(reward) -> (reward, copy), the newest games kept. The copy is
+# compared with the board before it is used (a dict comparison in C, far cheaper than the copy):
+# a board changed in place (a test setting up a position, a future rule) gets a fresh copy instead
+# of a stale one.
 _REWARD_VIEWS: dict[int, tuple[Any, Any]] = {}
 _REWARD_VIEWS_KEPT = 256
 
@@ -142,7 +145,7 @@ _REWARD_VIEWS_KEPT = 256
 def _reward_view(reward: Any) -> Any:
     """A copy of the Reward Board for views (a view must never alias the state)."""
     kept = _REWARD_VIEWS.get(id(reward))
-    if kept is not None and kept[0] is reward:
+    if kept is not None and kept[0] is reward and kept[1] == reward:
         return kept[1]
     view = copy.deepcopy(reward)
     _REWARD_VIEWS[id(reward)] = (reward, view)  # holding `reward` keeps its id from reuse

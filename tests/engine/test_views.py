@@ -94,3 +94,16 @@ def test_every_event_of_random_games_has_readable_text():
                     text = describe(event_for(e, viewer))
                     assert text and ":" not in text.split(" ")[0], text
                     assert "_" not in text, text  # no raw type names leak into the log
+
+
+def test_a_reward_board_changed_in_place_is_seen_as_it_is_now_R53():
+    # Views keep one copy of a game's Reward Board (states share it); a board changed in place,
+    # as a test sets up a position, must not be shown from the old copy.
+    s = new_game(GameOptions(players=3, expansion=True), 42)
+    before = view_for(s, 0)["reward"]
+    track = next(iter(s.reward["bonus"]))
+    s.reward["bonus"][track] = "changed"
+    after = view_for(s, 0)["reward"]
+    assert after["bonus"][track] == "changed"
+    assert before["bonus"][track] != "changed"  # the earlier view is a copy, not the board
+    assert after is not s.reward and after["bonus"] is not s.reward["bonus"]
