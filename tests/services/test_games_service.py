@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +15,7 @@ from app.services import games, lobby
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.notify import Notifier
+from tests.services.races import race
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
 
@@ -60,31 +60,12 @@ def test_concurrent_submissions_exactly_one_wins(
     seat = rules.to_act(state)
     action = rules.legal_actions(state, seat)[0]
     contenders = 4
-    # Hold every thread inside the engine until all have passed the early version check, so the
-    # optimistic UPDATE (not the early check) must pick the single winner.
-    barrier = threading.Barrier(contenders)
-    real_apply = rules.apply
 
-    def slow_apply(*args: Any) -> Any:
-        result = real_apply(*args)
-        barrier.wait(timeout=10)
-        return result
-
-    monkeypatch.setattr(rules, "apply", slow_apply)
-    outcomes: list[Any] = [None] * contenders
-
-    def submit(i: int) -> None:
+    def submit() -> int:
         with sessions() as own:
-            try:
-                outcomes[i] = games.submit_action(own, game.id, seated[seat].id, 0, action).version
-            except ServiceError as exc:
-                outcomes[i] = exc.code
+            return games.submit_action(own, game.id, seated[seat].id, 0, action).version
 
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(contenders)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    outcomes = race(monkeypatch, contenders, submit)
     assert sorted(outcomes, key=str) == [1] + ["stale_version"] * (contenders - 1)
     count = db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id))
     assert count == 1

@@ -4,7 +4,6 @@ in a Session: the same rows, the same refusals, the same errors, on SQLite and P
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ from app.db.session import make_engine
 from app.services import games, lobby, move_write
 from app.services.errors import ServiceError
 from app.services.live import MoveRequest, SqlLiveStore
+from tests.services.races import race
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
 
@@ -117,30 +117,12 @@ def test_of_writes_alone_against_one_version_exactly_one_wins(
     action = rules.parse_action(rules.legal_actions(state, seat)[0])
     known = games.Known(state, seat, (None, None), clocked=False)
     contenders = 4
-    barrier = threading.Barrier(contenders)
-    real_apply = rules.apply
-
-    def slow_apply(*args: Any) -> Any:  # everyone past the engine before anyone writes
-        result = real_apply(*args)
-        barrier.wait(timeout=10)
-        return result
-
-    monkeypatch.setattr(rules, "apply", slow_apply)
     store = SqlLiveStore(sessions, None)
-    outcomes: list[Any] = [None] * contenders
 
-    def submit(i: int) -> None:
-        try:
-            request = MoveRequest(game.id, seated[seat].id, 0, action, known, False)
-            outcomes[i] = store.submit(request).version
-        except ServiceError as exc:
-            outcomes[i] = exc.code
+    def submit() -> int:
+        return store.submit(MoveRequest(game.id, seated[seat].id, 0, action, known, False)).version
 
-    threads = [threading.Thread(target=submit, args=(i,)) for i in range(contenders)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    outcomes = race(monkeypatch, contenders, submit)
     assert sorted(outcomes, key=str) == [1] + ["stale_version"] * (contenders - 1)
     count = db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id))
     assert count == 1

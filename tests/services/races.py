@@ -1,0 +1,42 @@
+"""Several threads submitting against one version at the same moment, for the tests of the one
+winner: every thread is held inside the engine until all have passed the early version check, so
+the optimistic UPDATE, not the early check, must pick the winner."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import app.engine as rules
+from app.services.errors import ServiceError
+
+
+def race(monkeypatch: pytest.MonkeyPatch, contenders: int, submit: Callable[[], int]) -> list[Any]:
+    """Run `submit` (returns the new version) in `contenders` threads at once; each thread's
+    version, or the code of the ServiceError it raised."""
+    barrier = threading.Barrier(contenders)
+    real_apply = rules.apply
+
+    def held_apply(*args: Any) -> Any:
+        result = real_apply(*args)
+        barrier.wait(timeout=10)
+        return result
+
+    monkeypatch.setattr(rules, "apply", held_apply)
+    outcomes: list[Any] = [None] * contenders
+
+    def run(i: int) -> None:
+        try:
+            outcomes[i] = submit()
+        except ServiceError as exc:
+            outcomes[i] = exc.code
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(contenders)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return outcomes
