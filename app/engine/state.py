@@ -216,7 +216,8 @@ def state_to_json(state: State) -> dict[str, Any]:
         "options": state.options.to_dict(),
         "layouts": list(state.layouts),
         "ships_on_board": [[r, c, col] for (r, c), col in sorted(state.ships_on_board.items())],
-        "dragons": [d.to_json() for d in state.dragons],
+        # Each Dragon's JSON is built once and shared (Dragon.view): it is the same form.
+        "dragons": [d.view for d in state.dragons],
         "players": [{k: v for k, v in p.__dict__.items() if k != "pieces"} for p in state.players],
         "decks": {k: list(v) for k, v in state.decks.items()},
         "market": {k: list(v) for k, v in state.market.items()},
