@@ -85,8 +85,9 @@ async def drive(port: int, games: int, budget: int) -> dict:
     return await load.play_games(port, made, budget)
 
 
-def spy_profile(games: int, budget: int, top: int) -> None:
-    """The load step with py-spy sampling the server's GIL holder; the top functions."""
+def spy_profile(games: int, budget: int, top: int, save: str | None = None) -> None:
+    """The load step with py-spy sampling the server's GIL holder; the top functions.
+    `save`: also copy py-spy's raw stacks there (one "frame;frame;... count" per line)."""
     dbs = load.Databases()
     workdir = Path(tempfile.mkdtemp(prefix="seadragons-spy-"))
     raw = workdir / "spy.txt"
@@ -113,6 +114,8 @@ def spy_profile(games: int, budget: int, top: int) -> None:
         result = asyncio.run(play())
         print({k: v for k, v in result.items() if not k.startswith("_")})
         print(spy_summary(raw.read_text(), top))
+        if save:
+            shutil.copyfile(raw, save)
     finally:
         server.stop()
         dbs.drop_all()
@@ -150,12 +153,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--budget", type=int, default=40)
     parser.add_argument("--top", type=int, default=40)
-    parser.add_argument("--save", help="also write the whole profile here (pstats format)")
+    parser.add_argument("--save", help="also write the profile here (pstats; --spy: raw stacks)")
     parser.add_argument("--spy", action="store_true", help="py-spy on the GIL, not yappi")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.spy:
-        spy_profile(args.games, args.budget, args.top)
+        spy_profile(args.games, args.budget, args.top, args.save)
         return
     if args.child:
         serve_profiled(int(args.child[0]), Path(args.child[1]), "tsub", args.top, args.save)
