@@ -356,6 +356,8 @@ def test_the_phone_table_shows_names_counts_and_big_enough_squares(
     page, errors = _open(browser, stub_url, PHONE)
     assert page.evaluate(CUT, ".topbar *, #players *, #reward *") == []
     assert page.inner_text("#me") == "Tester" and page.locator("#me").is_visible()
+    # The board's bar is one line (it scrolls sideways): wrapped, it took the board's height.
+    assert page.evaluate("() => document.querySelector('.board-bar').scrollHeight") < 48
     assert page.evaluate("() => window.seadragons.board.layout.cell") >= 24
     sheet = page.evaluate("() => document.getElementById('sheet').getBoundingClientRect().height")
     assert sheet <= 0.3 * PHONE["height"] + 1, sheet

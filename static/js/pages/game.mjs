@@ -19,7 +19,7 @@ import { renderScores } from "../ui/scores.mjs";
 import { renderProfileLinks } from "../ui/ratinglinks.mjs";
 import { connLabel, seatInfo, seatLabel, titleFor } from "../lib/seats.mjs";
 import { logText, renderWaiting } from "../ui/seats.mjs";
-import { followInputKind, initSheet, keysToggle, maxBoardSide, oneColumn } from "../ui/layout.mjs";
+import { followInputKind, initSheet, keysToggle, maxBoardSide, oneColumn, watchBars } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
 import { ClockPanel, TurnNotifier } from "../ui/clock.mjs"; // clocks, notifications
 import { RematchPanel } from "../ui/rematch.mjs"; // rematch
@@ -52,6 +52,7 @@ let turnNotifier = null; // set for seated players once the game is live
 let rematchPanel = null; // shown once the game is over
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
+watchBars(() => board.resize());
 const reasonTip = new ReasonTip($("board"), { gameId, redraw: () => schedule(false) });
 const boardText = new BoardText($("board-text"), $("board-text-btn"));
 const announcer = new Announcer($("said"), $("said-ghost"));

@@ -18,7 +18,7 @@ import { renderRealms } from "../ui/realms.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { logText } from "../ui/seats.mjs";
-import { keysToggle, maxBoardSide } from "../ui/layout.mjs";
+import { keysToggle, maxBoardSide, watchBars } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
 import { drawTarget, LessonReasonTip, markTargets } from "../ui/lesson.mjs";
 import { decisionControls, installPlacementKeys, placementControls } from "../ui/placementkeys.mjs";
@@ -45,6 +45,7 @@ function loadAnswers() {
 }
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
+watchBars(() => board.resize());
 const reasonTip = new LessonReasonTip($("board"), { redraw: () => schedule(false), where: () => ({ lesson: lessonId, answers }) });
 // Read-only handles for the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, lesson: () => ({ pos, answers, refusal }) };

@@ -12,7 +12,7 @@ import * as st from "../lib/state.mjs";
 import { Board } from "../ui/board.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
-import { maxBoardSide } from "../ui/layout.mjs";
+import { maxBoardSide, watchBars } from "../ui/layout.mjs";
 import { renderPlayers } from "../ui/panels.mjs";
 import { renderRealms } from "../ui/realms.mjs";
 import { renderScores } from "../ui/scores.mjs";
@@ -37,6 +37,7 @@ let analysis = null;
 const linesOf = (f) => (Array.isArray(f?.pieces) ? f.pieces.map(renderLine) : f?.lines ?? []);
 
 const board = new Board($("board"), state, { redraw: () => (frame ||= requestAnimationFrame(draw)), maxSide: maxBoardSide });
+watchBars(() => board.resize());
 const boardText = new BoardText($("board-text"), $("board-text-btn"));
 paletteToggle($("palette-btn"), () => show(step));
 // Read-only handles for the browser tests (they read, never drive).

@@ -26,6 +26,19 @@ export function maxBoardSide() {
   return window.innerHeight - above - sheetRoom - 24;
 }
 
+/**
+ * Calls `onChange` when the bars above the board change height (a status that wraps, a button
+ * that appears): the board's largest side depends on them (maxBoardSide), and its own observer
+ * only sees its column's width.
+ */
+export function watchBars(onChange) {
+  const ro = new ResizeObserver(() => onChange());
+  for (const sel of [".topbar", ".board-bar"]) {
+    const el = document.querySelector(sel);
+    if (el) ro.observe(el);
+  }
+}
+
 /** The Keys button shows or hides the keyboard help (no inline handler: CSP). */
 export function keysToggle(button, panel, onChange) {
   if (!button || !panel) return;
