@@ -32,6 +32,9 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     ping_idle_s = kwargs.pop("ping_idle_s", PING_IDLE_S)
+    # The connection returned last is lent first: a quiet server keeps reusing a few warm
+    # connections (their prepared statements, no idle ping) instead of cycling through them all.
+    kwargs.setdefault("pool_use_lifo", True)
     engine = create_engine(url, **kwargs)
     _ping_when_idle(engine, ping_idle_s)
     return engine

@@ -60,3 +60,24 @@ def test_the_pool_settings_reach_a_postgres_engine_only() -> None:
     assert (pg.pool.size(), pg.pool._max_overflow) == (7, 3)
     lite = engine_for(Settings(database_url="sqlite://", db_pool_size=7))
     assert lite.url.get_backend_name() == "sqlite"  # built without the Postgres-only arguments
+
+
+def test_a_postgres_pool_lends_the_connection_returned_last(postgres_url: str) -> None:
+    # LIFO: a quiet server keeps reusing its warm connections (prepared statements, no idle
+    # ping); FIFO cycled a single game's moves through every pooled connection.
+    from app.db.session import engine_for
+
+    engine = engine_for(Settings(database_url=postgres_url, db_pool_size=3, db_max_overflow=0))
+    try:
+        first, second = engine.connect(), engine.connect()
+        first_raw, second_raw = (
+            first.connection.dbapi_connection,
+            second.connection.dbapi_connection,
+        )
+        second.close()
+        first.close()  # returned last
+        again = engine.connect()
+        assert again.connection.dbapi_connection is first_raw is not second_raw
+        again.close()
+    finally:
+        engine.dispose()
