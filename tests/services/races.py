@@ -26,15 +26,21 @@ def race(monkeypatch: pytest.MonkeyPatch, contenders: int, submit: Callable[[], 
         return result
 
     monkeypatch.setattr(rules, "apply", held_apply)
-    outcomes: list[Any] = [None] * contenders
+    return in_threads(contenders, lambda _i: submit())
+
+
+def in_threads(count: int, work: Callable[[int], Any]) -> list[Any]:
+    """Run `work(i)` for i in range(count), each in its own thread at once; each one's result,
+    or the code of the ServiceError it raised, by index."""
+    outcomes: list[Any] = [None] * count
 
     def run(i: int) -> None:
         try:
-            outcomes[i] = submit()
+            outcomes[i] = work(i)
         except ServiceError as exc:
             outcomes[i] = exc.code
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(contenders)]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
     for t in threads:
         t.start()
     for t in threads:

@@ -11,28 +11,19 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import AuthSession, Game, User
 from app.services import lobby, users
-from app.services.errors import ServiceError
+from tests.services.races import in_threads
 
 
 def _race(count: int, work: Callable[[int, Session], Any], sessions: sessionmaker[Session]) -> list:
     """Run `work(i, own_session)` in `count` threads released together; outcomes by index."""
     barrier = threading.Barrier(count)
-    outcomes: list[Any] = [None] * count
 
-    def run(i: int) -> None:
+    def one(i: int) -> Any:
         with sessions() as own:
             barrier.wait(timeout=20)
-            try:
-                outcomes[i] = work(i, own)
-            except ServiceError as exc:
-                outcomes[i] = exc.code
+            return work(i, own)
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return outcomes
+    return in_threads(count, one)
 
 
 def _sessions_of(db: Session, user_id: int) -> int:
