@@ -1,6 +1,7 @@
-"""Several threads submitting against one version at the same moment, for the tests of the one
-winner: every thread is held inside the engine until all have passed the early version check, so
-the optimistic UPDATE, not the early check, must pick the winner."""
+"""Threads at once, for the tests of races: `in_threads` runs any work side by side; `race`
+submits one move from several threads against one version, each held inside the engine until
+all have passed the early version check, so the optimistic UPDATE, not the early check, must
+pick the single winner."""
 
 from __future__ import annotations
 
