@@ -8,10 +8,12 @@ the statements compiled once per database, because a Session's set-up, bookkeepi
 statement handling cost about three times the write itself (docs/benchmarks.md), on the
 path every socket move takes.
 
-On Postgres the three are one statement (one round trip): the INSERTs take the game's id from
-the UPDATE's RETURNING, so they insert nothing when the UPDATE matched nothing (another move
-took the version, the game ended, or the seat changed hands). SQLite runs them one by one in
-one transaction.
+On Postgres the three are one statement: the INSERTs take the game's id from the UPDATE's
+RETURNING, so they insert nothing when the UPDATE matched nothing (another move took the version,
+the game ended, or the seat changed hands). One statement is atomic on its own, so it runs in
+autocommit: one round trip to the server, where a transaction around it costs three (psycopg
+sends BEGIN, the statement and COMMIT, each waiting for its answer). SQLite runs them one by one
+in one transaction.
 """
 
 from __future__ import annotations
@@ -158,9 +160,13 @@ class MoveWriter:
         cursor = None
         statement = ""
         try:
-            cursor = connection.cursor()
             columns = tuple(row.values)
             check_owner = row.owner is not None
+            if self.postgres:
+                # The pool lends connections idle (it rolls back on return), so autocommit may
+                # be switched on here; it is switched off again before the connection goes back.
+                connection.driver_connection.autocommit = True
+            cursor = connection.cursor()
             if self.postgres:
                 notice = row.notice is not None
                 compiled = self._get(
@@ -171,8 +177,8 @@ class MoveWriter:
                 if notice:
                     values |= row.notice_params()
                 statement = compiled.sql
-                cursor.execute(statement, compiled.params(values))
-                moved = cursor.fetchone() is not None
+                cursor.execute(statement, compiled.params(values))  # committed by itself
+                return cursor.fetchone() is not None
             else:
                 compiled = self._get(
                     ("update", check_owner, columns),
@@ -199,7 +205,20 @@ class MoveWriter:
         finally:
             if cursor is not None:
                 cursor.close()
+            if self.postgres:
+                self._transactions_again(connection)
             connection.close()  # back to the pool (which rolls back anything left open)
+
+    def _transactions_again(self, connection: Any) -> None:
+        """Autocommit off again before the connection goes back to the pool (Sessions expect
+        transactions); a connection that cannot take that is invalidated, never lent again."""
+        driver = connection.driver_connection
+        if driver is None or not driver.autocommit:
+            return
+        try:
+            driver.autocommit = False
+        except self.dialect.loaded_dbapi.Error as exc:
+            connection.invalidate(exc)
 
     def _translated(
         self, exc: Exception, connection: Any, cursor: Any, statement: str

@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 
 import app.engine as rules
 from app.metrics import ERRORS
-from app.realtime import memory
+from app.realtime import endpoint, memory
 from app.realtime.bus import RECONNECTED, MemoryBus
 from app.realtime.codec import (
     Changed,
@@ -502,6 +502,60 @@ def test_unreadable_bus_messages_are_dropped(text: str) -> None:
 
 
 # --- the registry and presence ------------------------------------------------------------------
+
+
+class ScriptedSocket(FakeSocket):
+    """A socket for the endpoint's message loop: the test puts the client's messages in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    def says(self, frame: dict[str, Any]) -> None:
+        self.inbox.put_nowait({"type": "websocket.receive", "text": json.dumps(frame)})
+
+
+async def test_a_seat_acts_while_its_presence_mark_is_being_written_and_closing_waits_for_it(
+    store: MemoryStore, bus: SharedBus, notifier: Notifier
+) -> None:
+    """The mark of a socket's opening is written beside its reading: a move sent as soon as the
+    state arrives is answered without waiting for it; the closing mark comes after it."""
+    gate = asyncio.Event()
+
+    async def run(fn: Callable[..., Any], *args: Any) -> Any:
+        if fn == store.mark_seen_many:
+            await gate.wait()  # a slow presence write
+        return fn(*args)
+
+    hub = Hub(
+        bus, store, notifier, "t:", check_s=3600, heartbeat_s=3600, session_recheck_s=3600,
+        run=run, retry_after_s=5,
+    )  # fmt: skip
+    await hub.start()
+    try:
+        ws = ScriptedSocket()
+        viewer = store.authorise(GAME, "t10", None)
+        follow = asyncio.ensure_future(endpoint._follow(hub, GAME, viewer, ws))  # type: ignore[arg-type]
+        await until(lambda: bool(ws.of("state")), "the first state")
+        ws.says({"type": "action", "id": "a1", "version": 0, "action": first_legal(store)})
+        await until(lambda: bool(ws.of("ack")), "the ack, while the presence mark waits")
+        assert ws.of("ack")[0]["version"] == 1
+        assert "mark_seen_many" not in store.calls
+        ws.inbox.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        room = hub.rooms[GAME]
+        await until(lambda: not room.conns, "the socket to leave its room")
+        with pytest.raises(asyncio.TimeoutError):  # it ends only once the opening mark is in
+            await asyncio.wait_for(asyncio.shield(follow), 0.05)
+        assert "socket_closed" not in store.calls, "the closing mark waits for the opening one"
+        gate.set()
+        await asyncio.wait_for(follow, 10)
+        marks = [c for c in store.calls if c in ("mark_seen_many", "socket_closed")]
+        assert marks == ["mark_seen_many", "socket_closed"]
+    finally:
+        await hub.stop()
 
 
 async def test_an_empty_room_closes_after_its_grace_and_a_newcomer_gets_a_fresh_one(

@@ -150,6 +150,51 @@ def test_a_write_alone_for_a_seat_that_changed_hands_writes_nothing(
     assert db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id)) == 0
 
 
+def test_a_move_on_postgres_is_one_statement_outside_a_transaction(
+    db: Session, sessions: sessionmaker[Session], live_game: LiveGame, monkeypatch: Any
+) -> None:
+    engine = db.get_bind()
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite runs the move's statements in one transaction of their own")
+    import psycopg
+
+    game, seated = live_game(2)
+    state = games.load_state(db, game)
+    db.commit()  # the test's own session holds no connection from here on
+    seat = rules.to_act(state)
+    action = rules.parse_action(rules.legal_actions(state, seat)[0])
+    sent: list[tuple[str, bool]] = []
+    real_execute, real_commit = psycopg.Cursor.execute, psycopg.Connection.commit
+
+    def execute(cursor: Any, query: Any, *args: Any, **kw: Any) -> Any:
+        sent.append((str(query).split()[0], cursor.connection.autocommit))
+        return real_execute(cursor, query, *args, **kw)
+
+    def commit(connection: Any) -> None:
+        sent.append(("COMMIT", connection.autocommit))
+        real_commit(connection)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", execute)
+    monkeypatch.setattr(psycopg.Connection, "commit", commit)
+    known = games.Known(state, seat, (None, None), clocked=False)
+    moved = SqlLiveStore(sessions, None).submit(
+        MoveRequest(game.id, seated[seat].id, 0, action, known, False)
+    )
+    monkeypatch.undo()
+    assert moved.version == 1
+    # One statement, run in autocommit: no BEGIN before it, no COMMIT after it.
+    assert sent == [("WITH", True)]
+    # The pool lends the connection returned last: it went back ready for transactions.
+    connection = engine.raw_connection()  # type: ignore[union-attr]
+    try:
+        assert connection.driver_connection.autocommit is False
+    finally:
+        connection.close()
+    db.expire_all()
+    assert lobby.get_game(db, game.id).version == 1
+    assert db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id)) == 1
+
+
 @pytest.mark.parametrize(
     "url", ["postgresql+psycopg://root@127.0.0.1:9/nowhere", "sqlite:////nonexistent/dir/x.db"]
 )
