@@ -28,6 +28,7 @@ from app.realtime.codec import BusMessage, Changed, Codec, Received
 from app.realtime.protocol import CLOSE_RESTARTING
 from app.realtime.registry import RoomRegistry
 from app.realtime.room import Room
+from app.realtime.shared_reads import SharedReads
 from app.realtime.storage import GameSnap, LiveStore, Mark, Viewer
 from app.services import spectator_delay_live as delayed_sql
 
@@ -124,6 +125,7 @@ class DelayedRooms:
         self.ticks = 0  # timer rounds done (tests wait on it)
         self._task: asyncio.Task[None] | None = None
         self._known: OrderedDict[int, bool] = OrderedDict()  # game id -> has a delay
+        self._reads = SharedReads()  # a table's sockets opening together read its delay once
 
     @property
     def rooms(self) -> dict[int, Room]:
@@ -135,7 +137,9 @@ class DelayedRooms:
         store = self.host.store
         delayed = self._known.get(game_id)
         if delayed is None:  # read once per game: a table's delay never changes
-            delayed = await self.hub.run(store.has_delay, game_id)
+            delayed = await self._reads.read(
+                game_id, lambda: self.hub.run(store.has_delay, game_id)
+            )
             self._known[game_id] = delayed
             while len(self._known) > KNOWN_GAMES:
                 self._known.popitem(last=False)

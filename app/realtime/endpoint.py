@@ -172,7 +172,7 @@ async def _mark_seen(hub: Hub, room: Room, viewer: Viewer, closing: bool = False
         return
     try:
         if not closing:
-            await hub.run(hub.store.mark_seen_many, {room.game_id: [user_id]}, hub.socket_ttl_s)
+            await hub.seen_marks.mark(room.game_id, user_id)  # with other sockets opening now
         elif not any(c.viewer.user_id == user_id for c in room.conns):
             await hub.run(hub.store.socket_closed, room.game_id, user_id)
         else:  # another socket of theirs is still open here

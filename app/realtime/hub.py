@@ -34,6 +34,7 @@ from app.realtime.protocol import CLOSE_RESTARTING
 from app.realtime.recent import RecentActions
 from app.realtime.registry import RoomRegistry
 from app.realtime.room import Room
+from app.realtime.seen_marks import SeenMarks
 from app.realtime.sessions import RECHECK_S, SessionIndex
 from app.realtime.storage import LiveStore
 from app.services.games import SOCKET, Committed
@@ -114,6 +115,9 @@ class Hub:
             retry_after_s=retry_after_s,
         )
         self.chat = ChatRelay(store, run, self.sessions, self.publish, chat_limiter)
+        self.seen_marks = SeenMarks(
+            lambda seen: self.run(self.store.mark_seen_many, seen, self.socket_ttl_s), self.spawn
+        )
         # Open sockets per user and per address, in this process (the endpoint's caps).
         self.sockets_by_key: Counter[str] = Counter()
         self.checks = 0  # periodic checks done (tests wait on it)

@@ -51,6 +51,7 @@ from app.realtime.protocol import (
     status_frame,
     your_turn_frame,
 )
+from app.realtime.shared_reads import SharedReads
 from app.realtime.storage import GameSnap, LiveStore, Mark
 from app.services.chat import HISTORY as CHAT_HISTORY
 from app.services.games import Committed
@@ -128,6 +129,7 @@ class Room:
         # arriving costs one read, not one each.
         self._chat_history: tuple[dict[int, int], deque[dict[str, Any]]] | None = None
         self._chat_delivered = 0  # lines delivered here so far
+        self._reads = SharedReads()
         self._retrying = False
         self._rechecked_at = 0.0
         self._task = asyncio.create_task(self._run(), name=f"room-{game_id}")
@@ -499,14 +501,19 @@ class Room:
         kept = self._chat_history
         if kept is not None and kept[0] == seats:
             return list(kept[1])
-        delivered = self._chat_delivered
         try:
-            lines = await self.host.run(self.host.store.chat_since, self.game_id, seats)
+            # Sockets joining together share one read (the first keeps it for the later ones).
+            lines = await self._reads.read(tuple(seats.items()), lambda: self._read_chat(seats))
         except Exception as exc:  # chat is a nicety: the game goes on without its history
             log.warning("room %s: chat history failed: %s", self.game_id, exc)
             return []
+        return list(lines)
+
+    async def _read_chat(self, seats: dict[int, int]) -> list[dict[str, Any]]:
+        delivered = self._chat_delivered
+        lines = await self.host.run(self.host.store.chat_since, self.game_id, seats)
         # A line delivered while we read may be missing from what we read: keep nothing then
-        # (the socket itself gets that line from `deliver_chat`), the next join reads again.
+        # (the sockets themselves get that line from `deliver_chat`), the next join reads again.
         if delivered == self._chat_delivered:
             self._chat_history = (seats, deque(lines, maxlen=CHAT_HISTORY))
         return lines
