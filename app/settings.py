@@ -30,6 +30,10 @@ class Settings(BaseSettings):
     # a new connection, and a new Postgres backend, for nearly every use under load.
     db_pool_size: int = Field(default=20, ge=1)
     db_max_overflow: int = Field(default=10, ge=0)
+    # Allocations that start a collection of the garbage collector's young generation (Python's
+    # own default is 700). Every move leaves thousands of live containers (states, documents)
+    # that the default collects and promotes again and again; see docs/benchmarks.md.
+    gc_young_threshold: int = Field(default=10_000, ge=100)
     # None or memory://: one process (in-memory broadcast and rate limits). redis://, rediss://
     # or unix://: the Redis every instance shares (see `shared_redis_url`).
     redis_url: str | None = None

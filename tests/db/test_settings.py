@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,3 +82,22 @@ def test_a_postgres_pool_lends_the_connection_returned_last(postgres_url: str) -
         again.close()
     finally:
         engine.dispose()
+
+
+def test_the_server_collects_its_young_generation_at_the_configured_threshold(
+    sqlite_url: str, make_settings: Any
+) -> None:
+    import gc
+
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    before = gc.get_threshold()
+    try:
+        app = create_app(make_settings(sqlite_url, gc_young_threshold=1234))
+        with TestClient(app):  # the lifespan runs at start-up
+            assert gc.get_threshold() == (1234, *before[1:])  # the older generations as Python's
+    finally:
+        gc.set_threshold(*before)
+    assert Settings().gc_young_threshold == 10_000
