@@ -72,10 +72,39 @@ def _card_type(cid: str) -> tuple[Any, ...]:
     return (card.kind, tuple(sorted(card.ships)))
 
 
+# Answers of `minimal_payments` by what decides them (the mission's ships, the tokens and the
+# Reef cards held, in order). A player's holdings change only when they pay or gain, so the
+# legal actions of successive decisions ask the same questions again (in random games about
+# two calls in three). Bounded: emptied when full.
+_PAYMENTS: dict[
+    tuple[Any, ...], tuple[tuple[tuple[tuple[str, int], ...], tuple[str, ...]], ...]
+] = {}
+PAYMENTS_KEPT = 4096
+
+
 def minimal_payments(
     mission: Mission, held_tokens: dict[str, int], held_reefs: list[str]
 ) -> list[tuple[dict[str, int], list[str]]]:
-    """Every distinct minimal payment for the mission from what a player holds."""
+    """Every distinct minimal payment for the mission from what a player holds (new dicts and
+    lists each call: callers put them into actions)."""
+    key = (
+        tuple(sorted(mission.ships.items())),
+        tuple(sorted(held_tokens.items())),
+        tuple(held_reefs),
+    )
+    found = _PAYMENTS.get(key)
+    if found is None:
+        payments = _minimal_payments(mission, held_tokens, held_reefs)
+        found = tuple((tuple(tokens.items()), tuple(cards)) for tokens, cards in payments)
+        if len(_PAYMENTS) >= PAYMENTS_KEPT:
+            _PAYMENTS.clear()
+        _PAYMENTS[key] = found
+    return [(dict(tokens), list(cards)) for tokens, cards in found]
+
+
+def _minimal_payments(
+    mission: Mission, held_tokens: dict[str, int], held_reefs: list[str]
+) -> list[tuple[dict[str, int], list[str]]]:
     if not payment_covers(mission, held_tokens, held_reefs):
         # More ships never hurt a payment, so if all that is held cannot pay, nothing can. Most
         # calls end here (in random 4-player expansion games, about four in five).

@@ -153,3 +153,29 @@ def _by_kind(payments):
         return card.kind + ",".join(sorted(card.ships))
 
     return {(tokens, tuple(sorted(kind(c) for c in cards))) for tokens, cards in payments}
+
+
+def test_minimal_payments_asked_again_are_the_same_and_never_shared_R26():
+    """The answers are kept by the question (the mission's ships, the tokens and the Reef cards
+    held, in order); each call still gets its own dicts and lists, and a kept answer never
+    leaks into another question."""
+    from app.engine import missions
+
+    held = {"green": 2, "red": 1, "purple": 2, "blue": 0}
+    first = minimal_payments(RED_GREEN, held, ["RF09", "RF10"])
+    first[0][0]["red"] = 99  # a caller changing its copy
+    first[0][1].append("RF01")
+    again = minimal_payments(RED_GREEN, dict(reversed(held.items())), ["RF09", "RF10"])
+    assert again == missions._minimal_payments(RED_GREEN, held, ["RF09", "RF10"])
+    assert again[0][0] is not first[0][0] and again[0][1] is not first[0][1]
+    # The same tokens for another mission, and the cards in another order, are other questions.
+    other = Mission("T1", {"red": 2}, 5, 0)
+    assert minimal_payments(other, held, ["RF09", "RF10"]) == missions._minimal_payments(
+        other, held, ["RF09", "RF10"]
+    )
+    swapped = minimal_payments(RED_GREEN, held, ["RF10", "RF09"])
+    assert swapped == missions._minimal_payments(RED_GREEN, held, ["RF10", "RF09"])
+    # Bounded: emptied when full.
+    for n in range(missions.PAYMENTS_KEPT + 5):
+        minimal_payments(RED_GREEN, {"green": n}, [])
+    assert len(missions._PAYMENTS) <= missions.PAYMENTS_KEPT
