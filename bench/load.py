@@ -806,6 +806,59 @@ async def before_section(
     return section
 
 
+async def paired_steps(
+    args: argparse.Namespace, dbs: Databases, workdir: Path, procs: list[Proc]
+) -> dict[str, Any]:
+    """`--before` and this checkout in turn, one concurrent step each (for every step and
+    repeat: one side, then the other, the order swapped every repeat), both servers up all
+    along. This machine's speed drifts over minutes, by up to a fifth, so two sections played
+    one after the other can differ by more than the code does; here each pair saw the same
+    machine. Per step: each pair's CPU per move on both sides and its ratio, and the medians."""
+    servers = {
+        "before": project_server(
+            dbs.create("pair_before"), workdir, 1, None, root=Path(args.before).resolve()
+        ),
+        "now": project_server(dbs.create("pair_now"), workdir, 1, None),
+    }
+    procs.extend(servers.values())
+    steps = args.games[:2]
+    games = {}
+    for side, server in servers.items():
+        made = await make_games(f"http://127.0.0.1:{server.port}", sum(steps) * args.repeat + 1)
+        await play_games(server.port, made[:1], 10)  # warm up, as the other sections do
+        games[side] = made[1:]
+    section: dict[str, Any] = {}
+    for n in steps:
+        pairs = []
+        for r in range(args.repeat):
+            pair: dict[str, Any] = {}
+            for side in ("before", "now") if r % 2 == 0 else ("now", "before"):
+                batch, games[side] = games[side][:n], games[side][n:]
+                out = await play_games(servers[side].port, batch, args.budget, server=servers[side])
+                pair[side] = {
+                    "cpu_ms_per_move": out["server_cpu_ms_per_move"],
+                    "moves_per_s": out["moves_per_s_whole_run"],
+                }
+            pair["cpu_ratio"] = round(
+                pair["now"]["cpu_ms_per_move"] / pair["before"]["cpu_ms_per_move"], 3
+            )
+            pairs.append(pair)
+            log(f"paired, {n} games:", pair)
+        section[str(n)] = {
+            "pairs": pairs,
+            "cpu_ratio_median": statistics.median(p["cpu_ratio"] for p in pairs),
+            "before_cpu_ms_per_move_median": statistics.median(
+                p["before"]["cpu_ms_per_move"] for p in pairs
+            ),
+            "now_cpu_ms_per_move_median": statistics.median(
+                p["now"]["cpu_ms_per_move"] for p in pairs
+            ),
+        }
+    for server in servers.values():
+        server.stop()
+    return section
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """The whole side-by-side run."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -835,6 +888,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
         if args.before is not None:
             result["before"] = await before_section(args, dbs, workdir, procs)
+        if args.before is not None and args.paired:
+            result["paired"] = await paired_steps(args, dbs, workdir, procs)
         for workers in [1, *([args.workers] if args.workers > 1 else [])]:
             redis_port = None
             if workers > 1:
@@ -901,6 +956,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small numbers, to try the harness")
     parser.add_argument(
         "--before", default=None, help="also measure this checkout (an older commit), 1 process"
+    )
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="with --before: also play the concurrent steps on both in turn (CPU ratios)",
     )
     args = parser.parse_args()
     args.games = [int(x) for x in args.games.split(",") if x]
