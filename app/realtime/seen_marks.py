@@ -62,6 +62,8 @@ class SeenMarks:
                     batch.set_result(None)
         finally:
             self._writing = False
-            if self._next is not None and self._waiting:  # cancelled (shutdown): nobody waits on
+            if self._next is not None and self._waiting:
+                # Cancelled (the hub stopping): the marks that arrived meanwhile are not
+                # written either; their sockets are being closed.
                 self._next.cancel()
                 self._next, self._waiting = None, {}
