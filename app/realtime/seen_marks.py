@@ -42,7 +42,15 @@ class SeenMarks:
         if not self._writing:
             self._writing = True
             self.spawn(self._write_all())
-        await asyncio.shield(batch)
+        try:
+            await asyncio.shield(batch)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if batch.cancelled() and not (task is not None and task.cancelling()):
+                # The writer was cancelled (the hub stopping), not this caller: a failed mark,
+                # which callers handle like any other, not a cancellation of their own.
+                raise RuntimeError("the presence writer stopped before this mark") from None
+            raise
 
     async def _write_all(self) -> None:
         try:

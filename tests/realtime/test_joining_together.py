@@ -131,6 +131,32 @@ async def test_a_failed_mark_write_reaches_its_markers_and_the_next_marks_still_
     assert marks.writes == 2
 
 
+async def test_a_mark_whose_writer_is_cancelled_fails_like_a_failed_write() -> None:
+    """The hub stopping cancels the writer: its markers see an error they handle (the endpoint
+    logs it), not a cancellation of their own."""
+    gate = asyncio.Event()
+
+    async def write(seen: dict[int, list[int]]) -> None:
+        await gate.wait()
+
+    tasks: list[asyncio.Future[Any]] = []
+    marks = SeenMarks(write, lambda coro: tasks.append(asyncio.ensure_future(coro)))
+    first = asyncio.ensure_future(marks.mark(1, 10))
+    await until(lambda: marks.writes == 1, "the write in flight")
+    later = asyncio.ensure_future(marks.mark(1, 20))  # waits for the next write
+    await asyncio.sleep(0)
+    tasks[0].cancel()
+    for marker in (first, later):
+        with pytest.raises(RuntimeError):
+            await marker
+    mine = asyncio.ensure_future(marks.mark(2, 30))  # a new writer for new marks
+    await until(lambda: marks.writes == 2, "the next writer")
+    mine.cancel()  # a caller's own cancellation stays one
+    with pytest.raises(asyncio.CancelledError):
+        await mine
+    gate.set()
+
+
 @pytest.fixture
 def store() -> MemoryStore:
     s = MemoryStore(Notifier())
