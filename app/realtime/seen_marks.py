@@ -29,7 +29,7 @@ class SeenMarks:
         self._waiting: dict[int, set[int]] = {}
         self._next: asyncio.Future[None] | None = None  # settled when the waiting marks are in
         self._writing = False
-        self.writes = 0  # transactions so far (tests and the docs' figures read it)
+        self.writes = 0  # transactions so far (the tests read it)
 
     async def mark(self, game_id: int, user_id: int) -> None:
         """Mark `user_id` seen in `game_id` with a socket open; returns once it is written
