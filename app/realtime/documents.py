@@ -121,15 +121,22 @@ def _diff_dicts(
     ops: list[dict[str, Any]],
     memo: Memo | None,
 ) -> None:
+    # Most of a document's fields are unchanged by a move: they are skipped here, before any
+    # path is built or call made for them (the same test `_diff` starts with).
+    kept = 0
     for key, value in new.items():
-        where = f"{path}/{_token(key)}"
         if key in old:
-            _diff(old[key], value, where, ops, memo)
+            kept += 1
+            before = old[key]
+            if before is value or (before == value and type(before) is type(value)):
+                continue
+            _diff(before, value, f"{path}/{_token(key)}", ops, memo)
         else:
-            ops.append({"op": "add", "path": where, "value": value})
-    for key in old:
-        if key not in new:
-            ops.append({"op": "remove", "path": f"{path}/{_token(key)}"})
+            ops.append({"op": "add", "path": f"{path}/{_token(key)}", "value": value})
+    if kept < len(old):  # some of the old keys are gone
+        for key in old:
+            if key not in new:
+                ops.append({"op": "remove", "path": f"{path}/{_token(key)}"})
 
 
 # (move seq, what the viewer may see of its secrets) -> the log frame, for one change's viewers.
