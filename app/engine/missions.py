@@ -56,13 +56,46 @@ def payment_covers(mission: Mission, tokens: dict[str, int], card_ids: list[str]
 
 def is_minimal(mission: Mission, tokens: dict[str, int], card_ids: list[str]) -> bool:
     """Whether the payment covers the mission and nothing in it could be kept back."""
-    if not payment_covers(mission, tokens, card_ids):
+    cards_pool, wilds = ships_from_cards(card_ids)
+    return _is_minimal(mission.ships, tokens, card_ids, cards_pool, wilds)
+
+
+def _is_minimal(
+    need: dict[str, int],
+    tokens: dict[str, int],
+    card_ids: list[str],
+    cards_pool: dict[str, int],
+    wilds: int,
+) -> bool:
+    """`is_minimal` given the cards' own ships (`ships_from_cards(card_ids)`). A card's ships
+    add to a payment's, so a payment less one token or one card is this pool less that part:
+    each test adjusts one pool rather than counting every card again."""
+    pool = dict(cards_pool)
+    for col, n in tokens.items():
+        pool[col] += n
+    if not covers(need, pool, wilds):
         return False
     for col, n in tokens.items():
-        if n and payment_covers(mission, {**tokens, col: n - 1}, card_ids):
-            return False
-    for i in range(len(card_ids)):
-        if payment_covers(mission, tokens, card_ids[:i] + card_ids[i + 1 :]):
+        if n:
+            pool[col] -= 1
+            kept_back = covers(need, pool, wilds)
+            pool[col] += 1
+            if kept_back:
+                return False
+    reefs = content().reefs
+    for cid in card_ids:
+        card = reefs[cid]
+        if card.kind == "two_ships":
+            for col in card.ships:
+                pool[col] -= 1
+            kept_back = covers(need, pool, wilds)
+            for col in card.ships:
+                pool[col] += 1
+        elif card.kind == "wild_ship":
+            kept_back = covers(need, pool, wilds - 1)
+        else:  # a card that pays no ship: the payment without it covers exactly as much
+            kept_back = True
+        if kept_back:
             return False
     return True
 
@@ -121,11 +154,12 @@ def _minimal_payments(
     results = []
     for counts in card_choices:
         cards = [cid for t, k in zip(types, counts, strict=True) for cid in by_type[t][:k]]
+        cards_pool, wilds = ships_from_cards(cards)
         # In a minimal payment every ship fills a slot, alone or in a pair, and every card
         # fills at least one: so at most 2 * slots - cards tokens are ever worth trying.
         for combo in _token_vectors(held, 2 * slots - len(cards)):
             tokens = {c: n for c, n in zip(SHIP_COLOURS, combo, strict=True) if n}
-            if is_minimal(mission, tokens, cards):
+            if _is_minimal(mission.ships, tokens, cards, cards_pool, wilds):
                 results.append((tokens, cards))
     return results
 

@@ -179,3 +179,35 @@ def test_minimal_payments_asked_again_are_the_same_and_never_shared_R26():
     for n in range(missions.PAYMENTS_KEPT + 5):
         minimal_payments(RED_GREEN, {"green": n}, [])
     assert len(missions._PAYMENTS) <= missions.PAYMENTS_KEPT
+
+
+def test_is_minimal_is_its_definition_over_random_payments_R26():
+    """A payment is minimal when it covers the mission and it no longer does with any one token
+    or any one card taken out (R-26). `is_minimal` adjusts one pool of ships rather than
+    counting every card again for each test: it gives what the definition gives, for payments
+    with Two-Ship, Wild and cards that pay no ship alike."""
+    import random
+
+    from app.engine.content import SHIP_COLOURS
+    from app.engine.missions import payment_covers
+
+    def by_definition(mission, tokens, cards):
+        if not payment_covers(mission, tokens, cards):
+            return False
+        fewer_tokens = [{**tokens, c: n - 1} for c, n in tokens.items() if n]
+        fewer_cards = [cards[:i] + cards[i + 1 :] for i in range(len(cards))]
+        return not any(payment_covers(mission, t, cards) for t in fewer_tokens) and not any(
+            payment_covers(mission, tokens, c) for c in fewer_cards
+        )
+
+    rng = random.Random(11)
+    cards_pool = ["RF01", "RF02", "RF04", "RF06", "RF09", "RF10", "RF13", "RF21"]
+    seen = {True: 0, False: 0}
+    for _ in range(3000):
+        mission = content().missions[f"MS{rng.randint(1, 33):02d}"]
+        tokens = {c: rng.randint(0, 3) for c in SHIP_COLOURS if rng.random() < 0.6}
+        cards = rng.sample(cards_pool, rng.randint(0, 3))
+        expected = by_definition(mission, tokens, cards)
+        assert is_minimal(mission, tokens, cards) == expected, (mission.id, tokens, cards)
+        seen[expected] += 1
+    assert seen[True] > 100 and seen[False] > 100  # both answers came up often
