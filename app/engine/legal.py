@@ -13,7 +13,7 @@ from .content import content
 from .missions import minimal_payments
 from .placement import affordable_masks, gold_cards_held, region_for
 from .rules import drawable
-from .shapes import placements
+from .shapes import fitting_placements
 from .state import State
 from .treasure_shapes import extend_placements
 
@@ -90,7 +90,7 @@ def placement_masks(state: State, card: str) -> list[int]:
     region = region_for(state, seat)
     blocked, touch = region.blocked, region.touch
     shape = content().pattern_shape[card]
-    masks = [m for m in placements(shape) if not m & blocked and m & touch]
+    masks = fitting_placements(shape, blocked, touch)
     if state.turn.effects:
         masks = extend_placements(state, card, masks, region)
     return affordable_masks(state, seat, masks)
