@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     # a new connection, and a new Postgres backend, for nearly every use under load.
     db_pool_size: int = Field(default=20, ge=1)
     db_max_overflow: int = Field(default=10, ge=0)
+    # Postgres connections of their own on which socket moves are written from the event loop
+    # (app/services/async_move_write.py); 0: every move is written from a worker thread.
+    db_loop_connections: int = Field(default=4, ge=0)
     # Allocations that start a collection of the garbage collector's young generation (Python's
     # own default is 700). Every move leaves thousands of live containers (states, documents)
     # that the default collects and promotes again and again; see docs/benchmarks.md.

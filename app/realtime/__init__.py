@@ -17,6 +17,7 @@ from app.realtime.bus import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
 from app.realtime.endpoint import SocketDoor, route
 from app.realtime.hub import Hub, thread_runner
+from app.services.async_move_write import AsyncMoveWriter
 from app.services.live import SqlLiveStore
 from app.web.security import OriginPolicy
 
@@ -24,9 +25,14 @@ from app.web.security import OriginPolicy
 def install(app: FastAPI) -> Hub:
     """Mount the socket route and start/stop the hub with the app's lifespan."""
     settings = app.state.settings
+    engine = app.state.sessionmaker.kw["bind"]
+    loop_writer = None
+    if engine.dialect.name == "postgresql" and settings.db_loop_connections > 0:
+        loop_writer = AsyncMoveWriter(engine, settings.db_loop_connections)
+    store = SqlLiveStore(app.state.sessionmaker, app.state.notifier, loop_writer)
     hub = Hub(
         create_bus(settings.shared_redis_url),
-        SqlLiveStore(app.state.sessionmaker, app.state.notifier),
+        store,
         app.state.notifier,
         channel_prefix(settings.shared_redis_url),
         check_s=settings.room_check_seconds,
@@ -58,6 +64,7 @@ def install(app: FastAPI) -> Hub:
                 yield state
         finally:
             await hub.stop()
+            await store.close()
 
     app.router.lifespan_context = lifespan
     return hub

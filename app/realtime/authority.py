@@ -3,7 +3,9 @@
     action frame (parsed once at the edge, the action once more into the engine's own value)
       -> seat check on the room's copy (refused: nothing remembered)
       -> session re-check, idempotency by action id (a retry gets the first answer)
-      -> storage.submit: engine apply and one transaction (the presence mark inside it)
+      -> storage.submit_now: engine apply and the move's one statement on the event loop, when
+         that is all it writes; else storage.submit in a worker thread: engine apply and one
+         transaction (the presence mark inside it)
       -> the committed move: the room fans it out with the mover's ack right behind its own
          patch, then one `changed` message with the move goes on the bus (local delivery first)
 
@@ -108,7 +110,12 @@ class GameAuthority:
         move: Committed | None = None
         text: str | None = None
         try:
-            move = await self.run(self.store.submit, self._request(room, user_id, msg, action))
+            request = self._request(room, user_id, msg, action)
+            # On the loop when the move writes nothing but its own statement; else (a clock, a
+            # finish, a refusal to explain, SQLite) in a worker thread.
+            move = await self.store.submit_now(request)
+            if move is None:
+                move = await self.run(self.store.submit, request)
             text = ack_frame(msg.id, move.version, move.events_for(move.seat))
         except ServiceError as exc:
             text = error_frame(exc.code, exc.message, msg.id, reason=exc.reason)

@@ -1,8 +1,8 @@
 """What the live core needs from storage: the `LiveStore` interface (no SQL here).
 
 The server's implementation is app.services.live.SqlLiveStore; the in-process tests use an
-in-memory one. Every method is synchronous and may block: the live core calls them in worker
-threads, never on the event loop.
+in-memory one. Every method but `submit_now` is synchronous and may block: the live core calls
+them in worker threads, never on the event loop; `submit_now` is awaited on the loop.
 """
 
 from __future__ import annotations
@@ -43,6 +43,12 @@ class LiveStore(Protocol):
     def submit(self, request: MoveRequest) -> Committed:
         """Decide and commit one move (seat check, engine, one transaction); raises
         ServiceError when refused, with nothing changed."""
+        ...
+
+    async def submit_now(self, request: MoveRequest) -> Committed | None:
+        """Decide and commit the move on the event loop when the storage can without blocking
+        it (Postgres: the move's one statement through an async connection); None when the
+        move must take `submit` in a worker thread. Raises as `submit` does."""
         ...
 
     def say(self, game_id: int, viewer: Viewer, text: str, seat: int | None) -> dict[str, Any]:

@@ -277,6 +277,122 @@ def _check_still_theirs(db: Session, game: Game, seat: int, owner: int) -> None:
         raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
 
 
+@dataclass(frozen=True)
+class Decision:
+    """A move as the engine decided it, before anything is written."""
+
+    action: rules.Action
+    state: Any  # the new state
+    events: list[dict[str, Any]]
+    to_act: int | None
+    status: str
+    values: dict[str, Any]  # the game row's new values (version and snapshot among them)
+
+
+def decide(state: Any, action: dict[str, Any] | rules.Action, seat: int, version: int) -> Decision:
+    """The engine's verdict on `action` by `seat` at `version`; raises ServiceError (with the
+    reason the engine gives) when it is illegal. Pure: nothing is read or written."""
+    try:
+        if not isinstance(action, rules.Action):
+            action = rules.parse_action(action)  # once: the engine and the log take it as it is
+        new_state, events = rules.apply(state, action, seat)
+    except rules.EngineError as exc:
+        why = rules.explain(state, seat, action)
+        reason = why.to_json() if why is not None else None
+        raise ServiceError(exc.code, exc.message, reason=reason) from None
+    to_act = rules.to_act(new_state)
+    status = "live"
+    values: dict[str, Any] = {
+        "version": version + 1,
+        "snapshot": rules.state_to_json(new_state),
+        "to_act": to_act,
+    }
+    if rules.is_over(new_state):
+        status = "finished"
+        values.update(
+            status=status, finished_at=utcnow(), final_scores=rules.final_scores(new_state)
+        )
+    return Decision(action, new_state, events, to_act, status, values)
+
+
+def move_row(
+    game_id: int,
+    seat: int,
+    version: int,
+    owner: int | None,
+    before: Any,
+    decision: Decision,
+    timeout: bool = False,
+    notice: bool = True,
+) -> move_write.MoveRow:
+    """What the move writes (`before`: the state it was decided on). `notice`: the turn notice
+    goes with the move's statements (unless a clock's record writes it)."""
+    turn_notice = None
+    to_act, after = decision.to_act, decision.state
+    if notice and to_act is not None and after.turn.number != before.turn.number:
+        turn_notice = (to_act, after.turn.number)  # a turn starts: its "your turn" notice
+    return move_write.MoveRow(
+        game_id,
+        version,
+        seat,
+        owner,
+        decision.values,
+        {
+            "seq": version + 1,
+            "seat": seat,
+            "action": rules.canonical_action(decision.action),  # unknown fields never kept
+            "events": decision.events,
+            "created_at": utcnow(),
+            "timeout": timeout,
+        },
+        turn_notice,
+    )
+
+
+def writes_alone(decision: Decision, clocked: bool, back: bool) -> bool:
+    """Whether a move decided on a known state needs nothing written but its own statements:
+    no turn clock to move, no "left" mark to clear, no finish with its results and review."""
+    return not clocked and not back and decision.status != "finished"
+
+
+def committed_move(
+    engine: Any,
+    game_id: int,
+    seat: int,
+    decision: Decision,
+    row: move_write.MoveRow,
+    bots: tuple[str | None, ...],
+    clock: dict[str, Any],
+    notifier: Notifier | None,
+    began: float,
+    origin: str,
+    timeout: bool = False,
+) -> Committed:
+    """After the commit: the metrics, the process's state cache, the committed move, and the
+    after-commit listeners."""
+    MOVE_LATENCY.observe(time.perf_counter() - began)
+    MOVES_APPLIED.inc()
+    version = row.seen + 1
+    cache_for(engine).put(game_id, version, decision.state)
+    committed = Committed(
+        game_id,
+        version,
+        seat,
+        decision.state,
+        decision.events,
+        decision.status,
+        decision.to_act,
+        bots,
+        clock,
+        timeout,
+        row.move["action"],
+        row.move["created_at"].isoformat(),
+        origin,
+    )
+    notify(notifier, game_id, version, committed)
+    return committed
+
+
 def _commit(
     db: Session,
     game_id: int,
@@ -300,27 +416,8 @@ def _commit(
     a turn clock (`clocked`): a move of a game without one writes without reading anything.
     """
     began = time.perf_counter()
-    try:
-        if not isinstance(action, rules.Action):
-            action = rules.parse_action(action)  # once: the engine and the log take it as it is
-        new_state, events = rules.apply(state, action, seat)
-    except rules.EngineError as exc:
-        why = rules.explain(state, seat, action)
-        reason = why.to_json() if why is not None else None
-        raise ServiceError(exc.code, exc.message, reason=reason) from None
-    new_version = version + 1
-    to_act = rules.to_act(new_state)
-    status = "live"
-    values: dict[str, Any] = {
-        "version": new_version,
-        "snapshot": rules.state_to_json(new_state),
-        "to_act": to_act,
-    }
-    if rules.is_over(new_state):
-        status = "finished"
-        values.update(
-            status=status, finished_at=utcnow(), final_scores=rules.final_scores(new_state)
-        )
+    decision = decide(state, action, seat, version)
+    values, status = decision.values, decision.status
     # The turn clock: a turn that ends or starts moves it, in this same transaction.
     plan = None
     if (game is None and clocked) or (game is not None and game.clock is not None):
@@ -335,28 +432,11 @@ def _commit(
             _check_still_theirs(db, game, seat, owner)
         bots = _bots(game)
     if game is not None and game.clock is not None:
-        plan = clocks.plan_move(game, state, new_state, seat, utcnow())
+        plan = clocks.plan_move(game, state, decision.state, seat, utcnow())
         values.update(plan.values)
+    timeout = plan is not None and plan.timeout
     # The turn notice goes with the move's statements, unless the clock's record writes it.
-    notice = None
-    if plan is None and to_act is not None and new_state.turn.number != state.turn.number:
-        notice = (to_act, new_state.turn.number)  # a turn starts: its "your turn" notice
-    row = move_write.MoveRow(
-        game_id,
-        version,
-        seat,
-        owner,
-        values,
-        {
-            "seq": new_version,
-            "seat": seat,
-            "action": rules.canonical_action(action),  # canonical: unknown fields never kept
-            "events": events,
-            "created_at": utcnow(),
-            "timeout": plan is not None and plan.timeout,
-        },
-        notice,
-    )
+    row = move_row(game_id, seat, version, owner, state, decision, timeout, notice=plan is None)
     # Optimistic concurrency: of two submissions against one version, exactly one matches in
     # the UPDATE. Works alike on SQLite and Postgres; the unique (game_id, seq) is a second guard.
     alone = game is None and not back and status != "finished" and not db.in_transaction()
@@ -367,10 +447,7 @@ def _commit(
             moved = _write_in_session(db, row)
     except IntegrityError:  # the unique (game_id, seq): another move took this version
         db.rollback()
-        raise ServiceError(
-            "stale_version",
-            t_("game {game_id} is past version {version}", game_id=game_id, version=version),
-        ) from None
+        raise stale(game_id, version) from None
     if not moved:
         db.rollback()
         return None
@@ -388,34 +465,22 @@ def _commit(
             db.commit()
         except IntegrityError:
             db.rollback()
-            raise ServiceError(
-                "stale_version",
-                t_("game {game_id} is past version {version}", game_id=game_id, version=version),
-            ) from None
-    MOVE_LATENCY.observe(time.perf_counter() - began)
-    MOVES_APPLIED.inc()
-    cache_for(db.get_bind()).put(game_id, new_version, new_state)  # type: ignore[arg-type]
+            raise stale(game_id, version) from None
     if plan is not None and plan.release is not None:  # the borrowing bot gave the seat back
         bots = tuple(None if i == plan.release else b for i, b in enumerate(bots))
     clock = clocks.public(values.get("clock", game.clock if game is not None else None))
-    timeout = plan is not None and plan.timeout
-    committed = Committed(
-        game_id,
-        new_version,
-        seat,
-        new_state,
-        events,
-        status,
-        to_act,
-        bots,
-        clock,
-        timeout,
-        row.move["action"],
-        row.move["created_at"].isoformat(),
-        origin,
+    engine = db.get_bind()
+    return committed_move(
+        engine, game_id, seat, decision, row, bots, clock, notifier, began, origin, timeout
     )
-    notify(notifier, game_id, new_version, committed)
-    return committed
+
+
+def stale(game_id: int, version: int) -> ServiceError:
+    """The error of a move whose version another move took first."""
+    return ServiceError(
+        "stale_version",
+        t_("game {game_id} is past version {version}", game_id=game_id, version=version),
+    )
 
 
 def _write_in_session(db: Session, row: move_write.MoveRow) -> bool:

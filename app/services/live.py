@@ -11,10 +11,12 @@ rooms' periodic check reads just versions, statuses and seats.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
@@ -28,6 +30,7 @@ from app.services.names import display_seat_name
 from app.services.notify import Notifier
 
 if TYPE_CHECKING:
+    from app.services.async_move_write import AsyncMoveWriter
     from app.services.games import Committed
 
 # Log frames are sent for at most this many moves per reload; older ones come from GET /log.
@@ -159,9 +162,17 @@ class MoveRequest:
 class SqlLiveStore:
     """The live core's storage on the app's database (every method runs in a worker thread)."""
 
-    def __init__(self, sessions: sessionmaker[Session], notifier: Notifier | None) -> None:
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        notifier: Notifier | None,
+        loop_writer: AsyncMoveWriter | None = None,
+    ) -> None:
         self.sessions = sessions
         self.notifier = notifier
+        # Postgres: writes the socket moves that need only their own statement from the event
+        # loop (`submit_now`); None: every move takes `submit` in a worker thread.
+        self.loop_writer = loop_writer
 
     def authorise(self, game_id: int, token: str | None, invite_code: str | None) -> Viewer:
         """Who the session token belongs to, if they may watch `game_id`; raises ServiceError."""
@@ -290,6 +301,46 @@ class SqlLiveStore:
                 back=request.was_left,
                 origin=games.SOCKET,
             )
+
+    async def submit_now(self, request: MoveRequest) -> Committed | None:
+        """A socket's move decided and written without leaving the event loop, when all it
+        writes is its own statement (`games.writes_alone`: a state known at the version, no
+        turn clock, no "left" mark, no finish); None when it must take `submit` in a worker
+        thread instead, which also says why the database refused a move. Raises ServiceError
+        for an illegal action (nothing written), and SQLAlchemy's errors as `submit` does."""
+        writer, known = self.loop_writer, request.known
+        if writer is None or known is None or known.clocked or request.was_left:
+            return None
+        began = time.perf_counter()
+        decision = games.decide(known.state, request.action, known.seat, request.version)
+        if not games.writes_alone(decision, known.clocked, request.was_left):
+            return None
+        row = games.move_row(
+            request.game_id, known.seat, request.version, request.user_id, known.state, decision
+        )
+        try:
+            moved = await writer.write(row)
+        except IntegrityError:  # the unique (game_id, seq): another move took this version
+            raise games.stale(request.game_id, request.version) from None
+        if not moved:
+            return None
+        return games.committed_move(
+            writer.engine,
+            request.game_id,
+            known.seat,
+            decision,
+            row,
+            known.bots,
+            clocks.public(None),
+            self.notifier,
+            began,
+            games.SOCKET,
+        )
+
+    async def close(self) -> None:
+        """Close the loop writer's connections (at shutdown)."""
+        if self.loop_writer is not None:
+            await self.loop_writer.close()
 
     def say(self, game_id: int, viewer: Viewer, text: str, seat: int | None) -> dict[str, Any]:
         """Store a chat line; the line as clients receive it."""

@@ -148,6 +148,20 @@ class MoveWriter:
             compiled = self._compiled[key] = _Compiled(build(), self.dialect)
         return compiled
 
+    def postgres_call(self, row: MoveRow) -> tuple[str, Any]:
+        """Postgres: the move's one statement (compiled once per shape) and its parameters."""
+        notice = row.notice is not None
+        check_owner = row.owner is not None
+        columns = tuple(row.values)
+        compiled = self._get(
+            ("pg", check_owner, columns, notice),
+            lambda: postgres_statement(check_owner, columns, notice),
+        )
+        values = row.update_params() | {f"m_{k}": v for k, v in row.move.items()}
+        if notice:
+            values |= row.notice_params()
+        return compiled.sql, compiled.params(values)
+
     def write_alone(self, row: MoveRow) -> bool:
         """Write and commit the move in a transaction of its own; False if the database refused
         the version, status or seat (nothing written). Raises SQLAlchemy's errors, as a Session
@@ -168,16 +182,8 @@ class MoveWriter:
                 connection.driver_connection.autocommit = True
             cursor = connection.cursor()
             if self.postgres:
-                notice = row.notice is not None
-                compiled = self._get(
-                    ("pg", check_owner, columns, notice),
-                    lambda: postgres_statement(check_owner, columns, notice),
-                )
-                values = row.update_params() | {f"m_{k}": v for k, v in row.move.items()}
-                if notice:
-                    values |= row.notice_params()
-                statement = compiled.sql
-                cursor.execute(statement, compiled.params(values))  # committed by itself
+                statement, params = self.postgres_call(row)
+                cursor.execute(statement, params)  # committed by itself
                 return cursor.fetchone() is not None
             else:
                 compiled = self._get(

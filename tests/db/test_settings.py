@@ -101,3 +101,20 @@ def test_the_server_collects_its_young_generation_at_the_configured_threshold(
     finally:
         gc.set_threshold(*before)
     assert Settings().gc_young_threshold == 10_000
+
+
+def test_socket_moves_are_written_from_the_loop_on_postgres_as_the_setting_says(
+    make_postgres_db: Any, sqlite_url: str, make_settings: Any
+) -> None:
+    from app.main import create_app
+
+    url = make_postgres_db()
+    writer = create_app(make_settings(url, db_loop_connections=3)).state.realtime.store.loop_writer
+    assert writer is not None and writer.connections == 3
+    assert (
+        create_app(make_settings(url, db_loop_connections=0)).state.realtime.store.loop_writer
+        is None
+    )
+    # SQLite: every move from a worker thread, whatever the setting.
+    assert create_app(make_settings(sqlite_url)).state.realtime.store.loop_writer is None
+    assert Settings().db_loop_connections == 4

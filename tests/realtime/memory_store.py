@@ -34,6 +34,7 @@ class MemoryStore:
         self.calls: list[str] = []
         self.fail: dict[str, Exception] = {}
         self.seen: list[tuple[int, int]] = []
+        self.loop_road = True  # `submit_now` decides what it may (False: as SQLite, never)
 
     # --- set-up ----------------------------------------------------------------------------
 
@@ -92,8 +93,26 @@ class MemoryStore:
         self._call("current_marks")
         return {g: marks_of(self.games[g].snap) for g in game_ids if g in self.games}
 
+    async def submit_now(self, request: MoveRequest) -> Committed | None:
+        # As the SQL store: on the loop only what needs no more than its own write; the rest
+        # (and every move, with `loop_road` off, as on SQLite) takes `submit`.
+        self._call("submit_now")
+        known = request.known
+        if not self.loop_road or known is None or known.clocked or request.was_left:
+            return None
+        try:
+            state, _ = rules.apply(known.state, request.action, known.seat)
+        except rules.EngineError as exc:
+            raise ServiceError(exc.code, exc.message) from None
+        if rules.is_over(state):
+            return None
+        return self._decided(request)
+
     def submit(self, request: MoveRequest) -> Committed:
         self._call("submit")
+        return self._decided(request)
+
+    def _decided(self, request: MoveRequest) -> Committed:
         game = self.games[request.game_id]
         snap = game.snap
         seat = snap.seat_of(request.user_id)

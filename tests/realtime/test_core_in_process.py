@@ -290,14 +290,19 @@ async def test_a_retried_id_gets_the_first_answer_and_makes_one_move(
     )
     await until(lambda: len(sock(ann).of("ack")) == 2, "two answers")
     assert sock(ann).of("ack")[0] == sock(ann).of("ack")[1]
-    assert store.calls.count("submit") == 1 and store.games[GAME].snap.version == 1
+    assert store.calls.count("submit_now") == 1 and store.games[GAME].snap.version == 1
+    assert "submit" not in store.calls  # decided on the loop: no worker thread
 
 
-@pytest.mark.parametrize("failing", ["submit", "check_session"])
+@pytest.mark.parametrize(
+    ("failing", "loop_road"),
+    [("submit_now", True), ("submit", False), ("check_session", True)],
+)
 async def test_every_answer_carries_its_id_when_the_database_is_away(
-    hubs: list[Hub], store: MemoryStore, failing: str
+    hubs: list[Hub], store: MemoryStore, failing: str, loop_road: bool
 ) -> None:
     hub = hubs[0]
+    store.loop_road = loop_road
     ann, room = await join(hub, store, "t10")
     ann.session_checked_at = float("-inf")  # due for its re-check
     store.fail[failing] = OperationalError("SELECT 1", {}, Exception("connection refused"))

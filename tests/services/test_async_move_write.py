@@ -1,0 +1,281 @@
+"""Socket moves written from the event loop (Postgres, `SqlLiveStore.submit_now`): the same rows
+as the worker-thread road, the same refusals (left to that road to explain), one winner of a
+race, and a lost or absent database answered as `unavailable`, with a fresh connection after."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import Engine, func, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+import app.engine as rules
+from app.db.errors import is_unavailable
+from app.db.migrate import upgrade_to_head
+from app.db.models import Game, Move, Seat, User, utcnow
+from app.db.session import make_engine
+from app.services import games, lobby, move_write
+from app.services.async_move_write import AsyncMoveWriter
+from app.services.live import MoveRequest, SqlLiveStore
+from tests.services.test_move_write import _rows, _same_start, _wants_notices
+
+LiveGame = Callable[..., tuple[Game, list[User]]]
+
+
+@pytest.fixture
+def engine(make_postgres_db: Callable[[], str]) -> Iterator[Engine]:
+    """A migrated Postgres database: the loop road is Postgres's (SQLite writes every move from
+    a worker thread), so these tests have no SQLite twin."""
+    eng = make_engine(make_postgres_db())
+    upgrade_to_head(engine=eng)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def pg(engine: Engine) -> Engine:
+    return engine
+
+
+def _store(sessions: sessionmaker[Session], engine: Engine, connections: int = 2) -> SqlLiveStore:
+    return SqlLiveStore(sessions, None, AsyncMoveWriter(engine, connections))
+
+
+def _first(db: Session, game: Game) -> tuple[Any, int, rules.Action, games.Known]:
+    """The opening position, its seat to act, a legal action, and the state as a room knows it
+    (a table without a turn clock)."""
+    state = games.load_state(db, lobby.get_game(db, game.id))
+    seat = rules.to_act(state)
+    action = rules.parse_action(rules.legal_actions(state, seat)[0])
+    return state, seat, action, games.Known(state, seat, (None,) * len(state.players), False)
+
+
+def test_moves_written_from_the_loop_equal_moves_written_from_a_thread(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame, monkeypatch: Any
+) -> None:
+    loop_game, loop_users = live_game(3)
+    thread_game, thread_users = live_game(3)
+    _wants_notices(db, [*loop_users, *thread_users])
+    _same_start(db, loop_game, thread_game)
+    threaded: list[int] = []
+    real = move_write.MoveWriter.write_alone
+
+    def counted(writer: move_write.MoveWriter, row: move_write.MoveRow) -> bool:
+        threaded.append(row.game_id)
+        return real(writer, row)
+
+    monkeypatch.setattr(move_write.MoveWriter, "write_alone", counted)
+    on_loop, in_thread = _store(sessions, pg), SqlLiveStore(sessions, None)
+    state = games.load_state(db, lobby.get_game(db, loop_game.id))
+    rng = random.Random(8)
+
+    async def play() -> int:
+        nonlocal state
+        moves = 0
+        for version in range(30):
+            seat = rules.to_act(state)
+            action = rules.parse_action(rng.choice(rules.legal_actions(state, seat)))
+            known = games.Known(state, seat, (None, None, None), clocked=False)
+            mine = MoveRequest(loop_game.id, loop_users[seat].id, version, action, known, False)
+            theirs = MoveRequest(
+                thread_game.id, thread_users[seat].id, version, action, known, False
+            )
+            moved = await on_loop.submit_now(mine)
+            if moved is None:  # a finish: not the loop's to write
+                assert rules.is_over(rules.apply(state, action, seat)[0])
+                break
+            assert moved.origin == games.SOCKET and moved.at
+            other = in_thread.submit(theirs)
+            assert (moved.version, moved.events, moved.to_act) == (
+                other.version,
+                other.events,
+                other.to_act,
+            )
+            state, moves = moved.state, moves + 1
+        await on_loop.close()
+        return moves
+
+    moves = asyncio.run(play())
+    assert moves >= 20
+    # Only the thread road's game went through the worker-thread writer.
+    assert set(threaded) == {thread_game.id}
+    db.expire_all()
+    mine, theirs = _rows(db, loop_game.id), _rows(db, thread_game.id)
+    assert mine == theirs
+    assert mine["notices"], "turns started: their notices were written with the moves"
+    assert rules.state_from_json(mine["game"][3]) == state
+
+
+def test_what_the_loop_does_not_write_is_left_to_the_thread_road_with_nothing_written(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame
+) -> None:
+    game, seated = live_game(2)
+    state, seat, action, known = _first(db, game)
+    user = seated[seat].id
+    store = _store(sessions, pg)
+
+    async def attempts() -> list[Any]:
+        out = [
+            await store.submit_now(MoveRequest(game.id, user, 0, action, None, False)),
+            await store.submit_now(
+                MoveRequest(game.id, user, 0, action, games.Known(state, seat, (None, None)), False)
+            ),  # a table that may have a clock
+            await store.submit_now(MoveRequest(game.id, user, 0, action, known, True)),  # left
+            await store.submit_now(MoveRequest(game.id, user, 5, action, known, False)),  # stale
+        ]
+        await store.close()
+        return out
+
+    assert asyncio.run(attempts()) == [None, None, None, None]
+    db.expire_all()
+    assert lobby.get_game(db, game.id).version == 0
+    assert db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id)) == 0
+    # The thread road then says why the stale one was refused.
+    with pytest.raises(games.ServiceError) as refused:
+        store.submit(MoveRequest(game.id, user, 5, action, known, False))
+    assert refused.value.code == "stale_version"
+
+
+def test_a_seat_that_changed_hands_or_an_illegal_action_writes_nothing_from_the_loop(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame
+) -> None:
+    game, seated = live_game(2)
+    _state, seat, action, known = _first(db, game)
+    store = _store(sessions, pg)
+    illegal = rules.parse_action({"type": "end_turn"})
+    db.execute(
+        update(Seat).where(Seat.game_id == game.id, Seat.seat == seat).values(bot_level="greedy")
+    )
+    db.commit()
+
+    async def attempts() -> Any:
+        with pytest.raises(games.ServiceError) as bad:
+            await store.submit_now(MoveRequest(game.id, seated[seat].id, 0, illegal, known, False))
+        taken = await store.submit_now(
+            MoveRequest(game.id, seated[seat].id, 0, action, known, False)
+        )
+        await store.close()
+        return bad.value, taken
+
+    bad, taken = asyncio.run(attempts())
+    assert bad.code != "internal" and bad.reason is not None  # the engine's own explanation
+    assert taken is None  # the UPDATE re-checked the seat's owner: nothing written
+    db.expire_all()
+    assert lobby.get_game(db, game.id).version == 0
+
+
+def test_of_moves_against_one_version_from_the_loop_exactly_one_is_written(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame
+) -> None:
+    game, seated = live_game(2)
+    _state, seat, action, known = _first(db, game)
+    store = _store(sessions, pg, connections=4)
+
+    async def race() -> list[Any]:
+        request = MoveRequest(game.id, seated[seat].id, 0, action, known, False)
+        out = await asyncio.gather(*(store.submit_now(request) for _ in range(4)))
+        await store.close()
+        return out
+
+    outcomes = asyncio.run(race())
+    assert sorted(m.version if m else 0 for m in outcomes) == [0, 0, 0, 1]
+    count = db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id))
+    assert count == 1
+
+
+def test_a_lost_connection_is_unavailable_once_and_the_next_move_connects_afresh(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame
+) -> None:
+    game, seated = live_game(2)
+    store = _store(sessions, pg, connections=1)
+    writer = store.loop_writer
+    assert writer is not None
+    url = pg.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def request(version: int, state: Any) -> MoveRequest:
+        seat = rules.to_act(state)
+        action = rules.parse_action(rules.legal_actions(state, seat)[0])
+        known = games.Known(state, seat, (None, None), clocked=False)
+        return MoveRequest(game.id, seated[seat].id, version, action, known, False)
+
+    async def play() -> tuple[Exception, int]:
+        state = games.load_state(db, game)
+        first = await store.submit_now(request(0, state))
+        assert first is not None and writer.opened == 1
+        # The server ends the writer's session (a restart, an administrator, a failover).
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                " AND state = 'idle'"
+                " AND query LIKE 'WITH moved AS%%'"
+            )
+        with pytest.raises(Exception) as lost:
+            await store.submit_now(request(1, first.state))
+        again = await store.submit_now(request(1, first.state))  # the same move, retried
+        assert again is not None
+        await store.close()
+        return lost.value, again.version
+
+    lost, version = asyncio.run(play())
+    assert is_unavailable(lost), repr(lost)
+    assert version == 2 and writer.opened == 2
+    db.expire_all()
+    assert lobby.get_game(db, game.id).version == 2
+
+
+def test_a_database_away_is_unavailable_from_the_loop_too() -> None:
+    engine = make_engine("postgresql+psycopg://root@127.0.0.1:9/nowhere")
+    writer = AsyncMoveWriter(engine, 1)
+    row = move_write.MoveRow(1, 0, 0, 1, {"version": 1}, {"created_at": utcnow()}, None)
+    with pytest.raises(Exception) as failed:
+        asyncio.run(writer.write(row))
+    assert is_unavailable(failed.value), repr(failed.value)
+    engine.dispose()
+
+
+def test_a_write_cancelled_mid_statement_never_lends_its_connection_again(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame
+) -> None:
+    game, seated = live_game(2)
+    _state, seat, action, known = _first(db, game)
+    store = _store(sessions, pg, connections=1)
+    writer = store.loop_writer
+    assert writer is not None
+    url = pg.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def cancelled_then_written() -> Any:
+        request = MoveRequest(game.id, seated[seat].id, 0, action, known, False)
+        # Another session holds the game's row: the move's UPDATE waits for it, and is cancelled.
+        with psycopg.connect(url) as holder:
+            holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
+            task = asyncio.create_task(store.submit_now(request))
+            while writer.opened == 0 or not _waiting_on_lock(url):
+                await asyncio.sleep(0.01)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            holder.rollback()
+        assert writer._idle == []  # closed, not kept: its state was unknown
+        moved = await store.submit_now(request)
+        await store.close()
+        return moved
+
+    moved = asyncio.run(cancelled_then_written())
+    assert moved is not None and moved.version == 1 and writer.opened == 2
+    db.expire_all()
+    assert db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id)) == 1
+
+
+def _waiting_on_lock(url: str) -> bool:
+    with psycopg.connect(url, autocommit=True) as probe:
+        row = probe.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND datname = current_database()"
+        ).fetchone()
+    return bool(row and row[0])
