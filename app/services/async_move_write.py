@@ -33,12 +33,16 @@ log = logging.getLogger(__name__)
 class AsyncMoveWriter:
     """Writes moves on at most `connections` connections of its own, from one event loop."""
 
-    def __init__(self, engine: Engine, connections: int) -> None:
+    def __init__(self, engine: Engine, connections: int, wait_s: float | None = None) -> None:
         assert engine.dialect.name == "postgresql"
         self.engine = engine
         self.connections = connections
+        # How long a move waits for one of the connections before it is answered `unavailable`
+        # (a database that stopped answering holds them all): the pool's own checkout timeout.
+        self.wait_s = wait_s if wait_s is not None else engine.pool.timeout()  # type: ignore[attr-defined]
         self._statements = MoveWriter(engine)  # compiles the statement once per shape
         args, kwargs = engine.dialect.create_connect_args(engine.url)
+        kwargs.setdefault("connect_timeout", max(1, round(self.wait_s)))  # a silent host too
         self._connect_args = (tuple(args), dict(kwargs))
         self._idle: list[psycopg.AsyncConnection[Any]] = []
         self._slots: asyncio.Semaphore | None = None  # made in the running loop
@@ -49,7 +53,13 @@ class AsyncMoveWriter:
         the version, status or seat (nothing written). Raises SQLAlchemy's errors."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.connections)
-        async with self._slots:
+        try:
+            await asyncio.wait_for(self._slots.acquire(), self.wait_s)
+        except TimeoutError:
+            raise sa_exc.TimeoutError(
+                f"no loop connection free within {self.wait_s:g} s ({self.connections} in use)"
+            ) from None
+        try:
             connection = await self._lend()
             sql = ""
             try:
@@ -66,6 +76,8 @@ class AsyncMoveWriter:
                 raise
             self._idle.append(connection)
             return moved
+        finally:
+            self._slots.release()
 
     async def _lend(self) -> psycopg.AsyncConnection[Any]:
         if self._idle:

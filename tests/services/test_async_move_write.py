@@ -279,3 +279,31 @@ def _waiting_on_lock(url: str) -> bool:
             " AND datname = current_database()"
         ).fetchone()
     return bool(row and row[0])
+
+
+def test_a_move_that_waits_too_long_for_a_connection_is_unavailable(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame
+) -> None:
+    """A database that stopped answering holds every loop connection: the next move waits the
+    pool's checkout timeout at most, then gets `unavailable` (never a wait without end)."""
+    game, seated = live_game(2)
+    _state, seat, action, known = _first(db, game)
+    store = SqlLiveStore(sessions, None, AsyncMoveWriter(pg, 1, wait_s=0.2))
+    url = pg.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def blocked() -> Exception:
+        request = MoveRequest(game.id, seated[seat].id, 0, action, known, False)
+        with psycopg.connect(url) as holder:
+            holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
+            stuck = asyncio.create_task(store.submit_now(request))  # holds the one connection
+            while not _waiting_on_lock(url):
+                await asyncio.sleep(0.01)
+            with pytest.raises(Exception) as waited:
+                await store.submit_now(request)
+            holder.rollback()
+        assert (await stuck) is not None  # the held move went in once the row was free
+        await store.close()
+        return waited.value
+
+    waited = asyncio.run(blocked())
+    assert is_unavailable(waited), repr(waited)
