@@ -54,7 +54,10 @@ class AsyncMoveWriter:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.connections)
         try:
-            await asyncio.wait_for(self._slots.acquire(), self.wait_s)
+            if self._slots.locked():  # (a free one is taken at once, without a timer)
+                await asyncio.wait_for(self._slots.acquire(), self.wait_s)
+            else:
+                await self._slots.acquire()
         except TimeoutError:
             raise sa_exc.TimeoutError(
                 f"no loop connection free within {self.wait_s:g} s ({self.connections} in use)"
