@@ -1,11 +1,12 @@
 """A move's one Postgres statement sent from the event loop (psycopg's async connections).
 
 A socket move that writes nothing but its own statement (`games.writes_alone`) is decided by the
-engine and written without leaving the event loop: the hand-over to a worker thread and back,
-and the two threads taking turns at the GIL, cost about as much CPU as the write itself, and
-the move's answer waited for both hops. While the database answers, the loop serves other
-games. Every other move (a clock to move, a finish, SQLite) takes the worker-thread road
-(`MoveWriter.write_alone` or the Session).
+engine and written without leaving the event loop. The hand-over to a worker thread and back
+(a queue, a condition, a wake-up of the loop, the two threads taking turns at the GIL) cost
+about a tenth of a move's CPU at 20 busy games, and the move's answer waited for both hops
+(docs/benchmarks.md). While the database answers, the loop serves other games and prepares the
+move's frames (`Room.prepare`). Every other move (a clock to move, a finish, SQLite) takes the
+worker-thread road (`MoveWriter.write_alone` or the Session).
 
 The statement is the one `MoveWriter` compiles (move_write.postgres_statement), run in
 autocommit on a few connections of its own (`SEADRAGONS_DB_LOOP_CONNECTIONS`) that nothing else
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from typing import Any
 
 import psycopg
@@ -26,8 +26,6 @@ from sqlalchemy import Engine
 from sqlalchemy import exc as sa_exc
 
 from app.services.move_write import MoveRow, MoveWriter
-
-log = logging.getLogger(__name__)
 
 
 class AsyncMoveWriter:

@@ -1,9 +1,11 @@
 """What the live core (app/realtime) reads and writes, and its SQL implementation.
 
 The realtime package owns no SQL: it calls a `LiveStore` (app/realtime/storage.py says what
-one must do), whose methods are synchronous and run in worker threads. `SqlLiveStore` is the
-one the server uses; tests use an in-memory one. Moves go through the same service function as
-the HTTP API (games.submit_action), so both roads check and change games identically. Reads for
+one must do), whose methods are synchronous and run in worker threads, but for `submit_now`,
+which writes on the event loop the socket moves that need only their own statement (Postgres).
+`SqlLiveStore` is the one the server uses; tests use an in-memory one. Moves go through the
+same service functions as the HTTP API (games.submit_action; on the loop games.decide and the
+same statement), so both roads check and change games identically. Reads for
 the rooms are light Core queries: a room reloads only when a change did not reach it in
 memory (another instance's move it could not replay, a lobby change, a lost notice), and the
 rooms' periodic check reads just versions, statuses and seats.
@@ -162,7 +164,8 @@ class MoveRequest:
 
 
 class SqlLiveStore:
-    """The live core's storage on the app's database (every method runs in a worker thread)."""
+    """The live core's storage on the app's database (every method but `submit_now` runs in a
+    worker thread)."""
 
     def __init__(
         self,
