@@ -26,7 +26,7 @@ from app.realtime.codec import BusMessage, Changed, MoveNotice
 from app.realtime.connection import Connection
 from app.realtime.protocol import ActionMsg, ack_frame, error_frame
 from app.realtime.recent import RecentActions, digest
-from app.realtime.room import Prepared, Room
+from app.realtime.room import Room
 from app.realtime.sessions import SessionIndex
 from app.realtime.storage import LiveStore, MoveRequest
 from app.services.errors import ServiceError
@@ -41,18 +41,6 @@ def changed_of(move: Committed) -> Changed:
     if move.action is not None:
         notice = MoveNotice(move.seat, move.action, move.bots, move.clock, move.timeout, move.at)
     return Changed(move.game_id, move.version, notice)
-
-
-def prepare(room: Room, move: Committed, into: list[Prepared]) -> None:
-    """The room's frames of a move being written (kept in `into`); a failure only costs the
-    fan-out computing them after the commit."""
-    try:
-        ready = room.prepare(move)
-    except Exception as exc:
-        log.warning("room %s: preparing a move's frames failed: %s", room.game_id, exc)
-        return
-    if ready is not None:
-        into.append(ready)
 
 
 class GameAuthority:
@@ -119,17 +107,14 @@ class GameAuthority:
             conn.send(await asyncio.shield(seen[1]))
             return
         reply = self.recent.remember(pair, msg_id, key)
-        prepared: list[Prepared] = []
         move: Committed | None = None
         text: str | None = None
         try:
             request = self._request(room, user_id, msg, action)
-            # On the loop when the move writes nothing but its own statement, its frames
-            # computed while the database writes it; else (a clock, a finish, a refusal to
-            # explain, SQLite) in a worker thread.
-            move = await self.store.submit_now(request, lambda m: prepare(room, m, prepared))
+            # On the loop when the move writes nothing but its own statement; else (a clock, a
+            # finish, a refusal to explain, SQLite) in a worker thread.
+            move = await self.store.submit_now(request)
             if move is None:
-                prepared.clear()
                 move = await self.run(self.store.submit, request)
             text = ack_frame(msg.id, move.version, move.events_for(move.seat))
         except ServiceError as exc:
@@ -152,7 +137,7 @@ class GameAuthority:
             # The mover's patch, then its ack, then everyone else's patches: when the client
             # sees the ack its document is already new. (Should this fail, the ack still goes,
             # and the periodic check brings the patch.)
-            await room.advance(move, ack=(conn, text), prepared=prepared[0] if prepared else None)
+            await room.advance(move, ack=(conn, text))
         except Exception as exc:
             log.warning("room %s: fan-out after an action failed: %s", room.game_id, exc)
             conn.send(text)

@@ -77,20 +77,6 @@ class SharedChange:
     text: str  # the frames as one (protocol.frames_frame): what each spectator is sent
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A move's documents and patches per viewer kind, computed while its commit was in flight
-    (`Room.prepare`), so that the fan-out after the commit only sends. Each viewer kind's part is
-    used only if the room still holds the document it was diffed from, and the whole only if the
-    room still holds the snapshot it was advanced from; anything else is computed afresh."""
-
-    basis: GameSnap  # the room's snapshot the move was advanced from
-    new: GameSnap  # `basis` after the move
-    shared: dict[str, Any] | None  # engine shared_view of the new state
-    # viewer kind -> (the room's document entry it was diffed from, the new document, patch)
-    kinds: dict[ViewerKey, tuple[tuple[int, dict[str, Any]] | None, dict[str, Any], str | None]]
-
-
 class RoomHost(Protocol):
     """What a room needs from its surroundings (the hub)."""
 
@@ -133,7 +119,6 @@ class Room:
         self.history: dict[ViewerKey, deque[tuple[int, int, str]]] = {}
         self.closed = False
         self.stale = False  # the last reload failed: retried until one succeeds
-        self.prepared_kinds = 0  # viewer kinds fanned out from `prepare`'s work (tests read it)
         self.ready = asyncio.Event()
         self.presence = RoomPresence(
             game_id, host.codec.instance, self.conns, lambda: self.snap, self._publish_soon
@@ -282,43 +267,18 @@ class Room:
 
     # --- changes ---------------------------------------------------------------------------
 
-    def prepare(self, move: Committed) -> Prepared | None:
-        """The documents and patches `move` brings each viewer kind here now, computed before
-        its commit is confirmed (while the database writes it) and changing nothing; None if the
-        room could not advance by it from memory."""
-        snap = self.snap
-        if self.closed or snap is None or snap.state is None or move.version != snap.version + 1:
-            return None
-        new = snap.after(move)
-        keys = {docs.key_for(new, conn.viewer.user_id) for conn in self.conns} | set(self.docs)
-        shared = rules.shared_view(new.state) if keys else None
-        memo: docs.Memo = {}
-        kinds = {}
-        for key in keys:
-            prev = self.docs.get(key)
-            kinds[key] = (prev, *self._document_and_patch(new, key, shared, prev, memo))
-        return Prepared(snap, new, shared, kinds)
-
     async def advance(
-        self,
-        move: Committed,
-        source: str = "local",
-        ack: tuple[Connection, str] | None = None,
-        prepared: Prepared | None = None,
+        self, move: Committed, source: str = "local", ack: tuple[Connection, str] | None = None
     ) -> None:
         """A committed move (made here, or replayed from another instance's message): fan it
         out from memory, or reload if the room lags behind it. `ack`: the mover's socket and
-        its ack, sent right after the mover's own patch. `prepared`: what `prepare` computed
-        for this move while it was being written."""
+        its ack, sent right after the mover's own patch."""
         async with self.lock:
             snap = self.snap
             if self.closed or snap is None or move.version <= snap.version:
                 pass
             elif snap.state is not None and move.version == snap.version + 1:
-                if prepared is not None and prepared.basis is not snap:
-                    prepared = None  # the room moved on meanwhile (a reload): compute afresh
-                new = prepared.new if prepared is not None else snap.after(move)
-                await self._fan_out(snap, new, source, ack, prepared)
+                await self._fan_out(snap, snap.after(move), source, ack)
                 return
             else:
                 await self._refresh_locked()
@@ -378,7 +338,6 @@ class Room:
         new: GameSnap,
         source: str,
         first: tuple[Connection, str] | None = None,
-        prepared: Prepared | None = None,
     ) -> None:
         """Compute each viewer kind's document once, then send every socket its frames.
 
@@ -400,22 +359,16 @@ class Room:
         keys = set(by_key) | set(self.docs)
         order = sorted(keys, key=lambda k: first is None or k != first[0].key)
         # The public parts of the view, once for every viewer kind of this change.
-        shared = prepared.shared if prepared is not None else None
-        if shared is None and order and new.state is not None:
-            shared = rules.shared_view(new.state)
+        shared = rules.shared_view(new.state) if order and new.state is not None else None
         memo: docs.Memo = {}  # so the shared parts are diffed once, not once per viewer kind
         log_memo: docs.LogMemo = {}  # so a log entry most viewers see alike is built once
         mover, ack = first if first is not None else (None, None)
         for key in order:
+            doc = docs.document(new.state, key, new.clock, shared)
             prev = self.docs.get(key)
-            ready = prepared.kinds.get(key) if prepared is not None else None
-            if ready is not None and ready[0] is prev:
-                _, doc, patch = ready
-                self.prepared_kinds += 1
-            else:
-                doc, patch = self._document_and_patch(new, key, shared, prev, memo)
-            if patch is not None:
-                assert prev is not None
+            patch = None
+            if prev is not None and prev[0] < new.version:
+                patch = patch_frame(prev[0], new.version, docs.diff(prev[1], doc, memo=memo))
                 hist = self.history.setdefault(key, deque(maxlen=HISTORY))
                 hist.append((prev[0], new.version, patch))
             self.docs[key] = (new.version, doc)
@@ -443,22 +396,6 @@ class Room:
                     conn.send(frames_frame(frames))
         if mover is not None:  # the mover's socket got no frame of this change: the ack alone
             mover.send(ack)
-
-    @staticmethod
-    def _document_and_patch(
-        new: GameSnap,
-        key: ViewerKey,
-        shared: dict[str, Any] | None,
-        prev: tuple[int, dict[str, Any]] | None,
-        memo: docs.Memo,
-    ) -> tuple[dict[str, Any], str | None]:
-        """A viewer kind's document of `new`, and its patch from `prev` (the kind's document
-        held here, if older)."""
-        doc = docs.document(new.state, key, new.clock, shared)
-        patch = None
-        if prev is not None and prev[0] < new.version:
-            patch = patch_frame(prev[0], new.version, docs.diff(prev[1], doc, memo=memo))
-        return doc, patch
 
     def spectator_change(
         self, old: GameSnap | None, new: GameSnap, patch: str, logs: list[str]

@@ -7,7 +7,6 @@ them in worker threads, never on the event loop; `submit_now` is awaited on the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.services.live import GameSnap, Mark, MoveRequest, Viewer
@@ -46,13 +45,10 @@ class LiveStore(Protocol):
         ServiceError when refused, with nothing changed."""
         ...
 
-    async def submit_now(
-        self, request: MoveRequest, while_writing: Callable[[Committed], None] | None = None
-    ) -> Committed | None:
+    async def submit_now(self, request: MoveRequest) -> Committed | None:
         """Decide and commit the move on the event loop when the storage can without blocking
         it (Postgres: the move's one statement through an async connection); None when the
-        move must take `submit` in a worker thread. Raises as `submit` does. `while_writing`
-        is called with the move, as it will be once committed, while the write is in flight."""
+        move must take `submit` in a worker thread. Raises as `submit` does."""
         ...
 
     def say(self, game_id: int, viewer: Viewer, text: str, seat: int | None) -> dict[str, Any]:

@@ -368,27 +368,15 @@ def committed_move(
     origin: str,
     timeout: bool = False,
 ) -> Committed:
-    """After the commit: the committed move, and `after_commit`."""
-    committed = move_of(game_id, seat, decision, row, bots, clock, origin, timeout)
-    after_commit(engine, committed, notifier, began)
-    return committed
-
-
-def move_of(
-    game_id: int,
-    seat: int,
-    decision: Decision,
-    row: move_write.MoveRow,
-    bots: tuple[str | None, ...],
-    clock: dict[str, Any],
-    origin: str,
-    timeout: bool = False,
-) -> Committed:
-    """The move as it is once committed (built before the commit by a caller that prepares its
-    frames meanwhile: it is only handed on once the commit succeeded)."""
-    return Committed(
+    """After the commit: the metrics, the process's state cache, the committed move, and the
+    after-commit listeners."""
+    MOVE_LATENCY.observe(time.perf_counter() - began)
+    MOVES_APPLIED.inc()
+    version = row.seen + 1
+    cache_for(engine).put(game_id, version, decision.state)
+    committed = Committed(
         game_id,
-        row.seen + 1,
+        version,
         seat,
         decision.state,
         decision.events,
@@ -401,17 +389,8 @@ def move_of(
         row.move["created_at"].isoformat(),
         origin,
     )
-
-
-def after_commit(
-    engine: Any, committed: Committed, notifier: Notifier | None, began: float
-) -> None:
-    """The metrics, the process's state cache and the after-commit listeners of a committed
-    move."""
-    MOVE_LATENCY.observe(time.perf_counter() - began)
-    MOVES_APPLIED.inc()
-    cache_for(engine).put(committed.game_id, committed.version, committed.state)
-    notify(notifier, committed.game_id, committed.version, committed)
+    notify(notifier, game_id, version, committed)
+    return committed
 
 
 def _commit(

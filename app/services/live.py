@@ -13,9 +13,7 @@ rooms' periodic check reads just versions, statuses and seats.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -307,18 +305,12 @@ class SqlLiveStore:
                 origin=games.SOCKET,
             )
 
-    async def submit_now(
-        self, request: MoveRequest, while_writing: Callable[[Committed], None] | None = None
-    ) -> Committed | None:
+    async def submit_now(self, request: MoveRequest) -> Committed | None:
         """A socket's move decided and written without leaving the event loop, when all it
         writes is its own statement (`games.writes_alone`: a state known at the version, no
         turn clock, no "left" mark, no finish); None when it must take `submit` in a worker
         thread instead, which also says why the database refused a move. Raises ServiceError
-        for an illegal action (nothing written), and SQLAlchemy's errors as `submit` does.
-
-        `while_writing(move)` runs once the statement is on its way, with the move as it will
-        be if it commits: work for the fan-out done while the database answers. It must not
-        raise, and nothing may be sent from it: the move may still be refused."""
+        for an illegal action (nothing written), and SQLAlchemy's errors as `submit` does."""
         writer, known = self.loop_writer, request.known
         if writer is None or known is None or known.clocked or request.was_left:
             return None
@@ -329,32 +321,24 @@ class SqlLiveStore:
         row = games.move_row(
             request.game_id, known.seat, request.version, request.user_id, known.state, decision
         )
-        move = games.move_of(
+        try:
+            moved = await writer.write(row)
+        except IntegrityError:  # the unique (game_id, seq): another move took this version
+            raise games.stale(request.game_id, request.version) from None
+        if not moved:
+            return None
+        return games.committed_move(
+            writer.engine,
             request.game_id,
             known.seat,
             decision,
             row,
             known.bots,
             clocks.public(None),
+            self.notifier,
+            began,
             games.SOCKET,
         )
-        write: Awaitable[bool] = writer.write(row)
-        if while_writing is not None:
-            write = asyncio.ensure_future(write)
-            try:
-                await asyncio.sleep(0)  # the write sends its statement first
-            except BaseException:
-                write.cancel()  # cancelled here (shutdown): the write's outcome is unknown
-                raise
-            while_writing(move)
-        try:
-            moved = await write
-        except IntegrityError:  # the unique (game_id, seq): another move took this version
-            raise games.stale(request.game_id, request.version) from None
-        if not moved:
-            return None
-        games.after_commit(writer.engine, move, self.notifier, began)
-        return move
 
     async def close(self) -> None:
         """Close the loop writer's connections (at shutdown)."""

@@ -7,7 +7,6 @@ server. `fail` makes the next calls of a method raise (the database away, say).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,7 +35,6 @@ class MemoryStore:
         self.fail: dict[str, Exception] = {}
         self.seen: list[tuple[int, int]] = []
         self.loop_road = True  # `submit_now` decides what it may (False: as SQLite, never)
-        self.during_write: Callable[[], Awaitable[None]] | None = None
 
     # --- set-up ----------------------------------------------------------------------------
 
@@ -95,12 +93,9 @@ class MemoryStore:
         self._call("current_marks")
         return {g: marks_of(self.games[g].snap) for g in game_ids if g in self.games}
 
-    async def submit_now(
-        self, request: MoveRequest, while_writing: Callable[[Committed], None] | None = None
-    ) -> Committed | None:
+    async def submit_now(self, request: MoveRequest) -> Committed | None:
         # As the SQL store: on the loop only what needs no more than its own write; the rest
-        # (and every move, with `loop_road` off, as on SQLite) takes `submit`. `during_write`
-        # (tests) runs after `while_writing`, as if something happened while the database wrote.
+        # (and every move, with `loop_road` off, as on SQLite) takes `submit`.
         self._call("submit_now")
         known = request.known
         if not self.loop_road or known is None or known.clocked or request.was_left:
@@ -111,19 +106,11 @@ class MemoryStore:
             raise ServiceError(exc.code, exc.message) from None
         if rules.is_over(state):
             return None
-        committed = self._decided(request)
-        if while_writing is not None:
-            while_writing(committed)
-        if self.during_write is not None:
-            await self.during_write()
-        self.commit(committed)
-        return committed
+        return self._decided(request)
 
     def submit(self, request: MoveRequest) -> Committed:
         self._call("submit")
-        committed = self._decided(request)
-        self.commit(committed)
-        return committed
+        return self._decided(request)
 
     def _decided(self, request: MoveRequest) -> Committed:
         game = self.games[request.game_id]
@@ -139,7 +126,7 @@ class MemoryStore:
             state, events = rules.apply(snap.state, request.action, seat.seat)
         except rules.EngineError as exc:
             raise ServiceError(exc.code, exc.message) from None
-        return Committed(
+        committed = Committed(
             request.game_id,
             snap.version + 1,
             seat.seat,
@@ -154,6 +141,8 @@ class MemoryStore:
             "2026-12-01T12:00:00+00:00",
             SOCKET,
         )
+        self.commit(committed)
+        return committed
 
     def commit(self, committed: Committed) -> None:
         """Store a committed move (also how a test plays one "over HTTP") and notify."""

@@ -12,7 +12,6 @@ import json
 import random
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import jsonpatch
@@ -34,7 +33,7 @@ from app.realtime.codec import (
     Revoked,
 )
 from app.realtime.connection import Connection
-from app.realtime.documents import SPECTATOR, ViewerKey, document
+from app.realtime.documents import SPECTATOR, document
 from app.realtime.hub import Hub, thread_runner
 from app.realtime.protocol import ActionMsg, unbundled
 from app.realtime.room import Room
@@ -660,105 +659,3 @@ async def test_storage_calls_run_at_most_the_pools_size_at_once() -> None:
     gate.set()
     assert sum(await asyncio.gather(*calls)) == 8
     assert most[0] == 3
-
-
-# --- frames prepared while a move is written ----------------------------------------------------
-
-
-def _held_documents(conn: Connection) -> dict[int, dict[str, Any]]:
-    """Every version's document a socket held, rebuilt from its state and patch frames."""
-    held: dict[int, dict[str, Any]] = {}
-    doc: dict[str, Any] | None = None
-    version = -1
-    for frame in sock(conn).frames:
-        if frame["type"] == "state":
-            doc, version = {k: frame[k] for k in ("view", "legal", "clock")}, frame["version"]
-        elif frame["type"] == "patch":
-            assert doc is not None and frame["base"] == version
-            doc, version = jsonpatch.apply_patch(doc, frame["ops"]), frame["version"]
-        else:
-            continue
-        held[version] = doc
-    return held
-
-
-async def test_frames_prepared_while_a_move_is_written_are_sent_only_after_its_commit(
-    hubs: list[Hub], store: MemoryStore
-) -> None:
-    """Each move's documents and patches are computed while the store writes it: nothing
-    reaches a socket before the commit, and every seat and spectator still rebuilds, at every
-    version, exactly its own document (R-60: no other seat's hand)."""
-    hub = hubs[0]
-    ann, room = await join(hub, store, "t10")
-    bob, _ = await join(hub, store, "t20")
-    spectator, _ = await join(hub, store, None)
-    conns = {0: ann, 1: bob}
-    states: dict[int, Any] = {0: store.games[GAME].snap.state}
-    frames_at_write: list[int] = []
-
-    async def while_the_database_writes() -> None:
-        # Prepared by now, sent not yet: every socket still holds the version before.
-        frames_at_write.append(sum(len(sock(c).frames) for c in (ann, bob, spectator)))
-        assert all(c.version == room.snap.version for c in (ann, bob, spectator))
-
-    store.during_write = while_the_database_writes
-    rng = random.Random(11)
-    for _ in range(40):
-        snap = store.games[GAME].snap
-        if snap.status != "live":
-            break
-        choice = rng.choice(rules.legal_actions(snap.state, snap.to_act))
-        before = sum(len(sock(c).frames) for c in (ann, bob, spectator))
-        await hub.authority.act(
-            room, conns[snap.to_act], action(f"p{snap.version}", snap.version, choice)
-        )
-        assert frames_at_write[-1] == before  # nothing was sent while it was being written
-        states[store.games[GAME].snap.version] = store.games[GAME].snap.state
-    moves = len(states) - 1
-    assert moves >= 30 and len(frames_at_write) == moves
-    assert room.prepared_kinds >= 3 * moves  # two seats and the spectators, every move
-    for conn, key_seat in ((ann, 0), (bob, 1), (spectator, None)):
-        held = _held_documents(conn)
-        assert sorted(held) == sorted(states)
-        for version, doc in held.items():
-            key = SPECTATOR if key_seat is None else ViewerKey(key_seat, True)
-            expected = document(states[version], key, store.games[GAME].snap.clock)
-            assert doc == json.loads(json.dumps(expected)), (key, version)
-
-
-async def test_what_changed_while_a_move_was_written_is_computed_afresh(
-    hubs: list[Hub], store: MemoryStore
-) -> None:
-    """A viewer kind that first appears while the move is being written, and a room that
-    reloaded meanwhile, get this move's frames computed after the commit, never the prepared
-    ones: each socket still rebuilds its own documents."""
-    hub = hubs[0]
-    ann, room = await join(hub, store, "t10")
-    joined: list[Connection] = []
-
-    async def bob_arrives() -> None:
-        joined.append((await join(hub, store, "t20"))[0])
-
-    store.during_write = bob_arrives
-    await hub.authority.act(room, ann, action("a", 0, first_legal(store)))
-    [bob] = joined
-    assert room.prepared_kinds == 1  # Ann's kind only: Bob's was not held when it was prepared
-    first = store.games[GAME].snap
-
-    async def renamed_and_reloaded() -> None:
-        game = store.games[GAME]
-        seats = tuple(replace(s, name=f"{s.name}!") for s in game.snap.seats)
-        game.snap = replace(game.snap, seats=seats)
-        await room.refresh()  # a lobby change read back: the room holds another snapshot now
-
-    store.during_write = renamed_and_reloaded
-    mover = {0: ann, 1: bob}[first.to_act]
-    await hub.authority.act(room, mover, action("b", 1, first_legal(store, first.to_act)))
-    assert store.games[GAME].snap.version == 2
-    assert room.prepared_kinds == 1  # nothing prepared was used: the basis had changed
-    states = {0: None, 1: first.state, 2: store.games[GAME].snap.state}
-    for conn, seat in ((ann, 0), (bob, 1)):
-        held = _held_documents(conn)
-        for version in (1, 2):
-            expected = document(states[version], ViewerKey(seat, True), first.clock)
-            assert held[version] == json.loads(json.dumps(expected)), (seat, version)
