@@ -4,9 +4,9 @@ A socket move that writes nothing but its own statement (`games.writes_alone`) i
 engine and written without leaving the event loop. The hand-over to a worker thread and back
 (a queue, a condition, a wake-up of the loop, the two threads taking turns at the GIL) cost
 about a tenth of a move's CPU at 20 busy games, and the move's answer waited for both hops
-(docs/benchmarks.md). While the database answers, the loop serves other games and prepares the
-move's frames (`Room.prepare`). Every other move (a clock to move, a finish, SQLite) takes the
-worker-thread road (`MoveWriter.write_alone` or the Session).
+(docs/benchmarks.md). While the database answers, the loop serves other games. Every other
+move (a clock to move, a finish, SQLite) takes the worker-thread road (`MoveWriter.write_alone`
+or the Session).
 
 The statement is the one `MoveWriter` compiles (move_write.postgres_statement), run in
 autocommit on a few connections of its own (`SEADRAGONS_DB_LOOP_CONNECTIONS`) that nothing else
