@@ -25,7 +25,7 @@ import psycopg
 from sqlalchemy import Engine
 from sqlalchemy import exc as sa_exc
 
-from app.services.move_write import MoveRow, MoveWriter
+from app.services.move_write import MoveRow, writer_for
 
 
 class AsyncMoveWriter:
@@ -38,7 +38,8 @@ class AsyncMoveWriter:
         # How long a move waits for one of the connections before it is answered `unavailable`
         # (a database that stopped answering holds them all): the pool's own checkout timeout.
         self.wait_s = wait_s if wait_s is not None else engine.pool.timeout()  # type: ignore[attr-defined]
-        self._statements = MoveWriter(engine)  # compiles the statement once per shape
+        # The thread road's writer for this engine: one set of compiled statements for both.
+        self._statements = writer_for(engine)
         args, kwargs = engine.dialect.create_connect_args(engine.url)
         kwargs.setdefault("connect_timeout", max(1, round(self.wait_s)))  # a silent host too
         self._connect_args = (tuple(args), dict(kwargs))
