@@ -73,8 +73,9 @@ def _maintenance(args: argparse.Namespace) -> int:
 
     from app.db.migrate import upgrade_to_head
     from app.db.session import make_engine, make_sessionmaker
-    from app.services import jobs, ratings
-    from app.services.job_handlers import job_handlers
+    from app.infra import jobs
+    from app.services.ratings import results as ratings
+    from app.services.reviews.job_handlers import job_handlers
     from app.settings import get_settings
 
     settings = get_settings()

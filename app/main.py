@@ -17,19 +17,19 @@ from starlette.types import Receive, Scope, Send
 from app.db.migrate import upgrade_to_head
 from app.db.session import engine_for, make_engine, make_sessionmaker
 from app.i18n.middleware import LanguageMiddleware
+from app.infra.jobs import runner_for as job_runner_for
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
 from app.realtime import delayed_rooms, watch_channel
 from app.realtime import install as install_realtime
-from app.services import analysis
-from app.services.bot_runner import runner_for
-from app.services.deadlines import sweeper_for
-from app.services.job_handlers import job_handlers
-from app.services.jobs import runner_for as job_runner_for
-from app.services.mailer import sender_for
-from app.services.notify import Notifier
+from app.services.botseats.runner import runner_for
+from app.services.notices.mailer import sender_for
+from app.services.play.deadlines import sweeper_for
+from app.services.reviews import analysis
+from app.services.reviews.job_handlers import job_handlers
 from app.settings import Settings, get_settings
+from app.shared.notify import Notifier
 from app.web import (
     api_account,
     api_analysis,
@@ -110,8 +110,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
         await the_app.state.deadlines.start()  # turns that ran out
         await the_app.state.mailer.start()  # "your turn" emails
-        await the_app.state.jobs.start()  # background jobs (app/services/jobs.py)
-        await the_app.state.analysis_jobs.start()  # game analyses (app/services/analysis.py)
+        await the_app.state.jobs.start()  # background jobs (app/infra/jobs.py)
+        await (
+            the_app.state.analysis_jobs.start()
+        )  # game analyses (app/services/reviews/analysis.py)
         # Everything loaded so far (modules, content, compiled statements) lives as long as the
         # process: keep it out of the garbage collector's full passes, which otherwise walk it
         # again and again and show up as multi-millisecond pauses in move latency.

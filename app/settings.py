@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     db_pool_size: int = Field(default=20, ge=1)
     db_max_overflow: int = Field(default=10, ge=0)
     # Postgres connections of their own on which socket moves are written from the event loop
-    # (app/services/async_move_write.py); 0: every move is written from a worker thread.
+    # (app/infra/async_move_write.py); 0: every move is written from a worker thread.
     db_loop_connections: int = Field(default=4, ge=0)
     # Allocations that start a collection of the garbage collector's young generation (Python's
     # own default is 700). Every move leaves thousands of live containers (states, documents)
@@ -83,7 +83,7 @@ class Settings(BaseSettings):
     explain_action_max_chars: int = 1000
     explain_limits_per_user: str = "10/second;600/minute"
     # Hints at unrated tables (POST /api/games/{id}/hint): the expert's thinking time and its
-    # most search rounds per hint (in a bot worker process, app/services/bot_pool.py), and the
+    # most search rounds per hint (in a bot worker process, app/infra/bot_pool.py), and the
     # hints per user.
     hint_budget_seconds: float = 1.0
     hint_rounds: int = 12
@@ -105,13 +105,13 @@ class Settings(BaseSettings):
     metrics_token: str | None = None
     # On SIGTERM: stop accepting, then wait this long for requests in flight to finish.
     shutdown_grace_seconds: float = 10.0
-    # Bots (app/services/bot_runner.py): the pause before a bot's move so people can follow it,
+    # Bots (app/services/botseats/runner.py): the pause before a bot's move so people can follow it,
     # the expert's thinking time per decision (None: the bot's default), and how often every
     # instance looks for bot turns nobody is driving (e.g. after another instance died).
     bot_delay_seconds: float = 0.8
     bot_budget_seconds: float | None = None
     bot_sweep_seconds: float = 30.0
-    # Where bots think (app/services/bot_pool.py): worker processes (None: half the cores, at
+    # Where bots think (app/infra/bot_pool.py): worker processes (None: half the cores, at
     # least 1; 0: threads of the server process) at this nice level, one decision each at once.
     bot_processes: int | None = None
     bot_nice: int = 10
@@ -145,7 +145,7 @@ class Settings(BaseSettings):
     ws_chat_burst: float = 5.0
     # How long a seated player must be unseen before the host may hand their seat to a bot.
     bot_grace_seconds: float = 60.0
-    # Turn clocks (app/services/clocks.py, deadlines.py): how often every instance looks for
+    # Turn clocks (app/services/play/clocks.py, deadlines.py): how often every instance looks for
     # turns that ran out (the precision of a timeout), the bot that plays a timed-out turn, how
     # many timeouts in a row hand the seat to that bot, and the longest time a clock may give.
     clock_sweep_seconds: float = 1.0
@@ -168,7 +168,7 @@ class Settings(BaseSettings):
     review_nice: int = 15
     # The address players reach the server at, for links in emails (e.g. https://example.org).
     public_url: str | None = None
-    # "Your turn" emails (app/services/mailer.py, notices.py). None: no emails at all.
+    # "Your turn" emails (app/services/notices/mailer.py, notices.py). None: no emails at all.
     # smtp://user:pass@host:587 (STARTTLS when offered; ?starttls=require|never), smtps://... (TLS).
     smtp_url: str | None = None
     smtp_from: str = "Sea Dragons Online <noreply@localhost>"
@@ -193,7 +193,7 @@ class Settings(BaseSettings):
     email_verify_per_hour: int = 3
     email_verify_per_recipient_per_day: int = 5
 
-    # Background jobs (app/services/jobs.py): workers per server process (0: none here; another
+    # Background jobs (app/infra/jobs.py): workers per server process (0: none here; another
     # instance or `seadragons jobs run` does them), how often an idle worker looks, how long a
     # claim lasts before another worker may take the job over, and the first retry's back-off.
     jobs_workers: int = 1
@@ -201,7 +201,7 @@ class Settings(BaseSettings):
     jobs_lease_seconds: float = 120.0
     jobs_retry_seconds: float = 10.0
 
-    # Ratings (app/services/ratings.py): a rating stays provisional (marked, and off the
+    # Ratings (app/services/ratings/results.py): a rating stays provisional (marked, and off the
     # leaderboard) while its sigma is above this; rows per leaderboard page and per page of
     # finished games; recent games and rating history points on a profile.
     rating_provisional_sigma: float = 5.0
@@ -210,14 +210,15 @@ class Settings(BaseSettings):
     profile_recent_games: int = 10
     profile_history_points: int = 200
 
-    # Watching (app/services/watch.py, app/realtime/watch_channel.py): the /watch channel
+    # Watching (app/services/watching/watch.py, app/realtime/watch_channel.py): the /watch channel
     # sends at most one update per game per WATCH_TICK_SECONDS (the throttle: at least 1 s);
     # it lists the WATCH_MAX_GAMES most interesting live public games, and one process serves
     # at most WATCH_MAX_SOCKETS watch sockets (they also count in the per-address socket caps).
     watch_tick_seconds: float = Field(default=1.0, ge=1.0)
     watch_max_games: int = Field(default=100, ge=1, le=1000)
     watch_max_sockets: int = Field(default=5000, ge=1)
-    # The spectator delay of rated live tables (app/services/spectator_delay.py): at most this
+    # The spectator delay of rated live tables (app/services/watching/spectator_delay.py): at most
+    # this
     # many moves or seconds behind; delayed spectator rooms are advanced every
     # SPECTATOR_DELAY_TICK_SECONDS (past states rebuilt for them share the state cache).
     spectator_delay_max_moves: int = Field(default=20, ge=1)

@@ -50,7 +50,7 @@ async def measure(spectators: int, games: int) -> dict[str, Any]:
     from app.realtime.connection import Connection
     from app.realtime.hub import Hub
     from app.realtime.protocol import ActionMsg
-    from app.services.notify import Notifier
+    from app.shared.notify import Notifier
     from tests.realtime.memory_store import MemoryStore
 
     moves, cpu = 0, 0.0

@@ -3,7 +3,7 @@ GET /api/games/{id}/explain and POST /api/games/{id}/hint, without HTTP.
 
 Seeded random games; at every placement step the ghost is put on random squares of each hand
 card's shape (mostly illegal, as a ghost moving over the board is) and `engine.explain` asked;
-every few placement steps a hint is computed as app/services/hints.py does, in this process.
+every few placement steps a hint is computed as app/services/play/hints.py does, in this process.
 
     nice -n 10 .venv/bin/python bench/explain_hint.py --games 2
 """
@@ -24,7 +24,7 @@ from app.engine import GameOptions, apply, explain, legal_actions, new_game, to_
 from app.engine.board import squares_of
 from app.engine.content import content
 from app.engine.shapes import placements
-from app.services.hints import hint_for
+from app.services.play.hints import hint_for
 from app.settings import Settings
 
 

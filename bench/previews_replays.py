@@ -3,7 +3,7 @@ GET /api/games/{id}/outcomes and GET /api/games/{id}/replay, without HTTP.
 
 Random seeded games; at every placement step every hand card is previewed
 (`engine.preview.outcomes`: one `apply` per legal placement). Then each game's replay is built
-as app/services/replays.py builds it (`replay_view` per position, diffed).
+as app/services/watching/replays.py builds it (`replay_view` per position, diffed).
 
     nice -n 10 .venv/bin/python bench/previews_replays.py --games 3
 """

@@ -1,4 +1,4 @@
-"""Measure the bots' anchor ratings (app/services/rating_anchors.py) from a bot population.
+"""Measure the bots' anchor ratings (app/services/ratings/anchors.py) from a bot population.
 
 Several instances of each level play rated free-for-all games against each other (distinct
 instances per game, drawn at random), each rated from the newcomer's rating exactly as people

@@ -38,7 +38,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from rating_population import STRENGTH, Member, play_rated, population
 
-from app.services import rating_model as rm
+from app.services.ratings import model as rm
 
 
 def _ranks(values: list[float]) -> list[float]:

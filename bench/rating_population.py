@@ -1,6 +1,6 @@
 """Bot populations for the rating benchmarks: instances of known strength playing rated games.
 
-Each instance is a player with its own rating, updated by app/services/rating_model.py exactly
+Each instance is a player with its own rating, updated by app/services/ratings/model.py exactly
 as the server updates people; a game seats distinct instances drawn at random. The expert's
 search is capped by rounds (reproducible from the seed, and cheap enough for a shared machine).
 """
@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.bots import make_bot
 from app.engine import GameOptions, final_scores
-from app.services import rating_model as rm
+from app.services.ratings import model as rm
 from app.simulate import play_out
 
 STRENGTH = {"random": 0, "greedy": 1, "expert": 2}  # the true order

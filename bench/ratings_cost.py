@@ -19,8 +19,9 @@ file path, or a Postgres schema name) and reuses it on the next run, skipping th
 `--more N` records N more games on a kept database (timing every update): the update's cost at
 the kept size, with this code, without filling again.
 
-`--baseline FILE` reads with another version of app/services/profiles.py (say, `git show
-4f30ce9:app/services/profiles.py > /tmp/profiles_before.py`), on the same database: before and
+`--baseline FILE` reads with another version of app/services/ratings/profiles.py (say, `git show
+4f30ce9:app/services/ratings/profiles.py > /tmp/profiles_before.py`), on the same database: before
+and
 after a change, side by side.
 """
 
@@ -46,7 +47,9 @@ from app.db.migrate import upgrade_to_head
 from app.db.models import Game, Seat, User, utcnow
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.scoring import winners
-from app.services import profile_summaries, profiles, ratings
+from app.services.ratings import profiles
+from app.services.ratings import results as ratings
+from app.services.ratings import summaries as profile_summaries
 from app.settings import Settings
 
 

@@ -38,8 +38,10 @@ def main() -> None:
     import app.engine as rules
     from app.db.migrate import upgrade_to_head
     from app.db.session import make_engine, make_sessionmaker
-    from app.services import games, lobby, users
-    from app.services.live import MoveRequest, SqlLiveStore
+    from app.services.accounts import users
+    from app.services.live.store import MoveRequest, SqlLiveStore
+    from app.services.play import games
+    from app.services.tables import lobby
 
     sys.path.insert(1, str(ROOT / "bench"))
     import load

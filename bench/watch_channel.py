@@ -28,7 +28,9 @@ import app.engine as rules
 from app.db.models import User
 from app.main import create_app
 from app.realtime.protocol import dumps
-from app.services import games, lobby, seats, watch
+from app.services.play import games
+from app.services.tables import lobby, seats
+from app.services.watching import watch
 from app.settings import Settings
 
 
@@ -68,7 +70,7 @@ def main() -> None:
                 action = rules.legal_actions(state, seat)[0]
                 games.submit_seat_action(db, game_id, seat, game.version, action)
 
-    from app.services.cache import cache_for
+    from app.infra.state_cache import cache_for
 
     cache_for(app.state.engine).clear()  # cold: every state from its snapshot
     boards = watch.BoardCache()

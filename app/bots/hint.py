@@ -2,7 +2,7 @@
 
 `suggest` is the expert's choice from `view_for(state, seat)` and the legal actions: it never
 reads the state, so a hint cannot depend on a card the player may not see (R-60). It runs in a
-bot worker process (app/services/bot_pool.py) within a time budget and a cap on search rounds.
+bot worker process (app/infra/bot_pool.py) within a time budget and a cap on search rounds.
 
 `reasons` words what the suggested action gives, reading the numbers off the engine (the
 placement's outcome, app/engine/preview.py, and the realm standings before and after, as this

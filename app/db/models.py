@@ -130,21 +130,22 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    # The turn clock (app/services/clocks.py): None when the table has none. Changed only with
+    # The turn clock (app/services/play/clocks.py): None when the table has none. Changed only with
     # moves (and at the start), so a game version names one clock, as it names one state.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     # When the current turn runs out while a person plays it: what the deadline sweep looks at
-    # (app/services/deadlines.py). Cleared when the timeout is claimed.
+    # (app/services/play/deadlines.py). Cleared when the timeout is claimed.
     due_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
     # The finished game this table is the rematch of (at most one rematch per game).
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("games.id"), unique=True)
     # The game whose bots' names this table's bots carry (None: its own id): a rematch keeps
-    # its bots' names (app/services/names.py).
+    # its bots' names (app/services/tables/names.py).
     bot_names_of: Mapped[int | None] = mapped_column(Integer)
-    # Who started it, for the cap on live games per address (app/services/caps.py): a keyed
+    # Who started it, for the cap on live games per address (app/services/tables/caps.py): a keyed
     # hash of the starting request's address, never the address itself.
     started_from: Mapped[str | None] = mapped_column(String(32), index=True)
-    # A rated table (app/services/ratings.py): accounts only; its result moves their ratings.
+    # A rated table (app/services/ratings/results.py): accounts only; its result moves their
+    # ratings.
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     seats: Mapped[list[Seat]] = relationship(
@@ -169,7 +170,8 @@ class Seat(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     bot_level: Mapped[str | None] = mapped_column(String(32))
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    # Presence for the bot grace period (app/services/presence.py): the owner's last request or
+    # Presence for the bot grace period (app/services/tables/presence.py): the owner's last request
+    # or
     # socket heartbeat in this game; and when the owner left the live game (None: still playing).
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     left_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
@@ -235,7 +237,7 @@ class ChatMessage(Base):
 
 
 class OutboxEmail(Base):
-    """An email to send (app/services/mailer.py): written in the transaction that causes it,
+    """An email to send (app/services/notices/mailer.py): written in the transaction that causes it,
     sent later by a background sender with bounded retries, so sending never blocks a request.
     """
 
@@ -256,7 +258,7 @@ class OutboxEmail(Base):
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     last_error: Mapped[str | None] = mapped_column(String(500))
     # Verification emails: a keyed hash of the address they go to, for the per-recipient limit
-    # (app/services/account.py); None for other kinds.
+    # (app/services/accounts/account.py); None for other kinds.
     recipient: Mapped[str | None] = mapped_column(String(64))
 
     __table_args__ = (
@@ -266,7 +268,7 @@ class OutboxEmail(Base):
 
 
 class Job(Base):
-    """A durable background job (app/services/jobs.py): at most one per (kind, key), so enqueuing
+    """A durable background job (app/infra/jobs.py): at most one per (kind, key), so enqueuing
     the same work twice is harmless; claimed with a lease that a crashed worker lets run out.
     """
 
@@ -361,7 +363,7 @@ class ProfileSummary(Base):
     """Sums over an account's public finished games of one variant and player count, kept so a
     profile reads a few rows instead of every seat of every game: games played and won, the
     player's points per scoring category, and their opponents' (summed over opponent seats).
-    Added to in the results job's transaction (app/services/ratings.py), so exactly once per
+    Added to in the results job's transaction (app/services/ratings/results.py), so exactly once per
     game, and rebuilt from `game_results` by `seadragons ratings recompute`."""
 
     __tablename__ = "profile_summaries"

@@ -13,12 +13,12 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from app.infra.async_move_write import AsyncMoveWriter
 from app.realtime.bus import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
 from app.realtime.endpoint import SocketDoor, route
 from app.realtime.hub import Hub, thread_runner
-from app.services.async_move_write import AsyncMoveWriter
-from app.services.live import SqlLiveStore
+from app.services.live.store import SqlLiveStore
 from app.web.security import OriginPolicy
 
 

@@ -29,8 +29,8 @@ from app.realtime.recent import RecentActions, digest
 from app.realtime.room import Room
 from app.realtime.sessions import SessionIndex
 from app.realtime.storage import LiveStore, MoveRequest
-from app.services.errors import ServiceError
-from app.services.games import Committed, Known
+from app.services.play.games import Committed, Known
+from app.shared.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

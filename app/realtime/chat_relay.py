@@ -18,8 +18,8 @@ from app.realtime.protocol import error_frame
 from app.realtime.room import Room
 from app.realtime.sessions import SessionIndex
 from app.realtime.storage import LiveStore
-from app.services import chat
-from app.services.errors import ServiceError
+from app.services.tables import chat
+from app.shared.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from app.realtime.documents import SPECTATOR, ViewerKey
 from app.realtime.protocol import CLOSE_TRY_AGAIN
-from app.services.live import Viewer
+from app.services.live.store import Viewer
 from app.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 Such a spectator's socket joins a delayed room instead of the game's room. A delayed room is
 an ordinary Room (room.py: documents, patches, resyncs, chat and presence work as for any
 room) whose store answers with the game as its spectators may see it
-(app/services/spectator_delay_live.py: the state at `spectator_delay.visible_version`). It
+(app/services/live/delayed.py: the state at `spectator_delay.visible_version`). It
 never applies a live move: the game's bus messages about moves are ignored, and a timer
 (SEADRAGONS_SPECTATOR_DELAY_TICK_SECONDS) compares every delayed room with what its spectators
 may now see and reloads the ones that may see more. So nothing newer than the delay allows
@@ -30,7 +30,7 @@ from app.realtime.registry import RoomRegistry
 from app.realtime.room import Room
 from app.realtime.shared_reads import SharedReads
 from app.realtime.storage import GameSnap, LiveStore, Mark, Viewer
-from app.services import spectator_delay_live as delayed_sql
+from app.services.live import delayed as delayed_sql
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from typing import Any, NamedTuple
 import app.engine as rules
 from app.realtime.legal_wire import packed_legal
 from app.realtime.protocol import dumps
-from app.services.games import timeout_note
-from app.services.live import GameSnap, MoveInfo
+from app.services.live.store import GameSnap, MoveInfo
+from app.services.play.games import timeout_note
 
 
 class ViewerKey(NamedTuple):

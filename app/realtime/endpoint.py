@@ -40,8 +40,8 @@ from app.realtime.protocol import (
 from app.realtime.registry import RoomRegistry
 from app.realtime.room import Room
 from app.realtime.storage import Viewer
-from app.services.errors import ServiceError
 from app.settings import Settings
+from app.shared.errors import ServiceError
 from app.web.deps import client_address, session_token
 from app.web.inputs import has_control_characters
 from app.web.security import OriginPolicy

@@ -37,8 +37,8 @@ from app.realtime.room import Room
 from app.realtime.seen_marks import SeenMarks
 from app.realtime.sessions import RECHECK_S, SessionIndex
 from app.realtime.storage import LiveStore
-from app.services.games import SOCKET, Committed
-from app.services.notify import Notifier
+from app.services.play.games import SOCKET, Committed
+from app.shared.notify import Notifier
 
 log = logging.getLogger(__name__)
 

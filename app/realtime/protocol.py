@@ -24,7 +24,7 @@ from pydantic import (
 
 from app.i18n import translate, translate_reason
 from app.metrics import count_error
-from app.services.chat import CHAT_MAX_CHARS
+from app.services.tables.chat import CHAT_MAX_CHARS
 
 # A frame larger than this is refused before any parsing (an `error` frame, the socket stays).
 MAX_FRAME_BYTES = 16 * 1024
@@ -67,7 +67,7 @@ class ChatMsg(_Message):
     """A chat line for everyone watching the game."""
 
     type: Literal["chat"]
-    # Trimmed and checked again by app.services.chat.
+    # Trimmed and checked again by app.services.tables.chat.
     text: StrictStr = Field(max_length=CHAT_MAX_CHARS * 2)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from app.realtime.connection import Connection
 from app.realtime.protocol import CLOSE_POLICY, error_frame
-from app.services.errors import ServiceError
+from app.shared.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

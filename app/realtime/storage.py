@@ -1,6 +1,6 @@
 """What the live core needs from storage: the `LiveStore` interface (no SQL here).
 
-The server's implementation is app.services.live.SqlLiveStore; the in-process tests use an
+The server's implementation is app.services.live.store.SqlLiveStore; the in-process tests use an
 in-memory one. Every method but `submit_now` is synchronous and may block: the live core calls
 them in worker threads, never on the event loop; `submit_now` is awaited on the loop.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from app.services.live import GameSnap, Mark, MoveRequest, Viewer
+from app.services.live.store import GameSnap, Mark, MoveRequest, Viewer
 
 if TYPE_CHECKING:
-    from app.services.games import Committed
+    from app.services.play.games import Committed
 
 __all__ = ["GameSnap", "LiveStore", "Mark", "MoveRequest", "Viewer"]
 

@@ -3,7 +3,8 @@
 A page opens one socket, whatever the number of games it shows (not one per game). The
 channel reads the live public games once per SEADRAGONS_WATCH_TICK_SECONDS (at least 1 s:
 the throttle, so a game changes at most once a second on it) while anyone listens, builds each
-game's summary once (app/services/watch.py: the spectator's view, at the version the spectator
+game's summary once (app/services/watching/watch.py: the spectator's view, at the version the
+spectator
 delay allows) and sends every socket of a kind the same text. Three kinds, by `?view=`:
 
 - `list` (/watch): the full list on connect, then one frame per tick holding only the games
@@ -41,8 +42,8 @@ from app.realtime.protocol import (
     pong_frame,
 )
 from app.realtime.storage import Viewer
-from app.services import watch
-from app.services.users import USERNAME_INPUT
+from app.services.accounts.users import USERNAME_INPUT
+from app.services.watching import watch
 from app.settings import Settings
 from app.web.deps import client_address
 

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from app.services.errors import ServiceError
+from app.shared.errors import ServiceError
 
 from .game import NotFinished, ReviewSettings, analyse_game
 

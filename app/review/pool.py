@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from app.services.bot_pool import start_niced_worker
+from app.infra.bot_pool import start_niced_worker
 
 from .game import GameRecord, ReviewSettings, analyse_moves
 

@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 from app.db.models import Game, Move
 from app.engine import GameOptions
 from app.i18n import t_
-from app.services.errors import ServiceError
 from app.settings import Settings
+from app.shared.errors import ServiceError
 
 from .game import GameRecord, ReviewSettings
 from .labels import Thresholds

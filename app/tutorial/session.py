@@ -22,7 +22,7 @@ from app.engine.expansion import ancestral_placement
 from app.engine.explain import Reason, explain
 from app.engine.state import GameOptions, State
 from app.i18n import gettext, ngettext, t_, translate_outcome
-from app.services.errors import ServiceError
+from app.shared.errors import ServiceError
 
 from .lessons import LEARNER, LESSONS, N_, STEPS, Lesson, script, step_moves
 from .words import bonus_words, deck_name, seat_name, starfish_text, treasure_words

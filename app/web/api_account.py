@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from app.services import account, users
-from app.services.errors import ServiceError
+from app.services.accounts import account, users
+from app.shared.errors import ServiceError
 from app.web.deps import DbDep, NotifierDep, SettingsDep, UserDep, client_address, session_token
 from app.web.inputs import NO_CONTROL_PATTERN
 from app.web.schemas import Body, Password, errors

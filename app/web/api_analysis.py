@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from app.services import analysis
+from app.services.reviews import analysis
 from app.web.deps import DbDep, GameId, MaybeUserDep
 from app.web.schemas import errors
 

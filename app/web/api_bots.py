@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body
 from pydantic import Field
 
 from app.bots import LEVELS
-from app.services import seats
+from app.services.tables import seats
 from app.web.deps import DbDep, GameId, NotifierDep, SeatNo, SettingsDep, UserDep
 from app.web.schemas import Body as BodyModel
 from app.web.schemas import GameOut, errors

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from app.db.models import utcnow
-from app.services import clocks
+from app.services.play import clocks
 from app.web.deps import DbDep, GameId, UserDep
 from app.web.schemas import errors
 

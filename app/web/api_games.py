@@ -6,7 +6,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query
 
-from app.services import games, lobby, presence, seats, spectator_delay
+from app.services.play import games
+from app.services.tables import lobby, presence, seats
+from app.services.watching import spectator_delay
 from app.web.deps import (
     DbDep,
     GameId,
@@ -78,7 +80,8 @@ def create_game(
 def _as_seen(db: Any, game: Any, user_id: int | None) -> GameOut:
     """The game object; for a spectator of a table with a spectator delay, its version and
     seat to act as far as the delay lets them see, and no clock meanwhile (its running seat
-    and deadline are the live game's), as in their view (app/services/spectator_delay.py)."""
+    and deadline are the live game's), as in their view
+    (app/services/watching/spectator_delay.py)."""
     out = GameOut.of(game, user_id)
     if out.your_seat is None:
         behind = spectator_delay.held_back(db, game)

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from app.services import hints
+from app.services.play import hints
 from app.web.deps import DbDep, GameId, SettingsDep, UserDep
 from app.web.schemas import errors
 from app.web.throttle import count_use

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 import app.engine as rules
 from app.i18n import gettext, t_, translate, translate_reason
-from app.services.errors import ServiceError
+from app.shared.errors import ServiceError
 from app.tutorial import examples, session
 from app.tutorial.lessons import LEARNER, LESSONS, N_, NAMES, STEPS, step_moves
 from app.tutorial.words import seat_names

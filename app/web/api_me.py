@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from app.services import home
+from app.services.accounts import home
 from app.web.deps import DbDep, UserDep
 from app.web.schemas import GameOut, errors
 

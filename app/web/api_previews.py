@@ -10,8 +10,8 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.i18n import t_, translate_reason
-from app.services import previews
-from app.services.errors import ServiceError
+from app.services.play import previews
+from app.shared.errors import ServiceError
 from app.web.deps import DbDep, GameId, SettingsDep, UserDep
 from app.web.schemas import errors
 from app.web.throttle import count_use

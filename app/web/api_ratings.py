@@ -8,9 +8,10 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
 from app.i18n import t_
-from app.services import profiles, ratings
-from app.services.errors import ServiceError
-from app.services.lobby import visible_game
+from app.services.ratings import profiles
+from app.services.ratings import results as ratings
+from app.services.tables.lobby import visible_game
+from app.shared.errors import ServiceError
 from app.web.deps import DbDep, GameId, MaybeUserDep, SettingsDep, UserDep
 from app.web.schemas import errors
 

@@ -8,9 +8,9 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
 from app.i18n import t_
-from app.services import rematch
-from app.services.errors import ServiceError
-from app.services.lobby import get_game, visible_game
+from app.services.tables import rematch
+from app.services.tables.lobby import get_game, visible_game
+from app.shared.errors import ServiceError
 from app.web.deps import (
     DbDep,
     GameId,

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
-from app.services import replays
+from app.services.watching import replays
 from app.web.deps import DbDep, GameId, MaybeUserDep, SettingsDep
 from app.web.schemas import errors
 

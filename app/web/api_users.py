@@ -6,8 +6,9 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 
 from app.i18n import current_language
-from app.services import lobby, users
-from app.services.errors import ServiceError
+from app.services.accounts import users
+from app.services.tables import lobby
+from app.shared.errors import ServiceError
 from app.web.deps import (
     DbDep,
     MaybeUserDep,

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 
-from app.services import watch
+from app.services.watching import watch
 from app.web.deps import DbDep, SettingsDep
 from app.web.schemas import errors
 

@@ -13,11 +13,11 @@ from starlette.requests import HTTPConnection
 from app.db.models import User
 from app.db.session import read_session
 from app.logging_setup import bind_request
-from app.services import users
-from app.services.caps import LiveCaps, address_key
-from app.services.errors import ServiceError
-from app.services.notify import Notifier
+from app.services.accounts import users
+from app.services.tables.caps import LiveCaps, address_key
 from app.settings import Settings
+from app.shared.errors import ServiceError
+from app.shared.notify import Notifier
 
 COOKIE = "sd_session"
 # Ids, seat numbers, versions and offsets are 32-bit signed columns in the database: a larger

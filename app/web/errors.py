@@ -17,7 +17,7 @@ from starlette.routing import Match
 from app.i18n import translate, translate_reason
 from app.logging_setup import bind_request
 from app.metrics import count_error
-from app.services.errors import ServiceError
+from app.shared.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,7 @@ STATUS: dict[str, int] = {
     "game_full": 409,
     "seats_not_full": 409,
     "seat_has_bot": 409,
-    # bot seats (app/services/seats.py)
+    # bot seats (app/services/tables/seats.py)
     "unknown_bot_level": 422,
     "no_such_seat": 404,
     "not_your_seat": 403,
@@ -93,7 +93,7 @@ STATUS: dict[str, int] = {
     "lesson_done": 409,
     "no_rematch": 404,
     "not_invited": 403,
-    # extra time on a turn clock (app/services/clocks.py extend)
+    # extra time on a turn clock (app/services/play/clocks.py extend)
     "no_extension": 409,
     "already_extended": 409,
     "time_is_up": 409,

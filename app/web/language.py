@@ -15,8 +15,8 @@ from starlette.concurrency import run_in_threadpool
 
 from app.db.models import User
 from app.i18n import LANGUAGE_COOKIE, LANGUAGES
-from app.services.errors import ServiceError
 from app.settings import Settings
+from app.shared.errors import ServiceError
 from app.web.deps import DbDep, MaybeUserDep
 
 router = APIRouter(include_in_schema=False)

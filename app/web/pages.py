@@ -19,7 +19,7 @@ from fastapi.templating import Jinja2Templates
 from app.engine.content import content, expansion_content
 from app.i18n import t_, translate
 from app.i18n.templating import install_i18n
-from app.services.chat import CHAT_MAX_CHARS
+from app.services.tables.chat import CHAT_MAX_CHARS
 from app.web.deps import GameId
 
 ROOT = Path(__file__).resolve().parents[2]

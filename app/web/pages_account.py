@@ -13,8 +13,8 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from app.i18n import t_, translate
-from app.services import account
-from app.services.errors import ServiceError
+from app.services.accounts import account
+from app.shared.errors import ServiceError
 from app.web.deps import DbDep, SettingsDep
 from app.web.pages import templates
 

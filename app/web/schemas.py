@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.db.models import Game, Seat, User
-from app.services import clocks
-from app.services.names import bot_name, names_key, seat_name
-from app.services.users import NAME_INPUT, PASSWORD_MAX, PASSWORD_MIN, USERNAME_INPUT
+from app.services.accounts.users import NAME_INPUT, PASSWORD_MAX, PASSWORD_MIN, USERNAME_INPUT
+from app.services.play import clocks
+from app.services.tables.names import bot_name, names_key, seat_name
 from app.web.inputs import NO_CONTROL_PATTERN, check_text
 
 
@@ -29,7 +29,7 @@ class Body(BaseModel):
         return check_text(value)
 
 
-# The schema states the rules app/services/users.py checks (a pattern with Python `re`
+# The schema states the rules app/services/accounts/users.py checks (a pattern with Python `re`
 # semantics, checked by the service with its own error code); anything longer is refused here.
 class GuestIn(Body):
     name: str = Field(max_length=24, examples=["Nessie"], json_schema_extra={"pattern": NAME_INPUT})
@@ -134,7 +134,8 @@ class CreateGameIn(Body):
     clock: ClockIn | None = None
     # Its result moves the players' ratings (accounts only: a guest gets 403 account_required).
     rated: bool = False
-    # Rated live tables: spectators see the game this far behind (app/services/spectator_delay.py).
+    # Rated live tables: spectators see the game this far behind
+    # (app/services/watching/spectator_delay.py).
     spectator_delay: SpectatorDelayIn | None = None
 
 
@@ -186,7 +187,7 @@ class SeatOut(BaseModel):
 
     @classmethod
     def of(cls, seat: Seat, names: int) -> SeatOut:
-        """Build from the ORM row (`names`: its game's names key, app/services/names.py)."""
+        """Build from the ORM row (`names`: its game's names key, app/services/tables/names.py)."""
         player = None
         if seat.user is not None:
             player = PlayerOut(
@@ -226,7 +227,7 @@ class GameOut(BaseModel):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
-    # The turn clock as everyone sees it (app/services/clocks.py `public`); {"mode": "none"}.
+    # The turn clock as everyone sees it (app/services/play/clocks.py `public`); {"mode": "none"}.
     clock: dict[str, Any]
     # Every seat is held (by a person or a bot): an open table then waits for its host.
     full: bool = False

@@ -19,8 +19,8 @@ from limits import RateLimitItem, parse_many, storage, strategies
 from limits.errors import StorageError
 
 from app.i18n import t_
-from app.services.errors import ServiceError
 from app.settings import Settings
+from app.shared.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from app.bots.hint import suggest
 from app.engine import apply, legal_actions, view_for
 from app.engine.preview import outcome
-from app.services.bot_pool import run_in_worker
-from app.services.hints import hint_for
+from app.infra.bot_pool import run_in_worker
+from app.services.play.hints import hint_for
 from app.settings import Settings
 from tests.engine.helpers import game
 

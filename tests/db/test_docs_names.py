@@ -11,7 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-# `app.realtime.codec`, `app.services.games.submit_action(...)`, `app.state...` is runtime state.
+# `app.realtime.codec`, `app.services.play.games.submit_action(...)`, `app.state...` is runtime
+# state.
 NAME = re.compile(r"`(app(?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
 
 

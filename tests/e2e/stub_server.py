@@ -30,7 +30,7 @@ from app.engine import (
     view_for,
 )
 from app.i18n.middleware import LanguageMiddleware
-from app.services.names import bot_name
+from app.services.tables.names import bot_name
 from app.web import pages
 
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
@@ -189,7 +189,7 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
 
     @app.get("/api/games/{game_id}/outcomes")
     def outcomes(game_id: int, card: str, version: int) -> JSONResponse:
-        """As the real server answers the seat to act (app/services/previews.py)."""
+        """As the real server answers the seat to act (app/services/play/previews.py)."""
         t = table(game_id)
         if version != t.version:
             return JSONResponse({"error": {"code": "stale_version", "message": "stale"}}, 409)
@@ -202,7 +202,7 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
 
     @app.get("/api/games/{game_id}/explain")
     def explain_action(game_id: int, version: int, action: str) -> JSONResponse:
-        """As the real server answers the seat to act (app/services/previews.py)."""
+        """As the real server answers the seat to act (app/services/play/previews.py)."""
         t = table(game_id)
         if version != t.version:
             return JSONResponse({"error": {"code": "stale_version", "message": "stale"}}, 409)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.services.names import bot_name
+from app.services.tables.names import bot_name
 from tests.e2e.helpers import shot, watch_console
 from tests.e2e.stub_server import Table
 

@@ -25,12 +25,17 @@ NAMED = [
     ("client.md", "POST /api/games/{id}/hint", "app.web.api_hints", "game_hint"),
     ("rules-engine.md", "expansion._take_back", "app.engine.expansion", "_take_back"),
     ("rules-engine.md", "turn.undo", "app.engine.state", "Turn"),
-    ("architecture.md", "app/services/previews.py", "app.services.previews", "outcomes"),
-    ("architecture.md", "app/services/replays.py", "app.services.replays", "replay"),
+    ("architecture.md", "app/services/play/previews.py", "app.services.play.previews", "outcomes"),
+    (
+        "architecture.md",
+        "app/services/watching/replays.py",
+        "app.services.watching.replays",
+        "replay",
+    ),
     ("architecture.md", "api_previews, api_replays", "app.web.api_previews", "router"),
     ("architecture.md", "api_previews, api_replays", "app.web.api_replays", "router"),
     ("architecture.md", "api_bots, api_hints", "app.web.api_hints", "router"),
-    ("architecture.md", "app/services/hints.py", "app.services.hints", "hint"),
+    ("architecture.md", "app/services/play/hints.py", "app.services.play.hints", "hint"),
 ]
 
 

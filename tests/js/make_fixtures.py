@@ -125,7 +125,7 @@ def with_treasure(players: int, effect: str) -> dict[str, Any]:
 
 def server_replay(players: int, seed: int, expansion: bool = False) -> dict[str, Any]:
     """A finished random game as GET /api/games/{id}/replay answers it: the server's own
-    builder (app.services.replays.build) over stand-ins for the stored game and moves."""
+    builder (app.services.watching.replays.build) over stand-ins for the stored game and moves."""
     options = GameOptions(players=players, expansion=expansion)
     rng = random.Random(seed)
     state = new_game(options, seed)

@@ -11,10 +11,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import app.engine as rules
-from app.services.errors import ServiceError
-from app.services.games import SOCKET, Committed
-from app.services.live import GameSnap, Mark, MoveInfo, MoveRequest, SeatInfo, Viewer, marks_of
-from app.services.notify import Notifier, notify
+from app.services.live.store import (
+    GameSnap,
+    Mark,
+    MoveInfo,
+    MoveRequest,
+    SeatInfo,
+    Viewer,
+    marks_of,
+)
+from app.services.play.games import SOCKET, Committed
+from app.shared.errors import ServiceError
+from app.shared.notify import Notifier, notify
 
 
 @dataclass

@@ -14,7 +14,7 @@ import pytest
 
 from app.realtime.bus import RedisBus
 from app.realtime.hub import Hub
-from app.services.notify import Notifier
+from app.shared.notify import Notifier
 from tests.ops.private_services import PrivateRedis
 from tests.realtime.memory_store import MemoryStore
 from tests.realtime.test_core_in_process import GAME, inline, join, sock, until

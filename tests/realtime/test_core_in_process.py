@@ -39,8 +39,8 @@ from app.realtime.protocol import ActionMsg, unbundled
 from app.realtime.room import Room
 from app.realtime.sessions import SessionIndex
 from app.realtime.storage import Viewer
-from app.services.games import Committed
-from app.services.notify import Notifier
+from app.services.play.games import Committed
+from app.shared.notify import Notifier
 from tests.realtime.memory_store import MemoryStore
 
 pytestmark = pytest.mark.anyio

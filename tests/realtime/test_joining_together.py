@@ -13,7 +13,7 @@ from app.realtime.connection import Connection
 from app.realtime.hub import Hub
 from app.realtime.seen_marks import SeenMarks
 from app.realtime.shared_reads import SharedReads
-from app.services.notify import Notifier
+from app.shared.notify import Notifier
 from tests.realtime.memory_store import MemoryStore
 from tests.realtime.test_core_in_process import GAME, FakeSocket, until
 

@@ -25,8 +25,8 @@ from app.realtime.protocol import (
     parse_client,
 )
 from app.realtime.storage import Viewer
-from app.services.chat import clean as clean_chat_
-from app.services.live import MoveInfo
+from app.services.live.store import MoveInfo
+from app.services.tables.chat import clean as clean_chat_
 from app.settings import Settings
 from tests.realtime.helpers import canonical
 

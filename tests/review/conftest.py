@@ -33,7 +33,7 @@ def play_to_the_end(db: Any, game_id: int, stop_before: int | None = None) -> No
     """Play a started game's seats with greedy bots through the service (its version checks),
     to the end or until `stop_before` moves are in."""
     from app.db.models import Game
-    from app.services.games import load_state, submit_seat_action
+    from app.services.play.games import load_state, submit_seat_action
 
     bots = [make_bot("greedy", random.Random(s)) for s in range(5)]
     while True:

@@ -14,7 +14,7 @@ from app.db.models import Job
 from app.main import create_app
 from app.review import analyse_game
 from app.review.source import record_from_db, review_settings
-from app.services import analysis
+from app.services.reviews import analysis
 from app.settings import Settings
 from tests.web.conftest import client_factory, start_game
 

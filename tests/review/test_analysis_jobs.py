@@ -14,12 +14,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Game, GameAnalysis, Job, User, utcnow
 from app.db.session import make_sessionmaker
+from app.infra import jobs
 from app.review import analyse_game
 from app.review.pool import AnalysisPool
 from app.review.source import record_from_db, review_settings
-from app.services import analysis, jobs
-from app.services.errors import ServiceError
+from app.services.reviews import analysis
 from app.settings import Settings
+from app.shared.errors import ServiceError
 
 from .conftest import play_to_the_end
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from app.review import chance
 from app.review.labels import move_accuracy
-from app.services import analysis
+from app.services.reviews import analysis
 from app.settings import Settings
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "review.md").read_text()

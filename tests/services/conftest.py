@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.migrate import upgrade_to_head
 from app.db.models import Game, User
 from app.db.session import make_engine, make_sessionmaker
-from app.services import lobby, users
+from app.services.accounts import users
+from app.services.tables import lobby
 
 
 @pytest.fixture

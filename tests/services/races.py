@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import app.engine as rules
-from app.services.errors import ServiceError
+from app.shared.errors import ServiceError
 
 
 def race(monkeypatch: pytest.MonkeyPatch, contenders: int, submit: Callable[[], int]) -> list[Any]:

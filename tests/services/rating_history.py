@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Game, Seat, User
 from app.engine.scoring import winners
-from app.services import ratings
+from app.services.ratings import results as ratings
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 ACCOUNTS = ("ann", "bob", "cat", "dan", "eve", "fay")

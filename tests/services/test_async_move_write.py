@@ -19,9 +19,11 @@ from app.db.errors import is_unavailable
 from app.db.migrate import upgrade_to_head
 from app.db.models import Game, Move, Seat, User, utcnow
 from app.db.session import make_engine
-from app.services import games, lobby, move_write
-from app.services.async_move_write import AsyncMoveWriter
-from app.services.live import MoveRequest, SqlLiveStore
+from app.infra import move_write
+from app.infra.async_move_write import AsyncMoveWriter
+from app.services.live.store import MoveRequest, SqlLiveStore
+from app.services.play import games
+from app.services.tables import lobby
 from tests.services.test_move_write import _rows, _same_start, _wants_notices
 
 LiveGame = Callable[..., tuple[Game, list[User]]]

@@ -18,10 +18,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import Game, Seat, User, utcnow
-from app.services import bot_pool, presence
-from app.services.bot_pool import DecisionPool
-from app.services.bot_runner import BotRunner
-from app.services.notify import Notifier
+from app.infra import bot_pool
+from app.infra.bot_pool import DecisionPool
+from app.services.botseats.runner import BotRunner
+from app.services.tables import presence
+from app.shared.notify import Notifier
 from tests.services.test_bot_runner import _all_bots, _status, _wait_for
 
 pytestmark = pytest.mark.anyio
@@ -151,7 +152,7 @@ async def test_a_person_at_the_table_keeps_the_bots_going(
 ) -> None:
     """Only games nobody plays are paused: a person's seat keeps the game attended, however
     long since they were seen (the bots wait for them at their turn anyway)."""
-    from app.services import lobby, seats
+    from app.services.tables import lobby, seats
 
     host = make_user("Host")
     game = lobby.create_game(db, host, 2)
@@ -176,7 +177,7 @@ def test_workers_end_with_a_killed_server_process(tmp_path: Any) -> None:
     import sys
 
     code = (
-        "import os, sys; from app.services.bot_pool import _process_pool; "
+        "import os, sys; from app.infra.bot_pool import _process_pool; "
         "pool = _process_pool(1, 0); print(pool.submit(os.getpid).result(60), flush=True); "
         "sys.stdin.read()"
     )

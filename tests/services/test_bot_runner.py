@@ -13,9 +13,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import Game, Move, User
-from app.services import bot_pool, games, lobby, seats
-from app.services.bot_runner import BotRunner
-from app.services.notify import Notifier
+from app.infra import bot_pool
+from app.services.botseats.runner import BotRunner
+from app.services.play import games
+from app.services.tables import lobby, seats
+from app.shared.notify import Notifier
 
 pytestmark = pytest.mark.anyio
 

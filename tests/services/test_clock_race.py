@@ -20,9 +20,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import Game, Move, User
-from app.services import games, lobby
-from app.services.deadlines import Timeout, claim_timeout
-from app.services.errors import ServiceError
+from app.services.play import games
+from app.services.play.deadlines import Timeout, claim_timeout
+from app.services.tables import lobby
+from app.shared.errors import ServiceError
 
 MakeUser = Callable[[str], User]
 

@@ -16,11 +16,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import Game, Move, User
-from app.services import clocks, games, lobby, seats
-from app.services.bot_runner import BotRunner
-from app.services.deadlines import DeadlineSweeper, claim_timeout
-from app.services.errors import ServiceError
-from app.services.notify import Notifier
+from app.services.botseats.runner import BotRunner
+from app.services.play import clocks, games
+from app.services.play.deadlines import DeadlineSweeper, claim_timeout
+from app.services.tables import lobby, seats
+from app.shared.errors import ServiceError
+from app.shared.notify import Notifier
 
 pytestmark = pytest.mark.anyio
 MakeUser = Callable[[str], User]

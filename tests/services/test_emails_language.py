@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from sqlalchemy.orm import Session
 
 from app.db.models import OutboxEmail, User
-from app.services.compose import compose
+from app.services.notices.compose import compose
 
 SETTINGS = SimpleNamespace(
     public_url="https://sd.example", smtp_from="sd@example.org", email_verify_hours=48

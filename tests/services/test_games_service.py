@@ -11,10 +11,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import Game, Move, Seat, User
-from app.services import games, lobby
-from app.services.cache import cache_for
-from app.services.errors import ServiceError
-from app.services.notify import Notifier
+from app.infra.state_cache import cache_for
+from app.services.play import games
+from app.services.tables import lobby
+from app.shared.errors import ServiceError
+from app.shared.notify import Notifier
 from tests.services.races import race
 
 LiveGame = Callable[..., tuple[Game, list[User]]]

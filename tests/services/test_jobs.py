@@ -11,7 +11,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Job, utcnow
-from app.services import jobs
+from app.infra import jobs
 
 
 def _job(sessions: sessionmaker[Session], kind: str, key: str) -> Job:

@@ -13,11 +13,12 @@ from sqlalchemy.orm import Session, sessionmaker
 import app.engine as rules
 from app.db.models import Game, Move, Seat, User, utcnow
 from app.realtime import documents as docs
-from app.services import games, lobby, seats
-from app.services.errors import ServiceError
-from app.services.live import MoveRequest, SqlLiveStore
-from app.services.names import bot_name, display_seat_name
-from app.services.notify import Notifier
+from app.services.live.store import MoveRequest, SqlLiveStore
+from app.services.play import games
+from app.services.tables import lobby, seats
+from app.services.tables.names import bot_name, display_seat_name
+from app.shared.errors import ServiceError
+from app.shared.notify import Notifier
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
 

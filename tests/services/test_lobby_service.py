@@ -10,8 +10,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import AuthSession, Seat, User, utcnow
-from app.services import lobby, users
-from app.services.errors import ServiceError
+from app.services.accounts import users
+from app.services.tables import lobby
+from app.shared.errors import ServiceError
 
 
 def test_concurrent_joins_never_double_book_a_seat(

@@ -15,9 +15,11 @@ import app.engine as rules
 from app.db.errors import is_unavailable
 from app.db.models import Game, Move, OutboxEmail, Seat, User, utcnow
 from app.db.session import make_engine
-from app.services import games, lobby, move_write
-from app.services.errors import ServiceError
-from app.services.live import MoveRequest, SqlLiveStore
+from app.infra import move_write
+from app.services.live.store import MoveRequest, SqlLiveStore
+from app.services.play import games
+from app.services.tables import lobby
+from app.shared.errors import ServiceError
 from tests.services.races import race
 
 LiveGame = Callable[..., tuple[Game, list[User]]]

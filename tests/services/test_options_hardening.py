@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.services.errors import ServiceError
-from app.services.lobby import game_options
+from app.services.tables.lobby import game_options
+from app.shared.errors import ServiceError
 
 
 @pytest.mark.parametrize("layouts", [["", "", "", ""], ["1A", "", "3A", "4A"], [None] * 4])

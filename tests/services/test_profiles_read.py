@@ -16,9 +16,9 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import GameResult, Rating, User
-from app.services import profiles
-from app.services.errors import ServiceError
+from app.services.ratings import profiles
 from app.settings import Settings
+from app.shared.errors import ServiceError
 from tests.services.rating_history import ACCOUNTS, seed_history
 
 SETTINGS = Settings(rating_provisional_sigma=7.0, profile_recent_games=5, profile_history_points=8)

@@ -10,8 +10,8 @@ import pytest
 from app.bots import make_bot
 from app.engine import GameOptions, final_scores
 from app.engine.scoring import winners
-from app.services import rating_model as rm
-from app.services.rating_anchors import ANCHORS
+from app.services.ratings import model as rm
+from app.services.ratings.anchors import ANCHORS
 from app.simulate import play_out
 
 

@@ -13,9 +13,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import Game, GameResult, Job, Rating, User, utcnow
-from app.services import games, jobs, lobby, ratings, seats
-from app.services.errors import ServiceError
-from app.services.job_handlers import job_handlers
+from app.infra import jobs
+from app.services.play import games
+from app.services.ratings import results as ratings
+from app.services.reviews.job_handlers import job_handlers
+from app.services.tables import lobby, seats
+from app.shared.errors import ServiceError
 
 MakeAccount = Callable[[str], User]
 
@@ -335,7 +338,7 @@ def test_the_waiting_room_prediction_favours_the_stronger_seat(
 def test_equal_ratings_share_a_rank_on_the_leaderboard_and_the_profile(
     db: Session, make_account: MakeAccount
 ) -> None:
-    from app.services import profiles
+    from app.services.ratings import profiles
     from app.settings import Settings
 
     settings = Settings(rating_provisional_sigma=100.0, leaderboard_page_size=2)
@@ -357,7 +360,7 @@ def test_equal_ratings_share_a_rank_on_the_leaderboard_and_the_profile(
 def test_a_seat_a_bot_kept_after_two_timeouts_ranks_last(
     db: Session, sessions: sessionmaker[Session], make_account: MakeAccount
 ) -> None:
-    from app.services import deadlines
+    from app.services.play import deadlines
 
     ann, bob = make_account("Ann"), make_account("Bob")
     game = _rated_game(db, [ann, bob], clock={"mode": "daily", "per_turn": 3600})

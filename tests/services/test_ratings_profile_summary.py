@@ -1,4 +1,4 @@
-"""The profile's kept sums (app/services/profile_summaries.py), on SQLite and Postgres.
+"""The profile's kept sums (app/services/ratings/summaries.py), on SQLite and Postgres.
 
 The profile reads its statistics from sums the results job keeps; these tests pin that the
 documents are exactly those the per-read queries over every seat gave (the fixture was written
@@ -19,8 +19,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.migrate import alembic_config
 from app.db.models import Game, GameResult, ProfileSummary
-from app.services import jobs, lobby, profile_summaries, profiles, ratings
-from app.services.job_handlers import job_handlers
+from app.infra import jobs
+from app.services.ratings import profiles
+from app.services.ratings import results as ratings
+from app.services.ratings import summaries as profile_summaries
+from app.services.reviews.job_handlers import job_handlers
+from app.services.tables import lobby
 from app.settings import Settings
 from tests.services.rating_history import ACCOUNTS, seed_history
 

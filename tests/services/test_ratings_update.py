@@ -8,7 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import GameResult, Rating, User
-from app.services import ratings
+from app.services.ratings import results as ratings
 from tests.services.rating_history import seed_history
 from tests.services.test_ratings import _play, _rated_game
 

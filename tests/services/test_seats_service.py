@@ -9,8 +9,9 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, User
-from app.services import games, lobby, seats
-from app.services.errors import ServiceError
+from app.services.play import games
+from app.services.tables import lobby, seats
+from app.shared.errors import ServiceError
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
 

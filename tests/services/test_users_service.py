@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import AuthSession, Game, User
-from app.services import lobby, users
+from app.services.accounts import users
+from app.services.tables import lobby
 from tests.services.races import in_threads
 
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import app.engine as rules
-from app.services import spectator_delay as sd
-from app.services import watch
+from app.services.watching import spectator_delay as sd
+from app.services.watching import watch
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 2048  # bytes per game update on the watch channel (docs/protocol.md)

@@ -14,7 +14,7 @@ from app.engine.board import realm_of
 from app.engine.content import content
 from app.engine.explain import REASONS, explain
 from app.engine.state import GameOptions
-from app.services.errors import ServiceError
+from app.shared.errors import ServiceError
 from app.tutorial import search, session
 from app.tutorial.lessons import LEARNER, LESSONS, STEPS, script, step_moves
 

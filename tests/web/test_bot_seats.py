@@ -12,8 +12,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.services import presence
-from app.services.names import bot_name
+from app.services.tables import presence
+from app.services.tables.names import bot_name
 from app.settings import Settings
 
 GRACE_S = (

@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from app.db.models import Game
 from app.main import create_app
-from app.services.names import BOT_NAMES
+from app.services.tables.names import BOT_NAMES
 from app.settings import Settings
 from tests.web.test_rematch_home_api import _mark_finished
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fastapi.testclient import TestClient
 
 from app.db.models import ChatMessage
-from app.services import chat
+from app.services.tables import chat
 
 
 def test_the_chat_limit_is_the_columns_and_the_page_input_takes_it_from_the_server(

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from app.services import users
-from app.services.errors import ServiceError
+from app.services.accounts import users
+from app.shared.errors import ServiceError
 from app.web.inputs import CONTROL, has_control
 
 Factory = Callable[..., TestClient]

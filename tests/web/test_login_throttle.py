@@ -15,8 +15,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.services.errors import ServiceError
 from app.settings import Settings
+from app.shared.errors import ServiceError
 from app.web.throttle import Limit, LoginThrottle, make_storage
 from tests.ops.private_services import private_redis
 

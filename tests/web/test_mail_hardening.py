@@ -18,9 +18,9 @@ from sqlalchemy import select
 
 from app.db.models import OutboxEmail
 from app.main import create_app
-from app.services.account import clean_email
-from app.services.errors import ServiceError
+from app.services.accounts.account import clean_email
 from app.settings import Settings
+from app.shared.errors import ServiceError
 
 PUBLIC = "http://play.example"
 

@@ -23,8 +23,9 @@ from sqlalchemy import select
 
 from app.db.models import OutboxEmail
 from app.main import create_app
-from app.services import presence, tokens
-from app.services.mailer import parse_smtp_url, send_message
+from app.services.accounts import tokens
+from app.services.notices.mailer import parse_smtp_url, send_message
+from app.services.tables import presence
 from app.settings import Settings
 
 PUBLIC = "http://play.example"
@@ -332,7 +333,7 @@ def test_finished_emails_are_pruned_after_the_retention_and_pending_ones_kept(
     from datetime import timedelta
 
     from app.db.models import User, utcnow
-    from app.services.mailer import MailSender
+    from app.services.notices.mailer import MailSender
 
     settings = make_settings(database_url, mail_keep_days=7, mail_prune_batch=2)
     app = create_app(settings)

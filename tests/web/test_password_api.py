@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from app.db.models import User
 from app.main import create_app
-from app.services import users
+from app.services.accounts import users
 from app.settings import Settings
 
 OLD, NEW = "sea dragons!", "deeper waters 2"

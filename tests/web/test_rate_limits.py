@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app.services.errors import ServiceError
 from app.settings import Settings
+from app.shared.errors import ServiceError
 from app.web.throttle import Throttles
 from tests.ops.private_services import private_redis
 

@@ -12,7 +12,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 import app.engine as rules
-from app.services import games, lobby
+from app.services.play import games
+from app.services.tables import lobby
 from app.settings import Settings
 
 

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.db.models import AuthSession, User
-from app.services import users
+from app.services.accounts import users
 
 Factory = Callable[..., TestClient]
 PASSWORD = "sea dragons!"

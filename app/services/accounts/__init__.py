@@ -1,0 +1,1 @@
+"""Accounts: users and sessions, addresses and signed links, 'Your games'."""

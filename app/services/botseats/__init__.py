@@ -1,0 +1,1 @@
+"""Bot seats: the runner that plays them, and whether anyone attends."""

@@ -1,0 +1,1 @@
+"""The live core's storage: what app/realtime reads and writes, in SQL."""

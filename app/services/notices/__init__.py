@@ -1,0 +1,1 @@
+"""Notices: turn notices, their email's words, and the mail outbox."""

@@ -1,0 +1,1 @@
+"""Playing a game: the one road every move takes, clocks and deadlines, previews and hints."""

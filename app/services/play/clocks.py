@@ -1,0 +1,303 @@
+"""Turn clocks: what a clock is, when it runs, and what a move does to it.
+
+A *turn* is everything one seat does from the moment the turn passes to it (the engine's
+`turn_started`, or the game's start for the first turn) until it passes on (`turn_ended`) or the
+game ends: the placement or pass, the Mission after it, every pending choice (Reefs, Treasures)
+and the draw. Turns are told apart by the engine's turn number, not by the seat (a seat plays two
+turns in a row when the others have no heads left). The clock of the seat to act runs for the
+whole turn, in wall time, from the commit that started the turn to the commit that ends it;
+every other seat's clock stands still. A bot holding the seat spends the seat's time like anyone.
+A bot its owner handed the seat to is held to the turn's deadline too: its moves after the
+deadline are marked `timeout`, and the turn counts as a timed-out turn (the bot keeps the seat,
+its owner's choice): handing the seat over just before the deadline sidesteps nothing.
+
+- `live`: every seat has a bank of `initial` seconds; each of its turns adds `per_turn` to the
+  bank when it starts, and runs out when the bank is empty; what is left is kept.
+- `daily`: every turn has `per_turn` seconds.
+- `none`: no clock, no deadlines: the game is exactly as before clocks existed.
+
+A live or daily clock may carry an `extension` (seconds, 0 for none): the person whose turn it
+is may ask for that much more time once per turn (`extend`, WCAG 2.2.1), while the turn's time
+has not run out. It moves the deadline (and `due_at`) on; a live bank keeps none of it: at the
+end of the turn the bank is what was left minus the extension granted, never below zero.
+
+The stored clock (`games.clock`) changes only in the transaction of a move (and of the start),
+so a game version names one clock, as it names one state; the one exception is an extension,
+which moves the running turn's deadline on without a move (the version stays). When a person's
+turn runs out the deadline sweep (deadlines.py) lets a bot play the rest of it; its moves are
+marked `timeout`; after `timeouts_to_bot` timed-out turns in a row the bot keeps the seat until
+its owner takes it back.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, selectinload
+
+import app.engine as rules
+from app.db.models import Game, Seat
+from app.i18n import t_
+from app.services.notices.turns import enqueue_turn
+from app.shared.errors import ServiceError
+
+MODES = ("none", "live", "daily")
+Clock = dict[str, Any]
+
+
+def new_clock(
+    spec: dict[str, Any] | None, max_seconds: int, max_extension: int | None = None
+) -> Clock | None:
+    """The stored clock of a new table from `{"mode", "initial", "per_turn", "extension"?}`;
+    None for none. `max_extension`: the most extra time a turn may be given (default
+    `max_seconds`).
+
+    Raises `invalid_options` for a mode or a time the server does not offer.
+    """
+    spec = spec or {"mode": "none"}
+    mode = spec.get("mode", "none")
+    if mode not in MODES:
+        raise ServiceError(
+            "invalid_options", t_("clock mode is one of {modes}", modes=", ".join(MODES))
+        )
+    if mode == "none":
+        return None
+    per_turn = _seconds(spec.get("per_turn"), "per_turn", 0 if mode == "live" else 1, max_seconds)
+    clock: Clock = {"mode": mode, "per_turn": per_turn}
+    if mode == "live":
+        clock["initial"] = _seconds(spec.get("initial"), "initial", 1, max_seconds)
+    top = max_seconds if max_extension is None else max_extension
+    clock["extension"] = _seconds(spec.get("extension", 0), "extension", 0, top)
+    clock["extended"] = None  # the turn whose player asked for the extension
+    clock.update(turn=None, seat=None, started_at=None, deadline=None, banks=None, timeouts=None)
+    clock["autoplay"] = None
+    return clock
+
+
+def _seconds(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ServiceError(
+            "invalid_options",
+            t_(
+                "clock {name} is a whole number of seconds from {low} to {high}",
+                name=name,
+                low=low,
+                high=high,
+            ),
+        )
+    return value
+
+
+def start(clock: Clock | None, players: int, state: Any, now: datetime) -> tuple[Clock | None, Any]:
+    """The clock and due time once the game is dealt: the first turn's clock starts now."""
+    if clock is None:
+        return None, None
+    c = copy.deepcopy(clock)
+    c["banks"] = [float(c["initial"])] * players if c["mode"] == "live" else None
+    c["timeouts"] = [0] * players
+    return c, _begin_turn(c, rules.to_act(state), state.turn.number, now)
+
+
+def _begin_turn(c: Clock, seat: int, turn: int, now: datetime) -> datetime:
+    """Start `seat`'s clock for `turn`; returns the turn's deadline."""
+    if c["mode"] == "live":
+        c["banks"][seat] = round(c["banks"][seat] + c["per_turn"], 3)
+        allowed = c["banks"][seat]
+    else:
+        allowed = c["per_turn"]
+    deadline = now + timedelta(seconds=allowed)
+    c.update(turn=turn, seat=seat, started_at=now.isoformat(), deadline=deadline.isoformat())
+    return deadline
+
+
+def _end_turn(c: Clock, now: datetime, late: bool = False) -> dict[str, Any] | None:
+    """Stop the running clock; returns the timeout mark if the ended turn had run out.
+
+    `late`: the turn ran out while a bot the owner chose played it (see `_late_stand_in`): it
+    counts as timed out too, but the bot, the owner's choice, keeps the seat.
+    """
+    seat = c["seat"]
+    if seat is None:
+        return None
+    if c["mode"] == "live":
+        left = (datetime.fromisoformat(c["deadline"]) - now).total_seconds()
+        # Extra time asked for this turn was for this turn: none of it goes to the bank.
+        if c.get("extended") is not None and c["extended"] == c["turn"]:
+            left -= c.get("extension", 0)
+        c["banks"][seat] = round(max(0.0, left), 3)
+    auto = c.get("autoplay")
+    timed_out = auto is not None and auto["turn"] == c["turn"] and auto["seat"] == seat
+    c["timeouts"][seat] = c["timeouts"][seat] + 1 if timed_out or late else 0
+    c["autoplay"] = None
+    if timed_out:
+        return auto
+    return {"turn": c["turn"], "seat": seat, "keep": True} if late else None
+
+
+def _late_stand_in(c: Clock | None, game: Game, seat: int, turn: int, now: datetime) -> bool:
+    """A bot its owner handed the seat to is moving in that seat's turn after its deadline.
+
+    Handing one's seat to a bot does not stop the clock: the deadline sweep never claims a turn
+    a bot plays, so without this a hand-over just before the deadline would leave no trace.
+    """
+    if c is None or c.get("deadline") is None or c.get("seat") != seat or c.get("turn") != turn:
+        return False
+    row = game.seats[seat]
+    if row.bot_level is None or row.user_id is None:
+        return False  # a person plays it, or a bot's own seat (no owner to hold to a clock)
+    return now > datetime.fromisoformat(c["deadline"])
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """What a move does beyond the engine: clock columns, the timeout mark, seat and notice."""
+
+    values: dict[str, Any]  # for the game's UPDATE (empty: the clock did not change)
+    timeout: bool  # a bot made this move in a turn that ran out
+    release: int | None  # the seat a bot only borrowed for a timed-out turn: back to its owner
+    turn_seat: int | None  # the seat whose turn this move started (None: same turn, or the end)
+    turn: int | None
+
+
+def plan_move(game: Game, old: Any, new: Any, seat: int, now: datetime) -> MovePlan:
+    """The clock's part of a move by `seat` from state `old` to `new` (pure; nothing written)."""
+    c = copy.deepcopy(game.clock) if game.clock is not None else None
+    auto = c.get("autoplay") if c is not None else None
+    late = _late_stand_in(c, game, seat, old.turn.number, now)
+    timeout = late or (
+        auto is not None
+        and auto["turn"] == old.turn.number
+        and auto["seat"] == seat
+        and game.seats[seat].bot_level is not None
+    )
+    over = rules.is_over(new)
+    if not over and new.turn.number == old.turn.number:
+        return MovePlan({}, timeout, None, None, None)
+    release = None
+    values: dict[str, Any] = {}
+    if c is not None and c.get("timeouts") is not None:  # None: a clock that never started
+        ended = _end_turn(c, now, late)
+        if ended is not None and not ended.get("keep"):
+            release = ended["seat"]
+        due = None
+        if over:
+            c.update(seat=None, started_at=None, deadline=None)
+        else:
+            due = _begin_turn(c, rules.to_act(new), new.turn.number, now)
+        values = {"clock": c, "due_at": due}
+    next_seat = None if over else rules.to_act(new)
+    return MovePlan(values, timeout, release, next_seat, None if over else new.turn.number)
+
+
+def record(db: Session, game: Game, plan: MovePlan) -> None:
+    """Write the plan's side effects in the move's transaction (after its version check)."""
+    if plan.release is not None:
+        # The bot only stood in for the timed-out turn: the owner plays the next one.
+        db.execute(
+            update(Seat)
+            .where(Seat.game_id == game.id, Seat.seat == plan.release, Seat.bot_level.is_not(None))
+            .values(bot_level=None)
+            .execution_options(synchronize_session=False)
+        )
+    if plan.turn_seat is not None and plan.turn is not None:
+        enqueue_turn(db, game, plan.turn_seat, plan.turn, freed=plan.release == plan.turn_seat)
+
+
+def public(clock: Clock | None) -> dict[str, Any]:
+    """The clock as everyone sees it (the same for every viewer: nothing here is secret).
+
+    `remaining[i]`: seat i's time as of `started_at` (live: its bank, the running seat's with this
+    turn's bonus; daily: `per_turn`); the running seat's time now is `deadline` - now.
+    """
+    if clock is None:
+        return {"mode": "none"}
+    out: dict[str, Any] = {"mode": clock["mode"], "per_turn": clock["per_turn"]}
+    if clock["mode"] == "live":
+        out["initial"] = clock["initial"]
+    # Extra time on request: the seconds offered once per turn, and the turn that used them.
+    out["extension"] = clock.get("extension", 0)
+    out["extended"] = clock.get("extended")
+    timeouts = clock.get("timeouts")
+    remaining = None
+    if timeouts is not None:
+        remaining = (
+            list(clock["banks"])
+            if clock["mode"] == "live"
+            else [float(clock["per_turn"])] * len(timeouts)
+        )
+    out.update(
+        turn=clock.get("turn"),
+        seat=clock.get("seat"),
+        started_at=clock.get("started_at"),
+        deadline=clock.get("deadline"),
+        remaining=remaining,
+        timeouts=list(timeouts) if timeouts is not None else None,
+    )
+    return out
+
+
+def summary(clock: Clock | None) -> dict[str, Any]:
+    """The clock's settings alone, for lists: `{"mode", "initial"?, "per_turn"?}`."""
+    if clock is None:
+        return {"mode": "none"}
+    keep = ("mode", "initial", "per_turn")
+    out = {k: clock[k] for k in keep if k in clock}
+    if clock.get("extension"):
+        out["extension"] = clock["extension"]
+    return out
+
+
+def extend(db: Session, game_id: int, user_id: int, now: datetime) -> dict[str, Any]:
+    """Give the turn's player the table's extra time (once per turn); commits and returns the
+    clock as everyone sees it (`public`).
+
+    Only the person whose turn it is may ask (`not_seated`, `not_your_turn`, `seat_has_bot`
+    while a bot plays the seat), at a table whose clock offers it (`no_extension`), once per
+    turn (`already_extended`) and before the turn's time ran out (`time_is_up`: the deadline
+    sweep may already have handed the turn to a bot). The game row is locked as a move or a
+    timeout claim locks it, so an extension and a claim of the same turn never both happen.
+    """
+    game = db.scalar(
+        select(Game)
+        .where(Game.id == game_id)
+        .options(selectinload(Game.seats))
+        .with_for_update(of=Game)
+        .execution_options(populate_existing=True)
+    )
+
+    def refuse(code: str, message: str) -> ServiceError:  # message: a t_ text
+        db.rollback()  # nothing changed; the row's lock ends here
+        return ServiceError(code, message)
+
+    if game is None:
+        raise refuse("not_found", t_("there is no game {game_id}", game_id=game_id))
+    if game.status != "live":
+        if game.status == "finished":
+            raise refuse("game_over", t_("game {game_id} is over", game_id=game_id))
+        raise refuse("not_started", t_("game {id} has not started", id=game_id))
+    c = game.clock
+    if c is None or not c.get("extension"):
+        raise refuse("no_extension", t_("this table's clock gives no extra time"))
+    mine = next((s for s in game.seats if s.user_id == user_id), None)
+    if mine is None:
+        raise refuse("not_seated", t_("only a player of this game may ask for more time"))
+    if c.get("seat") != mine.seat or game.to_act != mine.seat or c.get("deadline") is None:
+        raise refuse("not_your_turn", t_("only the player whose turn it is may ask for more time"))
+    if mine.bot_level is not None:
+        raise refuse("seat_has_bot", t_("a bot plays your seat now"))
+    if c.get("extended") is not None and c["extended"] == c.get("turn"):
+        raise refuse("already_extended", t_("this turn already had its extra time"))
+    deadline = datetime.fromisoformat(c["deadline"])
+    if c.get("autoplay") is not None or deadline <= now:
+        raise refuse("time_is_up", t_("this turn's time has run out"))
+    new = copy.deepcopy(c)
+    later = deadline + timedelta(seconds=c["extension"])
+    new.update(deadline=later.isoformat(), extended=c["turn"])
+    game.clock = new
+    game.due_at = later
+    db.commit()
+    return public(new)

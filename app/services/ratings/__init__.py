@@ -1,0 +1,1 @@
+"""Ratings: the model, the bots' anchors, results jobs, profiles, summaries."""

@@ -1,0 +1,742 @@
+"""Profiles, leaderboards and finished-game history, read from `game_results` and `ratings`.
+
+Only public facts leave here (R-60): places, points per scoring category and ratings of
+finished games, never anything from a hand. A private game is known to its players only
+(lobby.check_access): on a profile it counts in the rating (a number) but is never named, and
+statistics, recent games and head-to-head cover public games; "Your games" (one's own history)
+lists one's own private games too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import Float, Integer, and_, bindparam, case, func, select, text, union_all
+from sqlalchemy.orm import Session, aliased
+
+from app.db.models import Game, GameResult, ProfileSummary, Rating, Seat, User
+from app.i18n import t_
+from app.services.ratings import model as rm
+from app.services.ratings import summaries as profile_summaries
+from app.services.tables.names import display_seat_name
+from app.shared.errors import ServiceError
+
+RESULT_COLUMNS = tuple(GameResult.__table__.c)  # rows, not ORM objects: reads stay cheap
+# Built once: an alias proxies every column, and building one per read shows in its cost.
+THEIRS = aliased(GameResult, name="theirs")
+OTHER = aliased(Rating, name="other")
+
+
+def account(db: Session, username: str) -> User:
+    """The account named `username` (any case); `not_found` for guests and unknown names."""
+    name = username.strip().lower()
+    user = db.scalar(select(User).where(User.username == name)) if 0 < len(name) <= 32 else None
+    if user is None:
+        raise ServiceError(
+            "not_found", t_("there is no player {username}", username=repr(username[:32]))
+        )
+    return user
+
+
+def _public() -> Any:
+    return and_(Game.id == GameResult.game_id, Game.visibility == "public")
+
+
+def _rating_out(row: Any, variant: str, provisional_sigma: float) -> dict[str, Any]:
+    if row is None:
+        return {"variant": variant, "rating": None, "games": 0, "provisional": True, "rank": None}
+    return {
+        "variant": variant,
+        "rating": row.display,
+        "mu": round(row.mu, 3),
+        "sigma": round(row.sigma, 3),
+        "games": row.games,
+        "provisional": row.sigma > provisional_sigma,
+        "rank": None,
+    }
+
+
+def _rank() -> Any:
+    """`rank_of` as a column of a query on `Rating` (None while provisional); `:sigma` is the
+    provisional sigma."""
+    sigma = bindparam("sigma", type_=Float)
+    above = (
+        select(func.count())
+        .select_from(OTHER)
+        .where(
+            OTHER.variant == Rating.variant,
+            OTHER.display > Rating.display,
+            OTHER.sigma <= sigma,
+        )
+        .correlate(Rating)
+        .scalar_subquery()
+    )
+    return case((Rating.sigma <= sigma, 1 + above))
+
+
+# A profile read on SQLite is four statements, built once here (building one costs more CPU
+# than the database takes to answer it): account with ratings and ranks, rating histories, the
+# kept sums, recent games with their seats; head-to-head adds three (`OPPONENT`, `RECORD`,
+# `LATEST_TOGETHER`). On Postgres the same parts come back from one statement (`PROFILE_IN_ONE`,
+# or `PROFILE_VS_IN_ONE` with the head-to-head), each part aggregated to JSON. Parameters:
+# `:name`, `:sigma`, `:user_id`, `:points`, `:recent`, and `:vs` (head-to-head).
+ACCOUNT_RATINGS = (
+    select(
+        User.id,
+        User.username,
+        User.display_name,
+        User.created_at,
+        Rating.variant,
+        Rating.mu,
+        Rating.sigma,
+        Rating.display,
+        Rating.games,
+        _rank().label("rank"),
+    )
+    .outerjoin(Rating, Rating.user_id == User.id)
+    .where(User.username == bindparam("name"))
+)
+
+
+def _history_of(variant: str) -> Any:
+    """A variant's newest `:points` rated results of `:user_id`, read backwards along the index
+    (user_id, variant, id)."""
+    return (
+        select(
+            GameResult.variant,
+            GameResult.id,
+            GameResult.game_id,
+            GameResult.finished_at,
+            GameResult.display_after,
+        )
+        .where(
+            GameResult.user_id == bindparam("user_id"),
+            GameResult.variant == variant,
+            GameResult.rated,
+            GameResult.display_after.is_not(None),
+        )
+        .order_by(GameResult.id.desc())
+        .limit(bindparam("points", type_=Integer))
+        .subquery()
+    )
+
+
+# The games' visibility is joined to the newest points only (joined inside each part, it was
+# looked up for every rated result of the player, and planned twice).
+_POINTS = union_all(*(select(_history_of(variant)) for variant in rm.VARIANTS)).subquery("points")
+HISTORIES = select(*_POINTS.c, Game.visibility).join(Game, Game.id == _POINTS.c.game_id)
+SUMS = select(*ProfileSummary.__table__.c).where(ProfileSummary.user_id == bindparam("user_id"))
+
+
+def _result_seats(games: Any) -> Any:
+    """Every seat of some recorded games, in game and seat order, as `RecentRow`s: `games` is a
+    subquery of their `game_id` and `bot_names_of`. A recorded game has a result for every seat
+    (the results job writes them at once), and a result keeps its seat's owner and bot, so the
+    seats table is not read."""
+    return (
+        select(
+            GameResult.game_id,
+            GameResult.seat,
+            GameResult.user_id,
+            GameResult.bot_level,
+            GameResult.place,
+            GameResult.total,
+            GameResult.quit,
+            User.display_name,
+            User.username,
+            games.c.bot_names_of,
+            GameResult.id,
+            GameResult.variant,
+            GameResult.players,
+            GameResult.rated,
+            GameResult.display_after,
+            GameResult.mu_before,
+            GameResult.sigma_before,
+            GameResult.finished_at,
+        )
+        .select_from(games)
+        .join(GameResult, GameResult.game_id == games.c.game_id)
+        .outerjoin(User, User.id == GameResult.user_id)
+        .order_by(GameResult.game_id, GameResult.seat)
+    )
+
+
+class RecentRow(NamedTuple):
+    """A seat of a recorded game with its result (`_result_seats`' columns)."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    bot_level: str | None
+    place: int
+    total: int
+    quit: bool
+    display_name: str | None
+    username: str | None
+    bot_names_of: int | None
+    id: int
+    variant: str
+    players: int
+    rated: bool
+    display_after: int | None
+    mu_before: float | None
+    sigma_before: float | None
+    finished_at: datetime
+
+
+# The games: the newest `:recent` of the player's public results, read backwards along
+# (user_id, id).
+_NEWEST = (
+    select(GameResult.game_id, Game.bot_names_of)
+    .join(Game, _public())
+    .where(GameResult.user_id == bindparam("user_id"))
+    .order_by(GameResult.id.desc())
+    .limit(bindparam("recent", type_=Integer))
+    .subquery("newest")
+)
+RECENT = _result_seats(_NEWEST)
+
+
+class RatingRow(NamedTuple):
+    variant: str
+    mu: float
+    sigma: float
+    display: int
+    games: int
+    rank: int | None
+
+
+class HistoryRow(NamedTuple):
+    variant: str
+    id: int
+    game_id: int
+    finished_at: datetime
+    display_after: int
+    visibility: str
+
+
+SumRow = NamedTuple("SumRow", [(c, Any) for c in profile_summaries.COLUMNS])  # type: ignore[misc]
+
+
+class ProfileRows(NamedTuple):
+    """What a profile document is built from, however it was read."""
+
+    account: Any  # id, username, display_name, created_at
+    ratings: Sequence[Any]  # `RatingRow`'s fields
+    history: Sequence[Any]  # `HistoryRow`'s fields
+    sums: Sequence[Any]  # `profile_summaries.COLUMNS`
+    recent: Sequence[Any]  # `RecentRow`'s fields
+    vs: Any = None  # read with the profile (`HeadToHead`), or None: read after it, if asked
+
+
+class HeadToHead(NamedTuple):
+    opponent: Any  # id, username, display_name
+    record: Sequence[int]  # games together, ahead, behind
+    together: Sequence[Any]  # `RecentRow`s: every seat of the latest games together
+
+
+# Postgres: the four parts in one statement, one round trip. Each part is one JSON array of
+# rows (each row an array of the columns of `RatingRow`, `HistoryRow`, `SumRow` and `RecentRow`,
+# in their order), so the database plans and answers one statement, and this process describes
+# and fetches one row of 8 columns instead of four results of 60. JSON keeps every value exact:
+# integers, booleans, float8 in its shortest exact form (Postgres 12 on, at the default
+# extra_float_digits), timestamps in ISO 8601 with their offset. The parts are the four
+# statements above, written out (tests/services/test_profiles_read.py compares the two reads).
+# Every seat of the games `n` (their `game_id` and `bot_names_of`) as `RecentRow`s.
+_SEATS_JSON = """(SELECT json_agg(json_build_array(r.game_id, r.seat, r.user_id, r.bot_level,
+       r.place, r.total, r.quit, o.display_name, o.username, n.bot_names_of, r.id, r.variant,
+       r.players, r.rated, r.display_after, r.mu_before, r.sigma_before, r.finished_at)
+       ORDER BY r.game_id, r.seat)
+   FROM ({games}) n
+   JOIN game_results r ON r.game_id = n.game_id
+   LEFT JOIN users o ON o.id = r.user_id)"""
+_NEWEST_JSON = """SELECT m.game_id, g.bot_names_of FROM game_results m
+         JOIN games g ON g.id = m.game_id AND g.visibility = 'public'{together}
+         WHERE m.user_id = u.id ORDER BY m.id DESC LIMIT :recent"""
+# The games the player shares with `:vs` (their result `t`).
+_TOGETHER_JSON = """
+         JOIN game_results t ON t.game_id = m.game_id
+         JOIN users v ON v.id = t.user_id AND v.username = :vs"""
+_PROFILE_JSON = f"""
+SELECT u.id, u.username, u.display_name, u.created_at,
+  (SELECT json_agg(json_build_array(r.variant, r.mu, r.sigma, r.display, r.games,
+       CASE WHEN r.sigma <= :sigma THEN 1 + (
+         SELECT count(*) FROM ratings other
+         WHERE other.variant = r.variant AND other.display > r.display
+           AND other.sigma <= :sigma) END))
+   FROM ratings r WHERE r.user_id = u.id) AS ratings,
+  (SELECT json_agg(json_build_array(p.variant, p.id, p.game_id, p.finished_at,
+       p.display_after, g.visibility))
+   FROM ((SELECT variant, id, game_id, finished_at, display_after FROM game_results
+          WHERE user_id = u.id AND variant = 'base' AND rated AND display_after IS NOT NULL
+          ORDER BY id DESC LIMIT :points)
+         UNION ALL
+         (SELECT variant, id, game_id, finished_at, display_after FROM game_results
+          WHERE user_id = u.id AND variant = 'expansion' AND rated
+            AND display_after IS NOT NULL
+          ORDER BY id DESC LIMIT :points)) p
+   JOIN games g ON g.id = p.game_id) AS history,
+  (SELECT json_agg(json_build_array(s.user_id, s.variant, s.players, s.played, s.won,
+       s.own_gold, s.own_ships, s.own_missions, s.own_most_missions, s.own_realms, s.own_tails,
+       s.own_tails_n, s.opp_seats, s.opp_gold, s.opp_ships, s.opp_missions,
+       s.opp_most_missions, s.opp_realms, s.opp_tails, s.opp_tails_n))
+   FROM profile_summaries s WHERE s.user_id = u.id) AS sums,
+  {_SEATS_JSON.format(games=_NEWEST_JSON.format(together=""))} AS recent"""
+# Head-to-head against `:vs`: the opponent, the record (games together, ahead, behind) and every
+# seat of the latest games together, three more columns of the same statement.
+_VS_JSON = f""",
+  (SELECT json_build_array(v.id, v.username, v.display_name) FROM users v
+   WHERE v.username = :vs) AS opponent,
+  (SELECT json_build_array(count(*), count(CASE WHEN m.place < t.place THEN 1 END),
+       count(CASE WHEN m.place > t.place THEN 1 END))
+   FROM game_results m
+   JOIN games g ON g.id = m.game_id AND g.visibility = 'public'{_TOGETHER_JSON}
+   WHERE m.user_id = u.id) AS record,
+  {_SEATS_JSON.format(games=_NEWEST_JSON.format(together=_TOGETHER_JSON))} AS together"""
+_ACCOUNT_JSON = """
+FROM users u WHERE u.username = :name"""
+_ACCOUNT = (User.id, User.username, User.display_name, User.created_at)
+PROFILE_IN_ONE = text(_PROFILE_JSON + _ACCOUNT_JSON).columns(*_ACCOUNT)
+PROFILE_VS_IN_ONE = text(_PROFILE_JSON + _VS_JSON + _ACCOUNT_JSON).columns(*_ACCOUNT)
+
+
+def _read(db: Session, statement: Any, params: dict[str, Any]) -> list[Any]:
+    """Rows of a prebuilt column-only statement, on the session's connection: plain rows need
+    none of the ORM's work, which costs more than these small queries take to answer."""
+    return db.connection().execute(statement, params).all()
+
+
+def _not_found(username: str) -> ServiceError:
+    return ServiceError(
+        "not_found", t_("there is no player {username}", username=repr(username[:32]))
+    )
+
+
+def _read_separately(db: Session, name: str, settings: Any) -> ProfileRows | None:
+    """The profile's rows in four statements (SQLite: no round trips to save, and its JSON
+    prints floats to 15 digits, not exactly); None for no such account."""
+    found = _read(db, ACCOUNT_RATINGS, {"name": name, "sigma": settings.rating_provisional_sigma})
+    if not found:
+        return None
+    user_id = found[0].id
+    points = {"user_id": user_id, "points": settings.profile_history_points}
+    return ProfileRows(
+        account=found[0],
+        ratings=[RatingRow(*r[4:]) for r in found if r.variant is not None],
+        history=_read(db, HISTORIES, points),
+        sums=_read(db, SUMS, {"user_id": user_id}),
+        recent=_read(db, RECENT, {"user_id": user_id, "recent": settings.profile_recent_games}),
+    )
+
+
+def _json_time(value: str) -> datetime:
+    return datetime.fromisoformat(value)
+
+
+def _recent_rows(rows: Sequence[Sequence[Any]] | None) -> list[RecentRow]:
+    return [RecentRow(*r[:-1], _json_time(r[-1])) for r in rows or ()]
+
+
+def _read_in_one(db: Session, name: str, settings: Any, vs: str | None) -> ProfileRows | None:
+    """The profile's rows from `PROFILE_IN_ONE` (Postgres), or `PROFILE_VS_IN_ONE` with the
+    head-to-head against `vs` (a normalised username); None for no such account."""
+    params = {
+        "name": name,
+        "sigma": settings.rating_provisional_sigma,
+        "points": settings.profile_history_points,
+        "recent": settings.profile_recent_games,
+    }
+    if vs is not None:
+        params["vs"] = vs
+    found = _read(db, PROFILE_IN_ONE if vs is None else PROFILE_VS_IN_ONE, params)
+    if not found:
+        return None
+    row = found[0]
+    return ProfileRows(
+        account=row,
+        ratings=[RatingRow(*r) for r in row.ratings or ()],
+        history=[
+            HistoryRow(v, i, gid, _json_time(at), shown, vis)
+            for v, i, gid, at, shown, vis in row.history or ()
+        ],
+        sums=[SumRow(*r) for r in row.sums or ()],
+        recent=_recent_rows(row.recent),
+        vs=None
+        if vs is None
+        else HeadToHead(
+            opponent=None if row.opponent is None else OpponentRow(*row.opponent),
+            record=row.record,
+            together=_recent_rows(row.together),
+        ),
+    )
+
+
+class OpponentRow(NamedTuple):
+    id: int
+    username: str
+    display_name: str
+
+
+def _normalised(username: str) -> str | None:
+    """A username as stored (lower case, trimmed), or None if no account can have it."""
+    name = username.strip().lower()
+    return name if 0 < len(name) <= 32 else None
+
+
+def _profile_rows(
+    db: Session, username: str, settings: Any, in_one: bool, vs: str | None
+) -> ProfileRows:
+    """The rows of `username`'s profile (any case): in one statement (`in_one`, with the
+    head-to-head against `vs`, a normalised username, if given) or in four; `not_found` as
+    `account`."""
+    name = _normalised(username)
+    rows = None
+    if name is not None:
+        if in_one:
+            rows = _read_in_one(db, name, settings, vs)
+        else:
+            rows = _read_separately(db, name, settings)
+    if rows is None:
+        raise _not_found(username)
+    return rows
+
+
+def _histories(rows: Sequence[Any]) -> dict[str, list[dict[str, Any]]]:
+    """Per variant, the rating after each rated game, oldest first; a private game's point
+    carries no game id."""
+    out: dict[str, list[dict[str, Any]]] = {variant: [] for variant in rm.VARIANTS}
+    for variant, _id, gid, at, shown, visibility in sorted(rows, key=lambda r: r[1]):
+        out[variant].append(
+            {
+                "game_id": gid if visibility == "public" else None,
+                "at": at.isoformat(),
+                "rating": shown,
+            }
+        )
+    return out
+
+
+def _seats_query(where: Any) -> Any:
+    """Every seat of some games with its name, profile username and result (the seat's columns
+    as `s_*`, the result's as they are: None while a game's results are not recorded yet)."""
+    return (
+        select(
+            Seat.game_id.label("s_game_id"),
+            Seat.seat.label("s_seat"),
+            Seat.user_id.label("s_user_id"),
+            Seat.bot_level.label("s_bot_level"),
+            User.display_name,
+            User.username,
+            Game.bot_names_of,
+            *RESULT_COLUMNS,
+        )
+        .select_from(Seat)
+        .join(Game, Game.id == Seat.game_id)
+        .outerjoin(User, User.id == Seat.user_id)
+        .outerjoin(
+            GameResult, and_(GameResult.game_id == Seat.game_id, GameResult.seat == Seat.seat)
+        )
+        .where(where)
+        .order_by(Seat.game_id, Seat.seat)
+    )
+
+
+def _seat_line(r: Any) -> dict[str, Any]:
+    key = r.bot_names_of or r.s_game_id
+    return {
+        "seat": r.s_seat,
+        "name": display_seat_name(key, r.s_seat, r.display_name, r.s_bot_level),
+        "username": r.username,
+        "bot_level": r.s_bot_level if r.s_user_id is None else None,
+        "place": r.place,
+        "total": r.total,
+        "quit": bool(r.quit),
+    }
+
+
+def _names(db: Session, game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Per game: every seat's name, profile username and result, by seat (one query; a game
+    whose results are not recorded yet has its seats without places)."""
+    if not game_ids:
+        return {}
+    out: dict[int, list[dict[str, Any]]] = {gid: [] for gid in game_ids}
+    for r in db.execute(_seats_query(Seat.game_id.in_(game_ids))):
+        out[r.s_game_id].append(_seat_line(r))
+    return out
+
+
+def _change(r: Any) -> int | None:
+    if r.mu_before is None or r.sigma_before is None or r.display_after is None:
+        return None
+    return r.display_after - rm.display(r.mu_before, r.sigma_before)
+
+
+def _game_line(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "game_id": r.game_id,
+        "finished_at": r.finished_at.isoformat(),
+        "variant": r.variant,
+        "players": r.players,
+        "rated": r.rated,
+        "seat": r.seat,
+        "place": r.place,
+        "total": r.total,
+        "quit": r.quit,
+        "rating_after": r.display_after,
+        "rating_change": _change(r),
+        "seats": seats,
+        "replay": f"/games/{r.game_id}/replay",
+    }
+
+
+def _result_seat_line(r: Any) -> dict[str, Any]:
+    """A `RecentRow` as a game's seat line (as `_seat_line`: a seat's owner is its result's
+    account, and a result names its bot only on a bot's own seat)."""
+    return {
+        "seat": r.seat,
+        "name": display_seat_name(r.bot_names_of or r.game_id, r.seat, r.display_name, r.bot_level),
+        "username": r.username,
+        "bot_level": r.bot_level,
+        "place": r.place,
+        "total": r.total,
+        "quit": bool(r.quit),
+    }
+
+
+def _games_of(rows: Sequence[Any], user_id: int) -> list[dict[str, Any]]:
+    """`RecentRow`s (every seat of some games, in game and seat order) as the games' lines of
+    `user_id`'s results, newest first."""
+    seats: dict[int, list[dict[str, Any]]] = {}
+    mine = []
+    for r in rows:
+        seats.setdefault(r.game_id, []).append(_result_seat_line(r))
+        if r.user_id == user_id:
+            mine.append(r)
+    mine.sort(key=lambda r: -r.id)
+    return [_game_line(r, seats[r.game_id]) for r in mine]
+
+
+# Head-to-head apart from the profile (SQLite), built once: the record of `:user_id` against
+# `:other_id` over public games, and every seat of their newest `:recent` games together.
+_TOGETHER = (
+    select(GameResult.game_id, Game.bot_names_of)
+    .join(Game, _public())
+    .join(
+        THEIRS, and_(THEIRS.game_id == GameResult.game_id, THEIRS.user_id == bindparam("other_id"))
+    )
+    .where(GameResult.user_id == bindparam("user_id"))
+)
+_PAIRS = _TOGETHER.with_only_columns(
+    GameResult.place.label("mine"), THEIRS.place.label("theirs")
+).subquery("pairs")
+RECORD = select(
+    func.count(),
+    func.count(case((_PAIRS.c.mine < _PAIRS.c.theirs, 1))),
+    func.count(case((_PAIRS.c.mine > _PAIRS.c.theirs, 1))),
+)
+LATEST_TOGETHER = _result_seats(
+    _TOGETHER.order_by(GameResult.id.desc())
+    .limit(bindparam("recent", type_=Integer))
+    .subquery("newest")
+)
+OPPONENT = select(User.id, User.username, User.display_name).where(
+    User.username == bindparam("name")
+)
+
+
+def _opponent(db: Session, username: str) -> Any:
+    """The account named `username` (any case) as (id, username, display_name); `not_found` as
+    `account`."""
+    name = _normalised(username)
+    found = _read(db, OPPONENT, {"name": name}) if name is not None else []
+    if not found:
+        raise _not_found(username)
+    return found[0]
+
+
+def _read_head_to_head(db: Session, user_id: int, vs: str, limit: int) -> HeadToHead:
+    """The head-to-head's rows in three statements (the opponent, the record, the latest games
+    together)."""
+    other = _opponent(db, vs)
+    pair = {"user_id": user_id, "other_id": other.id}
+    record = _read(db, RECORD, pair)[0]
+    together = _read(db, LATEST_TOGETHER, {**pair, "recent": limit})
+    return HeadToHead(opponent=other, record=record, together=together)
+
+
+def _head_to_head(user_id: int, rows: HeadToHead) -> dict[str, Any]:
+    """Public finished games both played: who placed ahead how often, and the latest games."""
+    games, ahead, behind = rows.record
+    return {
+        "opponent": {
+            "username": rows.opponent.username,
+            "display_name": rows.opponent.display_name,
+        },
+        "games": games,
+        "ahead": ahead,
+        "behind": behind,
+        "level": games - ahead - behind,
+        "recent": _games_of(rows.together, user_id),
+    }
+
+
+def profile(
+    db: Session, username: str, settings: Any, vs: str | None = None, *, in_one: bool | None = None
+) -> dict[str, Any]:
+    """Everything public about a player: ratings with history and rank, games played and won
+    by player count, mean points per category against their opponents, recent games, and the
+    record against `vs` (a username) if asked. `in_one`: read in one statement (the default on
+    Postgres) or in four, and three more for `vs` (elsewhere); the documents are the same."""
+    if in_one is None:
+        in_one = db.get_bind().dialect.name == "postgresql"
+    vs_name = _normalised(vs) if vs else None
+    rows = _profile_rows(db, username, settings, in_one, vs_name)
+    user = rows.account
+    sigma = settings.rating_provisional_sigma
+    by_variant = {r.variant: r for r in rows.ratings}
+    histories = _histories(rows.history)
+    out_ratings = []
+    for variant in rm.VARIANTS:
+        row = by_variant.get(variant)
+        shown = _rating_out(row, variant, sigma)
+        shown["rank"] = None if row is None else row.rank
+        shown["history"] = histories[variant]
+        out_ratings.append(shown)
+    by_players, averages = profile_summaries.statistics(rows.sums)
+    result: dict[str, Any] = {
+        "username": user.username,
+        "display_name": user.display_name,
+        "member_since": user.created_at.isoformat(),
+        "ratings": out_ratings,
+        "by_players": by_players,
+        "averages": averages,
+        "recent": _games_of(rows.recent, user.id),
+        "vs": None,
+    }
+    if vs:
+        together = rows.vs
+        if together is None:  # not read with the profile
+            together = _read_head_to_head(db, user.id, vs, settings.profile_recent_games)
+        elif together.opponent is None:
+            raise _not_found(vs)
+        result["vs"] = _head_to_head(user.id, together)
+    return result
+
+
+# A leaderboard page, built once: the count of ranked ratings, the page, and how many are
+# above its first (equal ratings share a rank). Parameters: `:variant`, `:sigma`, `:offset`,
+# `:size`, `:display`.
+_RANKED = (
+    Rating.variant == bindparam("variant"),
+    Rating.sigma <= bindparam("sigma", type_=Float),
+)
+RANKED_COUNT = select(func.count()).select_from(Rating).where(*_RANKED)
+LEADERBOARD_PAGE = (
+    select(Rating.display, Rating.games, User.username, User.display_name)
+    .join(User, User.id == Rating.user_id)
+    .where(*_RANKED)
+    .order_by(Rating.display.desc(), Rating.user_id)
+    .offset(bindparam("offset", type_=Integer))
+    .limit(bindparam("size", type_=Integer))
+)
+RANKED_ABOVE = RANKED_COUNT.where(Rating.display > bindparam("display", type_=Integer))
+
+
+def leaderboard(db: Session, variant: str, page: int, settings: Any) -> dict[str, Any]:
+    """Non-provisional ratings of a variant, best first, one page (1-based)."""
+    if variant not in rm.VARIANTS:
+        raise ServiceError(
+            "invalid_request", t_("variant is one of {variants}", variants=", ".join(rm.VARIANTS))
+        )
+    size = settings.leaderboard_page_size
+    ranked = {"variant": variant, "sigma": settings.rating_provisional_sigma}
+    total = int(_read(db, RANKED_COUNT, ranked)[0][0] or 0)
+    rows = _read(db, LEADERBOARD_PAGE, {**ranked, "offset": (page - 1) * size, "size": size})
+    # Equal ratings share a rank, the one the profile shows (1 + how many are above).
+    entries = []
+    rank = 0
+    for i, (display, games, uname, dname) in enumerate(rows):
+        if i == 0:
+            rank = 1 + int(_read(db, RANKED_ABOVE, {**ranked, "display": display})[0][0] or 0)
+        elif display != rows[i - 1].display:
+            rank = (page - 1) * size + i + 1
+        entries.append(
+            {
+                "rank": rank,
+                "username": uname,
+                "display_name": dname,
+                "rating": display,
+                "games": games,
+            }
+        )
+    return {
+        "variant": variant,
+        "page": page,
+        "page_size": size,
+        "total": total,
+        "pages": max(1, -(-total // size)),
+        "entries": entries,
+    }
+
+
+def history(db: Session, user: User, page: int, settings: Any) -> dict[str, Any]:
+    """The caller's finished games, newest first, one page, with their result where recorded
+    (the results job may not have run yet just after the end: then place is None)."""
+    size = settings.history_page_size
+    finished = (
+        select(Game.id)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.user_id == user.id, Game.status == "finished")
+    )
+    total = db.scalar(select(func.count()).select_from(finished.subquery())) or 0
+    ids = list(
+        db.scalars(
+            finished.order_by(Game.finished_at.desc(), Game.id.desc())
+            .offset((page - 1) * size)
+            .limit(size)
+        )
+    )
+    mine = {
+        r.game_id: r
+        for r in db.execute(
+            select(*RESULT_COLUMNS).where(
+                GameResult.game_id.in_(ids), GameResult.user_id == user.id
+            )
+        )
+    }
+    missing = [gid for gid in ids if gid not in mine]  # finished a moment ago: not recorded yet
+    games = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(missing)))}
+    names = _names(db, ids)
+    entries = []
+    for gid in ids:
+        r = mine.get(gid)
+        if r is not None:
+            entries.append(_game_line(r, names[gid]))
+            continue
+        game = games[gid]
+        entries.append(
+            {
+                "game_id": gid,
+                "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                "variant": rm.variant_of(game.options),
+                "players": game.players,
+                "rated": game.rated,
+                "seat": next((s.seat for s in game.seats if s.user_id == user.id), None),
+                "place": None,
+                "total": None,
+                "quit": False,
+                "rating_after": None,
+                "rating_change": None,
+                "seats": names[gid],
+                "replay": f"/games/{gid}/replay",
+            }
+        )
+    return {
+        "page": page,
+        "page_size": size,
+        "total": int(total),
+        "pages": max(1, -(-int(total) // size)),
+        "games": entries,
+    }

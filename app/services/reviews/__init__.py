@@ -1,0 +1,1 @@
+"""Game reviews: the analysis job and the job kinds this server runs."""

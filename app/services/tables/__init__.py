@@ -1,0 +1,1 @@
+"""Tables: the lobby, seats, bots in seats, chat, presence, rematches, names."""

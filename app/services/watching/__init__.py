@@ -1,0 +1,1 @@
+"""Watching: live games at a glance, replays, spectator delay."""
