@@ -14,8 +14,9 @@ from fastapi.staticfiles import StaticFiles
 from itsdangerous import Signer
 from starlette.types import Receive, Scope, Send
 
+from app.context import build_context
 from app.db.migrate import upgrade_to_head
-from app.db.session import engine_for, make_engine, make_sessionmaker
+from app.db.session import make_engine
 from app.i18n.middleware import LanguageMiddleware
 from app.infra.jobs import runner_for as job_runner_for
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
@@ -29,7 +30,7 @@ from app.services.play.deadlines import sweeper_for
 from app.services.reviews import analysis
 from app.services.reviews.job_handlers import job_handlers
 from app.settings import Settings, get_settings
-from app.shared.notify import Notifier
+from app.shared.clock import SYSTEM_CLOCK, Clock
 from app.web import (
     api_account,
     api_analysis,
@@ -98,10 +99,12 @@ def young_collections(threshold: int) -> None:
     gc.set_threshold(threshold, *older)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app: connect, apply pending migrations, mount the API."""
+def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) -> FastAPI:
+    """Build the app: its context (app/context.py), pending migrations, the API. `clock`: where
+    every service reads the time (tests move a FakeClock)."""
     settings = settings or get_settings()
-    engine = engine_for(settings)
+    context = build_context(settings, clock)
+    engine = context.engine
     if settings.migrate_on_start:
         upgrade_to_head(engine=engine)
 
@@ -138,17 +141,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Accounts, lobby and games of Sea Dragons; see docs/api.md.",
         lifespan=lifespan,
     )
+    app.state.context = context
     app.state.settings = settings
     app.state.engine = engine
     app.state.schema_heads = health.head_revisions(engine)
     app.state.redis = _redis_client(settings.shared_redis_url)
-    app.state.sessionmaker = make_sessionmaker(engine)
-    app.state.notifier = Notifier()
+    app.state.sessionmaker = context.sessions
+    app.state.notifier = context.notifier
     app.state.throttles = Throttles.from_settings(settings)
     app.state.login_throttle = app.state.throttles.login
     # For app/realtime: `app.state.chat_limiter.allow(user_id) -> None | seconds to wait`.
     app.state.chat_limiter = app.state.throttles.chat
-    app.state.bot_runner = runner_for(app.state.sessionmaker, app.state.notifier, settings)
+    app.state.bot_runner = runner_for(context, settings)
     app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.mailer = sender_for(app.state.sessionmaker, settings)
     app.state.jobs = job_runner_for(app.state.sessionmaker, settings, job_handlers())

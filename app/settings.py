@@ -145,7 +145,7 @@ class Settings(BaseSettings):
     ws_chat_burst: float = 5.0
     # How long a seated player must be unseen before the host may hand their seat to a bot.
     bot_grace_seconds: float = 60.0
-    # Turn clocks (app/services/play/clocks.py, deadlines.py): how often every instance looks for
+    # Turn clocks (app/services/tables/clocks.py, deadlines.py): how often every instance looks for
     # turns that ran out (the precision of a timeout), the bot that plays a timed-out turn, how
     # many timeouts in a row hand the seat to that bot, and the longest time a clock may give.
     clock_sweep_seconds: float = 1.0

@@ -24,6 +24,7 @@ from app.engine import GameOptions, apply, explain, legal_actions, new_game, to_
 from app.engine.board import squares_of
 from app.engine.content import content
 from app.engine.shapes import placements
+from app.infra.bot_pool import WorkerProcesses
 from app.services.play.hints import hint_for
 from app.settings import Settings
 
@@ -45,7 +46,7 @@ def one_game(players: int, expansion: bool, seed: int, settings: Settings):
                     explains.append(time.perf_counter() - began)
             if placing % 6 == 1:
                 began = time.perf_counter()
-                hint_for(s, seat, seed, placing, settings)
+                hint_for(s, seat, seed, placing, settings, WorkerProcesses(0))
                 hints.append(time.perf_counter() - began)
         s, _ = apply(s, rng.choice(legal_actions(s, seat)), seat)
     return explains, hints

@@ -1,4 +1,4 @@
-"""CPU of one socket move's commit alone: `SqlLiveStore.submit` on a real database.
+"""CPU of one socket move's commit alone: the one road's `commit_in` on a real database.
 
 Whole random 4-player games, every move through the live store's SQL road as a socket's move
 takes it (the room's state passed along, no clock): the engine's apply, the move's statements
@@ -36,12 +36,13 @@ def main() -> None:
     # this checkout's `app` otherwise).
     sys.path.insert(0, str(Path(args.root).resolve() if args.root else ROOT))
     import app.engine as rules
+    from app.context import road_for
     from app.db.migrate import upgrade_to_head
     from app.db.session import make_engine, make_sessionmaker
     from app.services.accounts import users
-    from app.services.live.store import MoveRequest, SqlLiveStore
     from app.services.play import games
     from app.services.tables import lobby
+    from app.shared.moves import Known, MoveCommand
 
     sys.path.insert(1, str(ROOT / "bench"))
     import load
@@ -57,7 +58,7 @@ def main() -> None:
     try:
         upgrade_to_head(engine=engine)
         sessions = make_sessionmaker(engine)
-        store = SqlLiveStore(sessions, None)
+        road = road_for(sessions)
         cpu, moves = 0.0, 0
         for g in range(args.games):
             with sessions() as db:
@@ -72,10 +73,11 @@ def main() -> None:
             while not rules.is_over(state):
                 seat = rules.to_act(state)
                 action = rules.parse_action(rng.choice(rules.legal_actions(state, seat)))
-                known = games.Known(state, seat, (None,) * 4, False)
-                request = MoveRequest(game_id, owners[seat], version, action, known, False)
+                known = Known(state, seat, (None,) * 4, False)
+                command = MoveCommand(game_id, version, action, user_id=owners[seat], known=known)
                 began = time.process_time()
-                committed = store.submit(request)
+                with sessions() as db:
+                    committed = road.commit_in(db, command)
                 cpu += time.process_time() - began
                 moves += 1
                 state, version = committed.state, committed.version

@@ -32,6 +32,7 @@ from app.services.play import games
 from app.services.tables import lobby, seats
 from app.services.watching import watch
 from app.settings import Settings
+from app.shared.moves import MoveCommand
 
 
 def main() -> None:
@@ -68,11 +69,12 @@ def main() -> None:
                 state = games.load_state(db, game)
                 seat = rules.to_act(state)
                 action = rules.legal_actions(state, seat)[0]
-                games.submit_seat_action(db, game_id, seat, game.version, action)
+                command = MoveCommand(game_id, game.version, action, seat=seat)
+                app.state.context.road.commit_in(db, command)
 
-    from app.infra.state_cache import cache_for
+    from app.shared.state_cache import states_in
 
-    cache_for(app.state.engine).clear()  # cold: every state from its snapshot
+    states_in(app.state.context.sessions).clear()  # cold: every state from its snapshot
     boards = watch.BoardCache()
     cold, cold_cpu, cold_wall = tick(boards)
     _warm, warm_cpu, warm_wall = tick(boards)

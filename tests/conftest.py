@@ -129,6 +129,9 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
     """Settings for a test app on a given database URL, with its data dir in tmp_path."""
 
     def make(url: str, **extra: Any) -> Settings:
+        # Bots think in threads unless a test asks for worker processes: each app spawns its
+        # own (a Python interpreter per app), which the in-process tests need not pay for.
+        extra.setdefault("bot_processes", 0)
         return Settings(database_url=url, data_dir=tmp_path, secret_key="test-secret", **extra)
 
     return make

@@ -130,7 +130,8 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    # The turn clock (app/services/play/clocks.py): None when the table has none. Changed only with
+    # The turn clock (app/services/tables/clocks.py): None when the table has none. Changed only
+    # with
     # moves (and at the start), so a game version names one clock, as it names one state.
     clock: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     # When the current turn runs out while a person plays it: what the deadline sweep looks at

@@ -13,6 +13,8 @@ from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings, normalize_database_url
+from app.shared.clock import SYSTEM_CLOCK, Clock
+from app.shared.state_cache import StateCache
 
 
 def json_text(value: Any) -> str:
@@ -89,9 +91,23 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
-    """A session factory; objects stay usable after commit so services can return them."""
-    return sessionmaker(bind=engine, expire_on_commit=False, autoflush=False)
+def make_sessionmaker(
+    engine: Engine,
+    *,
+    clock: Clock = SYSTEM_CLOCK,
+    state_cache_size: int = 256,
+    replay_cache_size: int = 32,
+) -> sessionmaker[Session]:
+    """A session factory; objects stay usable after commit so services can return them. Every
+    session it makes carries the app's clock (services read the time from it: app/shared/
+    clock.py) and shares the factory's caches of what never changes once committed (app/
+    shared/state_cache.py): one set per process and database."""
+    info = {
+        "clock": clock,
+        "states": StateCache(state_cache_size),
+        "replays": StateCache(replay_cache_size),
+    }
+    return sessionmaker(bind=engine, expire_on_commit=False, autoflush=False, info=info)
 
 
 @contextmanager

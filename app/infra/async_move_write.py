@@ -25,21 +25,28 @@ import psycopg
 from sqlalchemy import Engine
 from sqlalchemy import exc as sa_exc
 
-from app.infra.move_write import MoveRow, writer_for
+from app.infra.move_write import MoveRow, MoveWriter
 
 
 class AsyncMoveWriter:
     """Writes moves on at most `connections` connections of its own, from one event loop."""
 
-    def __init__(self, engine: Engine, connections: int, wait_s: float | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        connections: int,
+        wait_s: float | None = None,
+        statements: MoveWriter | None = None,
+    ) -> None:
         assert engine.dialect.name == "postgresql"
         self.engine = engine
         self.connections = connections
         # How long a move waits for one of the connections before it is answered `unavailable`
         # (a database that stopped answering holds them all): the pool's own checkout timeout.
         self.wait_s = wait_s if wait_s is not None else engine.pool.timeout()  # type: ignore[attr-defined]
-        # The thread road's writer for this engine: one set of compiled statements for both.
-        self._statements = writer_for(engine)
+        # The session road's writer for this engine (the context's): one set of compiled
+        # statements for both.
+        self._statements = statements or MoveWriter(engine)
         args, kwargs = engine.dialect.create_connect_args(engine.url)
         kwargs.setdefault("connect_timeout", max(1, round(self.wait_s)))  # a silent host too
         self._connect_args = (tuple(args), dict(kwargs))

@@ -5,8 +5,9 @@ the server process it would hold the interpreter lock against the event loop and
 so one guest's bot games could slow everybody's moves. Here decisions run in worker processes
 (`SEADRAGONS_BOT_PROCESSES`, niced by `SEADRAGONS_BOT_NICE`), so the operating system gives
 people's requests the CPU first, and a runner sends at most one decision per worker at a time:
-more bot games make each bot slower, never the people's moves. The pool of a process is shared
-by every runner in it and replaced if a worker dies.
+more bot games make each bot slower, never the people's moves. The worker processes of a server
+(`WorkerProcesses`) are built once with the app's context, shared by the bot runner and the
+hints, and replaced if a worker dies.
 
 `decide` is what a worker runs: the bot's choice, or a random legal action if the bot fails or
 answers something outside the legal list (with the reason, for the runner's log).
@@ -82,40 +83,73 @@ def default_processes() -> int:
     return max(1, (os.cpu_count() or 2) // 2)
 
 
-_pools: dict[tuple[int, int], ProcessPoolExecutor] = {}
-_pools_lock = threading.Lock()
+class WorkerProcesses:
+    """Niced worker processes, started on first use and replaced if one dies; with 0
+    processes, none (callers then run the work in threads of this process)."""
 
+    def __init__(self, processes: int, nice: int = 10) -> None:
+        self.processes = processes
+        self.nice = nice
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
 
-def _process_pool(size: int, nice: int) -> ProcessPoolExecutor:
-    with _pools_lock:
-        pool = _pools.get((size, nice))
-        if pool is None:
-            # Spawned, not forked: the server process has threads (and connections) a fork
-            # would copy in whatever state they were.
-            pool = ProcessPoolExecutor(
-                size,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=start_niced_worker,
-                initargs=(nice,),
-            )
-            _pools[(size, nice)] = pool
-        return pool
+    def executor(self) -> ProcessPoolExecutor:
+        """The current pool (made now if there is none)."""
+        assert self.processes > 0, "no worker processes configured"
+        with self._lock:
+            if self._pool is None:
+                # Spawned, not forked: the server process has threads (and connections) a fork
+                # would copy in whatever state they were.
+                self._pool = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=start_niced_worker,
+                    initargs=(self.nice,),
+                )
+            return self._pool
 
+    def replace_broken(self, broken: Executor) -> None:
+        """A worker died: the next call starts a new pool."""
+        with self._lock:
+            if self._pool is broken:
+                self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
 
-def _replace_broken(size: int, nice: int, broken: Executor) -> None:
-    with _pools_lock:
-        if _pools.get((size, nice)) is broken:
-            del _pools[(size, nice)]
-    broken.shutdown(wait=False, cancel_futures=True)
+    def warm(self) -> None:
+        """Start the workers now, not at the first call."""
+        if self.processes:
+            pool = self.executor()
+            for _ in range(self.processes):
+                pool.submit(os.getpid)
+
+    def run(self, timeout_s: float, fn: Any, *args: Any) -> Any:
+        """`fn(*args)` in a worker, waited for by the calling thread (never the event loop) for
+        at most `timeout_s`; with 0 processes, in this thread. `fn` must be importable (a
+        module-level function) and its arguments picklable."""
+        if not self.processes:
+            return fn(*args)
+        pool = self.executor()
+        try:
+            return pool.submit(fn, *args).result(timeout=timeout_s)
+        except BrokenProcessPool:
+            self.replace_broken(pool)
+            raise
+
+    def shutdown(self) -> None:
+        """Stop the workers (at shutdown)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 class DecisionPool:
     """Runs `decide` for one runner: in `processes` worker processes at `nice`, or, with 0
     processes, in two threads of this process (tests that substitute bots; tiny deployments)."""
 
-    def __init__(self, processes: int, nice: int = 10) -> None:
-        self.processes = processes
-        self.nice = nice
+    def __init__(self, workers: WorkerProcesses) -> None:
+        self.workers = workers
+        processes = workers.processes
         self.slots = max(1, processes) if processes else 2
         self._threads: ThreadPoolExecutor | None = None
         self._slots: asyncio.Semaphore | None = None
@@ -123,15 +157,13 @@ class DecisionPool:
     def start(self) -> None:
         """Get ready on the running loop (workers start on first use, in the background)."""
         self._slots = asyncio.Semaphore(self.slots)
-        if not self.processes:
+        if not self.workers.processes:
             self._threads = ThreadPoolExecutor(self.slots, thread_name_prefix="bot")
         else:
-            pool = _process_pool(self.processes, self.nice)
-            for _ in range(self.processes):
-                pool.submit(os.getpid)  # starts the workers now, not at the first bot turn
+            self.workers.warm()  # the workers start now, not at the first bot turn
 
     def stop(self) -> None:
-        """Let go of this runner's threads (a shared process pool lives as long as the process)."""
+        """Let go of this runner's threads (the worker processes are the context's to stop)."""
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
             self._threads = None
@@ -150,25 +182,11 @@ class DecisionPool:
             return await loop.run_in_executor(
                 self._threads, decide, level, view, legal, budget_s, seed
             )
-        pool = _process_pool(self.processes, self.nice)
+        pool = self.workers.executor()
         try:
             return await asyncio.wrap_future(
                 pool.submit(decide, level, view, legal, budget_s, seed)
             )
         except BrokenProcessPool:
-            _replace_broken(self.processes, self.nice, pool)
+            self.workers.replace_broken(pool)
             raise
-
-
-def run_in_worker(processes: int, nice: int, timeout_s: float, fn: Any, *args: Any) -> Any:
-    """`fn(*args)` in a niced worker process of the shared pool, waited for by the calling
-    thread (never the event loop) for at most `timeout_s`; with 0 processes, in this thread.
-    `fn` must be importable (a module-level function) and its arguments picklable."""
-    if not processes:
-        return fn(*args)
-    pool = _process_pool(processes, nice)
-    try:
-        return pool.submit(fn, *args).result(timeout=timeout_s)
-    except BrokenProcessPool:
-        _replace_broken(processes, nice, pool)
-        raise

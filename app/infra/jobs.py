@@ -36,7 +36,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Job, utcnow
+from app.db.models import Job
+from app.shared.clock import clock_in, now_in
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ def enqueue(
     run_after: datetime | None = None,
 ) -> None:
     """Add a job in the caller's transaction (not committed here); a duplicate is ignored."""
-    now = utcnow()
+    now = now_in(db)
     values = {
         "kind": kind,
         "key": key,
@@ -113,7 +114,7 @@ def claim(
 
     A job whose lease ran out with its attempts spent is marked failed instead.
     """
-    now = now or utcnow()
+    now = now or now_in(db)
     for _ in range(10):  # a row another worker took between our SELECT and UPDATE: look again
         query = select(Job.id, Job.attempts, Job.max_attempts).where(_claimable(now, kinds))
         query = query.order_by(Job.run_after, Job.id).limit(1)
@@ -166,7 +167,7 @@ def report_progress(
     sessions: sessionmaker[Session], claimed: Claim, progress: dict[str, Any], lease_s: float
 ) -> bool:
     """Store progress and extend the lease; False if the lease is no longer this worker's."""
-    now = utcnow()
+    now = clock_in(sessions).now()
     with sessions() as db:
         result = db.execute(
             update(Job)
@@ -205,7 +206,7 @@ def run_claimed(
         try:
             handlers[ctx.kind](db, ctx)
             db.flush()
-            now = utcnow()
+            now = now_in(db)
             done = db.execute(
                 update(Job)
                 .where(_held(claimed))
@@ -225,7 +226,7 @@ def run_claimed(
             error = f"{type(exc).__name__}: {exc}"[:ERROR_CHARS]
             log.warning("job %s %s failed (try %d): %s", ctx.kind, ctx.key, ctx.attempt, error)
     final = claimed.attempt >= max_attempts
-    now = utcnow()
+    now = clock_in(sessions).now()
     values: dict[str, Any] = {"error": error, "updated_at": now, "claimed_until": None}
     if final:
         values.update(status="failed", finished_at=now)

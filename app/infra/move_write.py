@@ -18,8 +18,6 @@ in one transaction.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -30,7 +28,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 
 from app.db.models import Game, Move, Seat
-from app.services.notices import turns as notices
+from app.infra import turn_notices as notices
 
 GAMES = Game.__table__
 SEATS = Seat.__table__
@@ -251,16 +249,3 @@ class MoveWriter:
             connection_invalidated=lost,
             dialect=self.dialect,
         )
-
-
-_writers: weakref.WeakKeyDictionary[Engine, MoveWriter] = weakref.WeakKeyDictionary()
-_writers_lock = threading.Lock()
-
-
-def writer_for(engine: Engine) -> MoveWriter:
-    """The move writer of `engine` (one per engine, built on first use)."""
-    with _writers_lock:
-        writer = _writers.get(engine)
-        if writer is None:
-            writer = _writers[engine] = MoveWriter(engine)
-        return writer

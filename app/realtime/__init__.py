@@ -13,27 +13,24 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app.infra.async_move_write import AsyncMoveWriter
 from app.realtime.bus import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
 from app.realtime.endpoint import SocketDoor, route
-from app.realtime.hub import Hub, thread_runner
+from app.realtime.hub import Hub
 from app.services.live.store import SqlLiveStore
-from app.web.security import OriginPolicy
+from app.shared.http import OriginPolicy
 
 
 def install(app: FastAPI) -> Hub:
     """Mount the socket route and start/stop the hub with the app's lifespan."""
-    settings = app.state.settings
-    engine = app.state.sessionmaker.kw["bind"]
-    loop_writer = None
-    if engine.dialect.name == "postgresql" and settings.db_loop_connections > 0:
-        loop_writer = AsyncMoveWriter(engine, settings.db_loop_connections)
-    store = SqlLiveStore(app.state.sessionmaker, app.state.notifier, loop_writer)
+    context = app.state.context
+    settings = context.settings
+    store = SqlLiveStore(context.sessions)
     hub = Hub(
         create_bus(settings.shared_redis_url),
         store,
-        app.state.notifier,
+        context.road,
+        context.notifier,
         channel_prefix(settings.shared_redis_url),
         check_s=settings.room_check_seconds,
         heartbeat_s=settings.socket_heartbeat_seconds,
@@ -42,7 +39,7 @@ def install(app: FastAPI) -> Hub:
         limits=SocketLimits.from_settings(settings),
         retry_after_s=settings.unavailable_retry_after_seconds,
         chat_limiter=getattr(app.state, "chat_limiter", None),
-        run=thread_runner(settings.db_pool_size),
+        run=context.run,
     )
     app.state.realtime = hub
     app.router.routes.append(route())
@@ -64,7 +61,7 @@ def install(app: FastAPI) -> Hub:
                 yield state
         finally:
             await hub.stop()
-            await store.close()
+            await context.close()  # after the last socket's move: the loop writer's connections
 
     app.router.lifespan_context = lifespan
     return hub

@@ -3,11 +3,12 @@
     action frame (parsed once at the edge, the action once more into the engine's own value)
       -> seat check on the room's copy (refused: nothing remembered)
       -> session re-check, idempotency by action id (a retry gets the first answer)
-      -> storage.submit_now: engine apply and the move's one statement on the event loop, when
-         that is all it writes; else storage.submit in a worker thread: engine apply and one
-         transaction (the presence mark inside it)
-      -> the committed move: the room fans it out with the mover's ack right behind its own
-         patch, then one `changed` message with the move goes on the bus (local delivery first)
+      -> one MoveCommand through the one road (app/services/play/road.py), the same as every
+         other move's: on the event loop when the move writes only its own statement and the
+         database allows (Postgres), else in a worker thread (the presence mark inside it)
+      -> the committed move reaches the rooms through the hub's one after-commit listener,
+         which sends the mover's ack (matched by its action id, acks.py) right behind its own
+         patch, then one `changed` message with the move on the bus
 
 Every answer to an action carries its id, whatever failed (the database away during the seat or
 session check included): a client waiting for an id never waits for nothing.
@@ -17,20 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 import app.engine as rules
 from app.db.errors import is_unavailable
-from app.realtime.codec import BusMessage, Changed, MoveNotice
+from app.realtime.acks import Owed, PendingAcks
+from app.realtime.codec import Changed, MoveNotice
 from app.realtime.connection import Connection
-from app.realtime.protocol import ActionMsg, ack_frame, error_frame
+from app.realtime.protocol import ActionMsg, error_frame
 from app.realtime.recent import RecentActions, digest
 from app.realtime.room import Room
 from app.realtime.sessions import SessionIndex
-from app.realtime.storage import LiveStore, MoveRequest
-from app.services.play.games import Committed, Known
+from app.realtime.storage import MoveCommitter
 from app.shared.errors import ServiceError
+from app.shared.moves import Committed, Known, MoveCommand
 
 log = logging.getLogger(__name__)
 
@@ -48,19 +48,17 @@ class GameAuthority:
 
     def __init__(
         self,
-        store: LiveStore,
-        run: Callable[..., Awaitable[Any]],
+        road: MoveCommitter,
         sessions: SessionIndex,
         recent: RecentActions,
-        publish: Callable[[str, BusMessage], Awaitable[bool]],
+        acks: PendingAcks,
         *,
         retry_after_s: float,
     ) -> None:
-        self.store = store
-        self.run = run
+        self.road = road
         self.sessions = sessions
         self.recent = recent
-        self.publish = publish
+        self.acks = acks
         self.retry_after_s = retry_after_s
 
     async def act(self, room: Room, conn: Connection, msg: ActionMsg) -> None:
@@ -108,21 +106,21 @@ class GameAuthority:
             return
         reply = self.recent.remember(pair, msg_id, key)
         move: Committed | None = None
+        owed: Owed | None = None
         text: str | None = None
         try:
-            request = self._request(room, user_id, msg, action)
-            # On the loop when the move writes nothing but its own statement; else (a clock, a
-            # finish, a refusal to explain, SQLite) in a worker thread.
-            move = await self.store.submit_now(request)
-            if move is None:
-                move = await self.run(self.store.submit, request)
-            text = ack_frame(msg.id, move.version, move.events_for(move.seat))
+            command = self._command(room, user_id, msg, action)
+            owed = self.acks.expect(command, conn)  # before the commit: its fan-out sends it
+            move = await self.road.commit(command)
+            text = owed.text_for(move)
         except ServiceError as exc:
             text = error_frame(exc.code, exc.message, msg.id, reason=exc.reason)
         except Exception as exc:
             self.recent.forget(pair, msg_id)  # nothing known to be applied: let a retry run
             text = self.failure(exc, room.game_id, msg.id)
         finally:
+            if move is None and owed is not None:
+                self.acks.discard(owed)
             # Always settle: a duplicate of this id may be waiting for the answer.
             if text is not None:
                 reply.set_result(text)
@@ -132,20 +130,10 @@ class GameAuthority:
         self.recent.settle(pair, msg_id, text)
         if move is None:
             conn.send(text)
-            return
-        try:
-            # The mover's patch, then its ack, then everyone else's patches: when the client
-            # sees the ack its document is already new. (Should this fail, the ack still goes,
-            # and the periodic check brings the patch.)
-            await room.advance(move, ack=(conn, text))
-        except Exception as exc:
-            log.warning("room %s: fan-out after an action failed: %s", room.game_id, exc)
-            conn.send(text)
-        await self.publish(room.channel, changed_of(move))
 
-    def _request(
+    def _command(
         self, room: Room, user_id: int, msg: ActionMsg, action: rules.Action
-    ) -> MoveRequest:
+    ) -> MoveCommand:
         snap = room.snap
         assert snap is not None  # _seat_refusal checked it
         seat = snap.seat_of(user_id)
@@ -153,7 +141,15 @@ class GameAuthority:
         known = None
         if snap.state is not None and snap.version == msg.version and snap.status == "live":
             known = Known(snap.state, seat.seat, snap.bots(), snap.clocked)
-        return MoveRequest(room.game_id, user_id, msg.version, action, known, seat.left)
+        return MoveCommand(
+            room.game_id,
+            msg.version,
+            action,
+            user_id=user_id,
+            known=known,
+            back=seat.left,
+            action_id=msg.id,
+        )
 
     async def _seat_refusal(self, room: Room, user_id: int) -> tuple[str, str] | None:
         """Why `user_id` may not act in this room now (code, message), or None if they may."""

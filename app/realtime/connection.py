@@ -19,8 +19,8 @@ from typing import Any, Protocol
 
 from app.realtime.documents import SPECTATOR, ViewerKey
 from app.realtime.protocol import CLOSE_TRY_AGAIN
-from app.services.live.store import Viewer
 from app.settings import Settings
+from app.shared.snapshots import Viewer
 
 log = logging.getLogger(__name__)
 

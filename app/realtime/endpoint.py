@@ -42,9 +42,7 @@ from app.realtime.room import Room
 from app.realtime.storage import Viewer
 from app.settings import Settings
 from app.shared.errors import ServiceError
-from app.web.deps import client_address, session_token
-from app.web.inputs import has_control_characters
-from app.web.security import OriginPolicy
+from app.shared.http import OriginPolicy, client_address, has_control_characters, session_token
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,8 @@
 
     endpoint -> Hub.open/close (socket caps, session index, presence marks)
              -> GameAuthority (actions)   ChatRelay (chat)   Room.resync (resync)
-    after-commit hook (HTTP moves, bots, the lobby) -> the room here (local first) -> the bus
+    the one after-commit listener (every move, whatever road it came by; lobby changes)
+             -> the room here (local first; the mover's ack behind its patch) -> the bus
     bus -> codec (our own messages dropped undecoded) -> the game's room, or the session index
     timers: the periodic check of every room against the database, presence heartbeats, and
     the session sweep (a sign-out takes effect within a bound without the bus)
@@ -15,16 +16,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from anyio import CapacityLimiter, to_thread
-
+from app.infra.threads import in_thread
 from app.metrics import OPEN_SOCKETS
 from app.realtime import memory
+from app.realtime.acks import PendingAcks
 from app.realtime.authority import GameAuthority, changed_of
 from app.realtime.bus import Bus
 from app.realtime.chat_relay import ChatRelay
@@ -36,8 +38,8 @@ from app.realtime.registry import RoomRegistry
 from app.realtime.room import Room
 from app.realtime.seen_marks import SeenMarks
 from app.realtime.sessions import RECHECK_S, SessionIndex
-from app.realtime.storage import LiveStore
-from app.services.play.games import SOCKET, Committed
+from app.realtime.storage import LiveStore, MoveCommitter
+from app.shared.moves import Committed
 from app.shared.notify import Notifier
 
 log = logging.getLogger(__name__)
@@ -47,27 +49,6 @@ FREEZE_AFTER_OPENS = 100  # sockets opened between two freezes of the heap (memo
 FREEZE_FROM = 1000  # open sockets from which the heap is frozen (fewer: full passes are cheap)
 
 
-async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
-    """Run a blocking storage call in a worker thread."""
-    return await to_thread.run_sync(fn, *args)
-
-
-def thread_runner(at_once: int) -> Callable[..., Awaitable[Any]]:
-    """Run blocking storage calls in worker threads, at most `at_once` at a time: the database
-    pool's size, so that the live core's calls never make the pool open connections beyond
-    it (it closes them again on return: at 50 busy games a new database session every ten
-    moves), which cost more than a move waiting its turn on the event loop."""
-    limiter: CapacityLimiter | None = None
-
-    async def run(fn: Callable[..., Any], *args: Any) -> Any:
-        nonlocal limiter
-        if limiter is None:  # made in the running event loop
-            limiter = CapacityLimiter(at_once)
-        return await to_thread.run_sync(fn, *args, limiter=limiter)
-
-    return run
-
-
 class Hub:
     """Everything realtime in one server process."""
 
@@ -75,6 +56,7 @@ class Hub:
         self,
         bus: Bus,
         store: LiveStore,
+        road: MoveCommitter,
         notifier: Notifier,
         prefix: str,
         *,
@@ -102,17 +84,14 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._started = False
+        self._loop_thread: int | None = None
         self.sessions = SessionIndex(store, run, recheck_s=session_recheck_s)
         self.registry = RoomRegistry(
             lambda game_id: Room(self, game_id), self.spawn, on_last_closed=self._trim
         )
+        self.acks = PendingAcks()
         self.authority = GameAuthority(
-            store,
-            run,
-            self.sessions,
-            RecentActions(recent_bytes),
-            self.publish,
-            retry_after_s=retry_after_s,
+            road, self.sessions, RecentActions(recent_bytes), self.acks, retry_after_s=retry_after_s
         )
         self.chat = ChatRelay(store, run, self.sessions, self.publish, chat_limiter)
         self.seen_marks = SeenMarks(
@@ -136,6 +115,7 @@ class Hub:
             return
         self._started = True
         self.loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
         await self.bus.connect()
         self.notifier.on_game_changed.append(self._on_game_changed)
         self.notifier.on_sessions_revoked.append(self._on_sessions_revoked)
@@ -295,25 +275,36 @@ class Hub:
     # --- commits made elsewhere in this process, and the bus --------------------------------
 
     def _on_game_changed(self, game_id: int, version: int, move: Committed | None) -> None:
-        """Notifier hook; runs in the committing worker thread, so hop onto the loop. A socket's
-        own move is handed on by its authority (with the ack), not here."""
+        """The one after-commit listener: every committed move and lobby change, from any road.
+        Runs where the commit ran: on the loop (a socket's move written there) or in a worker
+        thread, which hops onto the loop."""
         loop = self.loop
-        if loop is None or loop.is_closed() or (move is not None and move.origin == SOCKET):
+        if loop is None or loop.is_closed():
             return
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile (shutdown)
-            loop.call_soon_threadsafe(self.spawn, self._deliver_change(game_id, version, move))
+        delivery = self._deliver_change(game_id, version, move)
+        if threading.get_ident() == self._loop_thread:
+            self.spawn(delivery)
+            return
+        try:
+            loop.call_soon_threadsafe(self.spawn, delivery)
+        except RuntimeError:  # the loop closed meanwhile (shutdown)
+            delivery.close()
 
     async def _deliver_change(self, game_id: int, version: int, move: Committed | None) -> None:
-        """Local delivery first (our room, from memory or one reload), then the bus."""
+        """Local delivery first (our room, from memory or one reload; the mover's ack right
+        behind its own patch), then the bus."""
+        ack = self.acks.take(move) if move is not None else None
         room = self.registry.get(game_id)
-        if room is not None:
-            try:
-                if move is not None:
-                    await room.advance(move)
-                else:
-                    await room.refresh_safely()
-            except Exception as exc:
-                log.warning("room %s: local delivery failed: %s", game_id, exc)
+        try:
+            if room is not None and move is not None:
+                await room.advance(move, ack=ack)
+                ack = None  # sent by the room, even when it had to reload
+            elif room is not None:
+                await room.refresh_safely()
+        except Exception as exc:
+            log.warning("room %s: local delivery failed: %s", game_id, exc)
+        if ack is not None:  # no room here any more, or its fan-out failed: the ack still goes
+            ack[0].send(ack[1])
         message = changed_of(move) if move is not None else Changed(game_id, version)
         await self.publish(self.channel(game_id), message)
 

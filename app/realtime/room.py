@@ -53,9 +53,9 @@ from app.realtime.protocol import (
 )
 from app.realtime.shared_reads import SharedReads
 from app.realtime.storage import GameSnap, LiveStore, Mark
-from app.services.live.store import marks_of
-from app.services.play.games import Committed
 from app.services.tables.chat import HISTORY as CHAT_HISTORY
+from app.shared.moves import Committed
+from app.shared.snapshots import marks_of
 
 log = logging.getLogger(__name__)
 

@@ -1,20 +1,29 @@
-"""What the live core needs from storage: the `LiveStore` interface (no SQL here).
+"""What the live core needs from storage: the `LiveStore` and `MoveCommitter` interfaces
+(no SQL here; the types they speak are app.shared's).
 
-The server's implementation is app.services.live.store.SqlLiveStore; the in-process tests use an
-in-memory one. Every method but `submit_now` is synchronous and may block: the live core calls
-them in worker threads, never on the event loop; `submit_now` is awaited on the loop.
+The server's implementations are app.services.live.store.SqlLiveStore and the play service's
+one road (app.services.play.road.MoveRoad); the in-process tests use in-memory ones. Every
+LiveStore method is synchronous and may block: the live core calls them in worker threads,
+never on the event loop; `MoveCommitter.commit` is awaited on the loop.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from app.services.live.store import GameSnap, Mark, MoveRequest, Viewer
+from app.shared.moves import Committed, MoveCommand
+from app.shared.snapshots import GameSnap, Mark, Viewer
 
-if TYPE_CHECKING:
-    from app.services.play.games import Committed
+__all__ = ["GameSnap", "LiveStore", "Mark", "MoveCommitter", "Viewer"]
 
-__all__ = ["GameSnap", "LiveStore", "Mark", "MoveRequest", "Viewer"]
+
+class MoveCommitter(Protocol):
+    """Where a socket's move is committed: the same road as every other move."""
+
+    async def commit(self, command: MoveCommand) -> Committed:
+        """Decide and commit one move; raises ServiceError when refused, nothing changed. The
+        committed move reaches the rooms through the after-commit listener, not the caller."""
+        ...
 
 
 class LiveStore(Protocol):
@@ -38,17 +47,6 @@ class LiveStore(Protocol):
 
     def current_marks(self, game_ids: list[int]) -> dict[int, Mark]:
         """Version, status and seats of these games."""
-        ...
-
-    def submit(self, request: MoveRequest) -> Committed:
-        """Decide and commit one move (seat check, engine, one transaction); raises
-        ServiceError when refused, with nothing changed."""
-        ...
-
-    async def submit_now(self, request: MoveRequest) -> Committed | None:
-        """Decide and commit the move on the event loop when the storage can without blocking
-        it (Postgres: the move's one statement through an async connection); None when the
-        move must take `submit` in a worker thread. Raises as `submit` does."""
         ...
 
     def say(self, game_id: int, viewer: Viewer, text: str, seat: int | None) -> dict[str, Any]:

@@ -45,7 +45,7 @@ from app.realtime.storage import Viewer
 from app.services.accounts.users import USERNAME_INPUT
 from app.services.watching import watch
 from app.settings import Settings
-from app.web.deps import client_address
+from app.shared.http import client_address
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from app.services.play.games import Committed
+    from app.shared.moves import Committed
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field
 
 from app.services.accounts import account, users
 from app.shared.errors import ServiceError
-from app.web.deps import DbDep, NotifierDep, SettingsDep, UserDep, client_address, session_token
+from app.shared.http import client_address, session_token
+from app.web.deps import DbDep, NotifierDep, SettingsDep, UserDep
 from app.web.inputs import NO_CONTROL_PATTERN
 from app.web.schemas import Body, Password, errors
 

@@ -9,12 +9,14 @@ from fastapi import APIRouter, Body, Query
 from app.services.play import games
 from app.services.tables import lobby, presence, seats
 from app.services.watching import spectator_delay
+from app.shared.moves import MoveCommand
 from app.web.deps import (
     DbDep,
     GameId,
     LiveCapsDep,
     MaybeUserDep,
     NotifierDep,
+    RoadDep,
     SettingsDep,
     SinceQuery,
     UserDep,
@@ -179,11 +181,12 @@ def game_state(
     responses=errors(401, 403, 404, 409, 413, 422, 503),
 )
 def submit_action(
-    game_id: GameId, body: ActionIn, db: DbDep, user: UserDep, notifier: NotifierDep
+    game_id: GameId, body: ActionIn, db: DbDep, user: UserDep, road: RoadDep
 ) -> ActionOut:
     """Apply one action against `version`; answered only after the move is committed."""
     presence.mark_seen(db, game_id, user.id, back=True)  # a move also ends a "left" mark
-    move = games.submit_action(db, game_id, user.id, body.version, body.action, notifier=notifier)
+    command = MoveCommand(game_id, body.version, body.action, user_id=user.id)
+    move = road.commit_in(db, command)
     return ActionOut(version=move.version, events=move.events_for(move.seat))
 
 

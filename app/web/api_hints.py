@@ -43,5 +43,6 @@ def game_hint(
     version, at unrated tables (409 rated_table); past SEADRAGONS_HINT_LIMITS_PER_USER: 429
     too_many_hints. The search takes at most SEADRAGONS_HINT_BUDGET_SECONDS, in a bot worker."""
     count_use(request.app.state.throttles.hints, user.id, "too_many_hints", "hints")
-    answer = hints.hint(db, game_id, user.id, body.version, settings)
+    workers = request.app.state.context.bot_workers
+    answer = hints.hint(db, game_id, user.id, body.version, settings, workers)
     return hints.in_language(answer)

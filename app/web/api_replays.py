@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel
 
 from app.services.watching import replays
-from app.web.deps import DbDep, GameId, MaybeUserDep, SettingsDep
+from app.web.deps import DbDep, GameId, MaybeUserDep
 from app.web.schemas import errors
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -37,10 +37,9 @@ def game_replay(
     game_id: GameId,
     db: DbDep,
     user: MaybeUserDep,
-    settings: SettingsDep,
     invite_code: InviteQuery = None,
 ) -> dict[str, Any]:
     """A finished game, position by position, as the engine saw it (every hand shown, R-60);
     a game not finished: 409 not_finished."""
     uid = user.id if user else None
-    return replays.replay(db, game_id, uid, invite_code, settings.replay_cache_games)
+    return replays.replay(db, game_id, uid, invite_code)

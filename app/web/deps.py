@@ -6,20 +6,19 @@ from collections.abc import Iterator
 from typing import Annotated
 
 from fastapi import Depends, Path, Query, Request, Response
-from itsdangerous import BadSignature, Signer
 from sqlalchemy.orm import Session
-from starlette.requests import HTTPConnection
 
 from app.db.models import User
 from app.db.session import read_session
 from app.logging_setup import bind_request
 from app.services.accounts import users
+from app.services.play.road import MoveRoad
 from app.services.tables.caps import LiveCaps, address_key
 from app.settings import Settings
 from app.shared.errors import ServiceError
+from app.shared.http import COOKIE, client_address, session_token
 from app.shared.notify import Notifier
 
-COOKIE = "sd_session"
 # Ids, seat numbers, versions and offsets are 32-bit signed columns in the database: a larger
 # number can name nothing, and is refused (422) before it reaches a query (Postgres would fail).
 MAX_INT = 2**31 - 1
@@ -47,20 +46,9 @@ def get_notifier(request: Request) -> Notifier:
     return request.app.state.notifier
 
 
-def _signer(request: HTTPConnection) -> Signer:
-    return request.app.state.signer
-
-
-def session_token(request: HTTPConnection) -> str | None:
-    """The raw session token from the signed cookie, or None if absent or tampered with (an
-    HTTP request's or a WebSocket's: both carry the cookie)."""
-    cookie = request.cookies.get(COOKIE)
-    if not cookie:
-        return None
-    try:
-        return _signer(request).unsign(cookie).decode()
-    except BadSignature:
-        return None
+def get_road(request: Request) -> MoveRoad:
+    """The one road for moves, built once with the app's context."""
+    return request.app.state.context.road
 
 
 def optional_user(request: Request, db: Annotated[Session, Depends(get_db)]) -> User | None:
@@ -84,7 +72,7 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
     settings: Settings = request.app.state.settings
     response.set_cookie(
         COOKIE,
-        _signer(request).sign(token).decode(),
+        request.app.state.signer.sign(token).decode(),
         max_age=settings.session_days * 86400,
         httponly=True,
         samesite="lax",
@@ -101,12 +89,6 @@ def clear_session_cookie(request: Request, response: Response) -> None:
     )
 
 
-def client_address(request: HTTPConnection) -> str:
-    """The caller's address for per-address limits (a trusted proxy's X-Forwarded-For applied
-    by uvicorn, see SEADRAGONS_FORWARDED_ALLOW_IPS)."""
-    return request.client.host if request.client else "unknown"
-
-
 def live_caps(request: Request) -> LiveCaps:
     """The caps on live games for a start caused by this request (its address, the settings)."""
     settings: Settings = request.app.state.settings
@@ -121,5 +103,6 @@ DbDep = Annotated[Session, Depends(get_db)]
 UserDep = Annotated[User, Depends(current_user)]
 MaybeUserDep = Annotated[User | None, Depends(optional_user)]
 NotifierDep = Annotated[Notifier, Depends(get_notifier)]
+RoadDep = Annotated[MoveRoad, Depends(get_road)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LiveCapsDep = Annotated[LiveCaps, Depends(live_caps)]

@@ -93,7 +93,7 @@ STATUS: dict[str, int] = {
     "lesson_done": 409,
     "no_rematch": 404,
     "not_invited": 403,
-    # extra time on a turn clock (app/services/play/clocks.py extend)
+    # extra time on a turn clock (app/services/tables/clocks.py extend)
     "no_extension": 409,
     "already_extended": 409,
     "time_is_up": 409,

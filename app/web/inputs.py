@@ -9,16 +9,14 @@ invalid_request`, the request changes nothing. Bodies are checked by `app.web.sc
 
 from __future__ import annotations
 
-import re
 from typing import Any
-from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.metrics import count_error
+from app.shared.http import CONTROL, has_control_characters
 from app.web.errors import error_response
 
-CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 # For the OpenAPI schema of free text fields (passwords): no control character anywhere.
 NO_CONTROL_PATTERN = r"^[^\x00-\x1f\x7f-\x9f]*$"
 MESSAGE = "control characters (U+0000-U+001F, U+007F-U+009F) are not allowed"
@@ -68,14 +66,3 @@ class ControlCharacterMiddleware:
             return
         refusal = error_response("invalid_request", f"path or query: {MESSAGE}", 422)
         await refusal(scope, receive, send)
-
-
-def has_control_characters(scope: Scope) -> bool:
-    """Whether the decoded path or query string holds a control character."""
-    if CONTROL.search(scope.get("path", "")):
-        return True
-    query = scope.get("query_string", b"").decode("utf-8", errors="replace")
-    if not query:
-        return False
-    pairs = parse_qsl(query, keep_blank_values=True, errors="replace")
-    return any(CONTROL.search(k) or CONTROL.search(v) for k, v in pairs)

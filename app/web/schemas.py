@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.db.models import Game, Seat, User
 from app.services.accounts.users import NAME_INPUT, PASSWORD_MAX, PASSWORD_MIN, USERNAME_INPUT
-from app.services.play import clocks
+from app.services.tables import clocks
 from app.services.tables.names import bot_name, names_key, seat_name
 from app.web.inputs import NO_CONTROL_PATTERN, check_text
 
@@ -227,7 +227,7 @@ class GameOut(BaseModel):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
-    # The turn clock as everyone sees it (app/services/play/clocks.py `public`); {"mode": "none"}.
+    # The turn clock as everyone sees it (app/services/tables/clocks.py `public`); {"mode": "none"}.
     clock: dict[str, Any]
     # Every seat is held (by a person or a bot): an open table then waits for its host.
     full: bool = False

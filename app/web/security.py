@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.metrics import count_error
+from app.shared.http import OriginPolicy
 from app.web.errors import error_response
 
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -27,43 +26,6 @@ HEADERS = {
     b"referrer-policy": b"same-origin",
     b"x-frame-options": b"DENY",
 }
-
-
-def _origin_of(url: str) -> str | None:
-    parts = urlsplit(url.strip())
-    if not parts.scheme or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-# The scheme a page has when it talks to us over this request's scheme (sockets: ws/wss).
-PAGE_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
-
-
-def origin_allowed(origin: str, scheme: str, host: str, allowed: frozenset[str]) -> bool:
-    """A configured origin, or exactly this server's origin: the request's scheme, host and port.
-
-    A page at https://host:8301 is another origin than http://host:8301 (and may be another
-    program listening there): scheme, host and port must all match, as browsers compare them.
-    """
-    origin = origin.strip().rstrip("/").lower()
-    if origin in allowed:
-        return True
-    page_scheme = PAGE_SCHEME.get(scheme.lower())
-    if page_scheme is None or not host:
-        return False
-    return _without_default_port(origin) == _without_default_port(f"{page_scheme}://{host}")
-
-
-DEFAULT_PORTS = {"http": ":80", "https": ":443"}
-
-
-def _without_default_port(origin: str) -> str:
-    """`https://h:443` and `https://h` are one origin."""
-    origin = origin.lower()
-    scheme = origin.split("://", 1)[0]
-    port = DEFAULT_PORTS.get(scheme)
-    return origin.removesuffix(port) if port else origin
 
 
 class OriginCheckMiddleware:
@@ -97,28 +59,6 @@ class OriginCheckMiddleware:
             return
         message = "requests that change something must come from this site's pages"
         await error_response("bad_origin", message, 403)(scope, receive, send)
-
-
-class OriginPolicy:
-    """Which origins may send state-changing requests and open sockets (OriginCheckMiddleware's
-    rule; game sockets apply it at the app's door, app/realtime/endpoint.py)."""
-
-    def __init__(self, allowed_origins: list[str], public_origin: str | None) -> None:
-        allowed = {o.strip().rstrip("/").lower() for o in allowed_origins if o.strip()}
-        if public_origin:
-            allowed.add(public_origin)
-        self.allowed = frozenset(allowed)
-
-    def allows(self, scope: Scope) -> bool:
-        """Whether the request's Origin (or Referer) is its own origin or an allowed one."""
-        headers = dict(scope.get("headers", ()))
-        source = headers.get(b"origin", b"").decode("latin-1")
-        if not source and headers.get(b"referer"):
-            source = _origin_of(headers[b"referer"].decode("latin-1")) or "null"
-        if not source:
-            return True
-        host = headers.get(b"host", b"").decode("latin-1")
-        return origin_allowed(source, scope.get("scheme", "http"), host, self.allowed)
 
 
 class SecurityHeadersMiddleware:

@@ -8,11 +8,12 @@ from collections.abc import Callable
 from app.bots.hint import suggest
 from app.engine import apply, legal_actions, view_for
 from app.engine.preview import outcome
-from app.infra.bot_pool import run_in_worker
+from app.infra.bot_pool import WorkerProcesses
 from app.services.play.hints import hint_for
 from app.settings import Settings
 from tests.engine.helpers import game
 
+IN_THREAD = WorkerProcesses(0)  # no processes: the search runs in the calling thread
 
 def _settings(make_settings: Callable[..., Settings]) -> Settings:
     # A search capped by rounds, not time: the same hint on a busy machine as on an idle one.
@@ -65,8 +66,8 @@ def test_the_hint_never_depends_on_hidden_cards_of_others_R60(make_settings) -> 
                 s.players[(seat + 1) % 3].hand
             )
             assert view_for(other, seat) == view_for(s, seat)
-            a = hint_for(s, seat, 7, 3, settings)
-            b = hint_for(other, seat, 7, 3, settings)
+            a = hint_for(s, seat, 7, 3, settings, IN_THREAD)
+            b = hint_for(other, seat, 7, 3, settings, IN_THREAD)
             assert a == b
             assert a["action"] in legal_actions(s, seat) and a["reasons"]
             checked += 1
@@ -77,7 +78,7 @@ def test_the_reasons_are_the_engines_numbers(make_settings) -> None:
     settings = _settings(make_settings)
     s = next(_positions(False))
     seat = s.turn.seat
-    hint = hint_for(s, seat, 1, 0, settings)
+    hint = hint_for(s, seat, 1, 0, settings, IN_THREAD)
     if hint["action"]["type"] == "place":
         out = outcome(s, seat, hint["action"])
         said = " ".join(hint["reasons"])
@@ -95,4 +96,8 @@ def test_a_hint_thinks_in_a_worker_process_as_in_a_thread() -> None:
     s = next(_positions(False))
     seat = s.turn.seat
     args = (view_for(s, seat), legal_actions(s, seat), 60.0, 11, 1)
-    assert run_in_worker(1, 10, 120.0, suggest, *args) == suggest(*args)
+    workers = WorkerProcesses(1, 10)
+    try:
+        assert workers.run(120.0, suggest, *args) == suggest(*args)
+    finally:
+        workers.shutdown()

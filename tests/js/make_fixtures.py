@@ -28,7 +28,7 @@ from app.engine import (  # noqa: E402
 )
 from app.engine.content import expansion_content  # noqa: E402
 from app.realtime.legal_wire import pack_legal  # noqa: E402
-from app.services import replays  # noqa: E402
+from app.services.watching import replays  # noqa: E402
 from app.web.pages import client_content  # noqa: E402
 
 OUT = Path(__file__).parent / "fixtures"

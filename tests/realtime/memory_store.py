@@ -1,7 +1,8 @@
 """An in-memory LiveStore for in-process tests of the live core (no database, no threads).
 
-It decides moves as the SQL store does in what matters here (version, seat owner, a bot on the
-seat, the engine), so the authority and the rooms can be driven through every road without a
+It is also the live core's move committer: it decides moves as the one road does in what
+matters here (version, seat owner, a bot on the seat, the engine), on the "loop" or in a
+"worker thread", so the authority and the rooms can be driven through every case without a
 server. `fail` makes the next calls of a method raise (the database away, say).
 """
 
@@ -11,18 +12,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import app.engine as rules
-from app.services.live.store import (
-    GameSnap,
-    Mark,
-    MoveInfo,
-    MoveRequest,
-    SeatInfo,
-    Viewer,
-    marks_of,
-)
-from app.services.play.games import SOCKET, Committed
 from app.shared.errors import ServiceError
+from app.shared.moves import Committed, MoveCommand
 from app.shared.notify import Notifier, notify
+from app.shared.snapshots import GameSnap, Mark, MoveInfo, SeatInfo, Viewer, marks_of
 
 
 @dataclass
@@ -42,7 +35,7 @@ class MemoryStore:
         self.calls: list[str] = []
         self.fail: dict[str, Exception] = {}
         self.seen: list[tuple[int, int]] = []
-        self.loop_road = True  # `submit_now` decides what it may (False: as SQLite, never)
+        self.loop_road = True  # `commit` writes what it may on the loop (False: as SQLite, never)
 
     # --- set-up ----------------------------------------------------------------------------
 
@@ -101,26 +94,25 @@ class MemoryStore:
         self._call("current_marks")
         return {g: marks_of(self.games[g].snap) for g in game_ids if g in self.games}
 
-    async def submit_now(self, request: MoveRequest) -> Committed | None:
-        # As the SQL store: on the loop only what needs no more than its own write; the rest
-        # (and every move, with `loop_road` off, as on SQLite) takes `submit`.
-        self._call("submit_now")
-        known = request.known
-        if not self.loop_road or known is None or known.clocked or request.was_left:
-            return None
-        try:
-            state, _ = rules.apply(known.state, request.action, known.seat)
-        except rules.EngineError as exc:
-            raise ServiceError(exc.code, exc.message) from None
-        if rules.is_over(state):
-            return None
-        return self._decided(request)
+    async def commit(self, command: MoveCommand) -> Committed:
+        # As the one road: on the loop only what needs no more than its own write; the rest
+        # (and every move, with `loop_road` off, as on SQLite) in a "worker thread".
+        self._call("commit")
+        known = command.known
+        if self.loop_road and known is not None and not known.clocked and not command.back:
+            try:
+                state, _ = rules.apply(known.state, command.action, known.seat)
+            except rules.EngineError as exc:
+                raise ServiceError(exc.code, exc.message) from None
+            if not rules.is_over(state):
+                return self._decided(command)
+        return self.commit_in(command)
 
-    def submit(self, request: MoveRequest) -> Committed:
-        self._call("submit")
-        return self._decided(request)
+    def commit_in(self, command: MoveCommand) -> Committed:
+        self._call("commit_in")
+        return self._decided(command)
 
-    def _decided(self, request: MoveRequest) -> Committed:
+    def _decided(self, request: MoveCommand) -> Committed:
         game = self.games[request.game_id]
         snap = game.snap
         seat = snap.seat_of(request.user_id)
@@ -147,12 +139,13 @@ class MemoryStore:
             False,
             rules.canonical_action(request.action),
             "2026-12-01T12:00:00+00:00",
-            SOCKET,
+            request.user_id,
+            request.action_id,
         )
-        self.commit(committed)
+        self.record(committed)
         return committed
 
-    def commit(self, committed: Committed) -> None:
+    def record(self, committed: Committed) -> None:
         """Store a committed move (also how a test plays one "over HTTP") and notify."""
         game = self.games[committed.game_id]
         game.log.append(_info(game, committed))

@@ -40,6 +40,7 @@ async def test_chat_and_sign_outs_survive_a_redis_outage(redis_server: PrivateRe
         Hub(
             RedisBus(redis_server.url, client_name=f"outage-{i}"),
             store,
+            store,
             notifier,
             "o:",
             check_s=3600,

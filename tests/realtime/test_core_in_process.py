@@ -19,6 +19,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 import app.engine as rules
+from app.infra.threads import thread_runner
 from app.metrics import ERRORS
 from app.realtime import endpoint, memory
 from app.realtime.bus import RECONNECTED, MemoryBus
@@ -34,12 +35,12 @@ from app.realtime.codec import (
 )
 from app.realtime.connection import Connection
 from app.realtime.documents import SPECTATOR, document
-from app.realtime.hub import Hub, thread_runner
+from app.realtime.hub import Hub
 from app.realtime.protocol import ActionMsg, unbundled
 from app.realtime.room import Room
 from app.realtime.sessions import SessionIndex
 from app.realtime.storage import Viewer
-from app.services.play.games import Committed
+from app.shared.moves import Committed
 from app.shared.notify import Notifier
 from tests.realtime.memory_store import MemoryStore
 
@@ -123,6 +124,7 @@ async def hubs(store: MemoryStore, bus: SharedBus, notifier: Notifier) -> Any:
     made = [
         Hub(
             bus,
+            store,
             store,
             each,
             "t:",
@@ -290,13 +292,13 @@ async def test_a_retried_id_gets_the_first_answer_and_makes_one_move(
     )
     await until(lambda: len(sock(ann).of("ack")) == 2, "two answers")
     assert sock(ann).of("ack")[0] == sock(ann).of("ack")[1]
-    assert store.calls.count("submit_now") == 1 and store.games[GAME].snap.version == 1
-    assert "submit" not in store.calls  # decided on the loop: no worker thread
+    assert store.calls.count("commit") == 1 and store.games[GAME].snap.version == 1
+    assert "commit_in" not in store.calls  # decided on the loop: no worker thread
 
 
 @pytest.mark.parametrize(
     ("failing", "loop_road"),
-    [("submit_now", True), ("submit", False), ("check_session", True)],
+    [("commit", True), ("commit_in", False), ("check_session", True)],
 )
 async def test_every_answer_carries_its_id_when_the_database_is_away(
     hubs: list[Hub], store: MemoryStore, failing: str, loop_road: bool
@@ -360,7 +362,7 @@ async def test_a_move_made_elsewhere_in_the_process_reaches_local_sockets_before
         action=rules.canonical_action(act), at="2026-12-01T12:00:00+00:00",
     )  # fmt: skip
     bus.watch = lambda: [f["type"] for f in sock(ann).frames] + ["queued"] * ann.queued()
-    store.commit(move)  # as the HTTP road or a bot does: the after-commit hook hears it
+    store.record(move)  # as the HTTP road or a bot does: the after-commit hook hears it
     await until(lambda: any(Codec("x").decode(m) for m, _ in bus.published if '"changed"' in m))
     [(_, seen_at_publish)] = [(m, w) for m, w in bus.published if '"changed"' in m]
     assert "patch" in seen_at_publish or "queued" in seen_at_publish, seen_at_publish
@@ -536,7 +538,7 @@ async def test_a_seat_acts_while_its_presence_mark_is_being_written_and_closing_
         return fn(*args)
 
     hub = Hub(
-        bus, store, notifier, "t:", check_s=3600, heartbeat_s=3600, session_recheck_s=3600,
+        bus, store, store, notifier, "t:", check_s=3600, heartbeat_s=3600, session_recheck_s=3600,
         run=run, retry_after_s=5,
     )  # fmt: skip
     await hub.start()

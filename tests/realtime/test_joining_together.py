@@ -179,7 +179,8 @@ async def test_a_tables_sockets_opening_together_read_its_chat_history_once(
         return fn(*args)
 
     hub = Hub(
-        MemoryBus(), store, store.notifier or Notifier(), "t:", check_s=3600, heartbeat_s=3600,
+        MemoryBus(), store, store, store.notifier or Notifier(), "t:", check_s=3600,
+        heartbeat_s=3600,
         session_recheck_s=3600, run=run, retry_after_s=5,
     )  # fmt: skip
     await hub.start()
@@ -221,7 +222,7 @@ async def test_a_tables_sockets_opening_together_ask_once_whether_it_delays_spec
 
     monkeypatch.setattr(DelayedStore, "has_delay", has_delay)
     hub = Hub(
-        MemoryBus(), store, Notifier(), "t:", check_s=3600, heartbeat_s=3600,
+        MemoryBus(), store, store, Notifier(), "t:", check_s=3600, heartbeat_s=3600,
         session_recheck_s=3600, run=run, retry_after_s=5,
     )  # fmt: skip
     delayed = DelayedRooms(hub, None, tick_s=3600)

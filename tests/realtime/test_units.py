@@ -14,7 +14,7 @@ import pytest
 import app.engine as rules
 from app.realtime.bus import MemoryBus, channel_prefix, create_bus
 from app.realtime.connection import Connection, SocketLimits, TokenBucket
-from app.realtime.documents import SPECTATOR, LogMemo, ViewerKey, diff, document, log_frame
+from app.realtime.documents import SPECTATOR, LogMemo, ViewerKey, document, log_frame
 from app.realtime.legal_wire import expand_legal, pack_legal, packed_legal
 from app.realtime.protocol import (
     MAX_FRAME_BYTES,
@@ -28,6 +28,7 @@ from app.realtime.storage import Viewer
 from app.services.live.store import MoveInfo
 from app.services.tables.chat import clean as clean_chat_
 from app.settings import Settings
+from app.shared.diff import diff
 from tests.realtime.helpers import canonical
 
 

@@ -33,7 +33,8 @@ def play_to_the_end(db: Any, game_id: int, stop_before: int | None = None) -> No
     """Play a started game's seats with greedy bots through the service (its version checks),
     to the end or until `stop_before` moves are in."""
     from app.db.models import Game
-    from app.services.play.games import load_state, submit_seat_action
+    from app.services.play.games import load_state
+    from tests.moves import play_seat
 
     bots = [make_bot("greedy", random.Random(s)) for s in range(5)]
     while True:
@@ -44,4 +45,4 @@ def play_to_the_end(db: Any, game_id: int, stop_before: int | None = None) -> No
             return
         seat = to_act(state)
         action = bots[seat].choose(view_for(state, seat), legal_actions(state, seat))
-        submit_seat_action(db, game_id, seat, game.version, action)
+        play_seat(db, game_id, seat, game.version, action)

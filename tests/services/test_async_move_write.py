@@ -1,6 +1,7 @@
-"""Socket moves written from the event loop (Postgres, `SqlLiveStore.submit_now`): the same rows
-as the worker-thread road, the same refusals (left to that road to explain), one winner of a
-race, and a lost or absent database answered as `unavailable`, with a fresh connection after."""
+"""Socket moves written from the event loop (Postgres, the one road's loop writer): the same
+rows as moves written in a session, refusals worded from one read without running the move
+again, one winner of a race, and a lost or absent database answered as `unavailable`, with a
+fresh connection after."""
 
 from __future__ import annotations
 
@@ -15,15 +16,19 @@ from sqlalchemy import Engine, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
+from app.context import road_for
 from app.db.errors import is_unavailable
 from app.db.migrate import upgrade_to_head
 from app.db.models import Game, Move, Seat, User, utcnow
 from app.db.session import make_engine
 from app.infra import move_write
 from app.infra.async_move_write import AsyncMoveWriter
-from app.services.live.store import MoveRequest, SqlLiveStore
+from app.services.play import decide as deciding
 from app.services.play import games
+from app.services.play.road import MoveRoad
 from app.services.tables import lobby
+from app.shared.errors import ServiceError
+from app.shared.moves import Committed, Known, MoveCommand
 from tests.services.test_move_write import _rows, _same_start, _wants_notices
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
@@ -44,17 +49,28 @@ def pg(engine: Engine) -> Engine:
     return engine
 
 
-def _store(sessions: sessionmaker[Session], engine: Engine, connections: int = 2) -> SqlLiveStore:
-    return SqlLiveStore(sessions, None, AsyncMoveWriter(engine, connections))
+def _store(sessions: sessionmaker[Session], engine: Engine, connections: int = 2) -> MoveRoad:
+    return road_for(sessions, None, loop_writer=AsyncMoveWriter(engine, connections))
 
 
-def _first(db: Session, game: Game) -> tuple[Any, int, rules.Action, games.Known]:
+def MoveRequest(
+    game_id: int, user_id: int, version: int, action: Any, known: Known | None, left: bool
+) -> MoveCommand:
+    return MoveCommand(game_id, version, action, user_id=user_id, known=known, back=left)
+
+
+def _in_session(road: MoveRoad, command: MoveCommand) -> Committed:
+    with road.sessions() as db:
+        return road.commit_in(db, command)
+
+
+def _first(db: Session, game: Game) -> tuple[Any, int, rules.Action, Known]:
     """The opening position, its seat to act, a legal action, and the state as a room knows it
     (a table without a turn clock)."""
     state = games.load_state(db, lobby.get_game(db, game.id))
     seat = rules.to_act(state)
     action = rules.parse_action(rules.legal_actions(state, seat)[0])
-    return state, seat, action, games.Known(state, seat, (None,) * len(state.players), False)
+    return state, seat, action, Known(state, seat, (None,) * len(state.players), False)
 
 
 def test_moves_written_from_the_loop_equal_moves_written_from_a_thread(
@@ -72,7 +88,7 @@ def test_moves_written_from_the_loop_equal_moves_written_from_a_thread(
         return real(writer, row)
 
     monkeypatch.setattr(move_write.MoveWriter, "write_alone", counted)
-    on_loop, in_thread = _store(sessions, pg), SqlLiveStore(sessions, None)
+    on_loop, in_thread = _store(sessions, pg), road_for(sessions)
     state = games.load_state(db, lobby.get_game(db, loop_game.id))
     rng = random.Random(8)
 
@@ -82,24 +98,23 @@ def test_moves_written_from_the_loop_equal_moves_written_from_a_thread(
         for version in range(30):
             seat = rules.to_act(state)
             action = rules.parse_action(rng.choice(rules.legal_actions(state, seat)))
-            known = games.Known(state, seat, (None, None, None), clocked=False)
+            known = Known(state, seat, (None, None, None), clocked=False)
             mine = MoveRequest(loop_game.id, loop_users[seat].id, version, action, known, False)
             theirs = MoveRequest(
                 thread_game.id, thread_users[seat].id, version, action, known, False
             )
-            moved = await on_loop.submit_now(mine)
-            if moved is None:  # a finish: not the loop's to write
-                assert rules.is_over(rules.apply(state, action, seat)[0])
-                break
-            assert moved.origin == games.SOCKET and moved.at
-            other = in_thread.submit(theirs)
+            if rules.is_over(rules.apply(state, action, seat)[0]):
+                break  # a finish writes its effects in a session: not the loop's to write
+            moved = await on_loop.commit(mine)
+            assert moved.user_id == loop_users[seat].id and moved.at
+            other = _in_session(in_thread, theirs)
             assert (moved.version, moved.events, moved.to_act) == (
                 other.version,
                 other.events,
                 other.to_act,
             )
             state, moves = moved.state, moves + 1
-        await on_loop.close()
+        await on_loop.loop_writer.close()
         return moves
 
     moves = asyncio.run(play())
@@ -113,34 +128,76 @@ def test_moves_written_from_the_loop_equal_moves_written_from_a_thread(
     assert rules.state_from_json(mine["game"][3]) == state
 
 
-def test_what_the_loop_does_not_write_is_left_to_the_thread_road_with_nothing_written(
-    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame
+def test_what_the_loop_does_not_write_goes_through_a_session_once(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame, monkeypatch: Any
+) -> None:
+    """No state known, a table that may have a clock, a "left" mark: each such move is written
+    in a session (not by the loop writer), once, and decided once."""
+    written_on_loop: list[int] = []
+    decided: list[int] = []
+    real_write, real_decide = AsyncMoveWriter.write, deciding.decide
+
+    async def on_loop(writer: AsyncMoveWriter, row: move_write.MoveRow) -> bool:
+        written_on_loop.append(row.game_id)
+        return await real_write(writer, row)
+
+    def counted(*args: Any) -> Any:
+        decided.append(1)
+        return real_decide(*args)
+
+    monkeypatch.setattr(AsyncMoveWriter, "write", on_loop)
+    monkeypatch.setattr("app.services.play.road.decide", counted)
+    for kind in ("unknown", "clocked", "left"):
+        game, seated = live_game(2)
+        state, seat, action, known = _first(db, game)
+        if kind == "unknown":
+            known = None
+        elif kind == "clocked":
+            known = Known(state, seat, (None, None))
+        command = MoveRequest(game.id, seated[seat].id, 0, action, known, kind == "left")
+        decided.clear()
+        moved = asyncio.run(_commit_once(_store(sessions, pg), command))
+        assert moved.version == 1 and decided == [1], kind
+        db.expire_all()
+        assert lobby.get_game(db, game.id).version == 1
+    assert written_on_loop == []
+
+
+async def _commit_once(road: MoveRoad, command: MoveCommand) -> Committed:
+    try:
+        return await road.commit(command)
+    finally:
+        assert road.loop_writer is not None
+        await road.loop_writer.close()
+
+
+def test_a_stale_move_is_refused_from_the_loop_worded_from_a_read_not_run_again(
+    pg: Engine, db: Session, sessions: sessionmaker[Session], live_game: LiveGame, monkeypatch: Any
 ) -> None:
     game, seated = live_game(2)
-    state, seat, action, known = _first(db, game)
+    _state, seat, action, known = _first(db, game)
     user = seated[seat].id
     store = _store(sessions, pg)
+    decided: list[int] = []
+    real_decide = deciding.decide
 
-    async def attempts() -> list[Any]:
-        out = [
-            await store.submit_now(MoveRequest(game.id, user, 0, action, None, False)),
-            await store.submit_now(
-                MoveRequest(game.id, user, 0, action, games.Known(state, seat, (None, None)), False)
-            ),  # a table that may have a clock
-            await store.submit_now(MoveRequest(game.id, user, 0, action, known, True)),  # left
-            await store.submit_now(MoveRequest(game.id, user, 5, action, known, False)),  # stale
-        ]
-        await store.close()
-        return out
+    def counted(*args: Any) -> Any:
+        decided.append(1)
+        return real_decide(*args)
 
-    assert asyncio.run(attempts()) == [None, None, None, None]
+    monkeypatch.setattr("app.services.play.road.decide", counted)
+
+    async def attempt() -> ServiceError:
+        with pytest.raises(ServiceError) as refused:
+            await store.commit(MoveRequest(game.id, user, 5, action, known, False))
+        await store.loop_writer.close()
+        return refused.value
+
+    refused = asyncio.run(attempt())
+    assert refused.code == "stale_version" and decided == [1]
     db.expire_all()
     assert lobby.get_game(db, game.id).version == 0
     assert db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id)) == 0
-    # The thread road then says why the stale one was refused.
-    with pytest.raises(games.ServiceError) as refused:
-        store.submit(MoveRequest(game.id, user, 5, action, known, False))
-    assert refused.value.code == "stale_version"
 
 
 def test_a_seat_that_changed_hands_or_an_illegal_action_writes_nothing_from_the_loop(
@@ -156,17 +213,17 @@ def test_a_seat_that_changed_hands_or_an_illegal_action_writes_nothing_from_the_
     db.commit()
 
     async def attempts() -> Any:
-        with pytest.raises(games.ServiceError) as bad:
-            await store.submit_now(MoveRequest(game.id, seated[seat].id, 0, illegal, known, False))
-        taken = await store.submit_now(
-            MoveRequest(game.id, seated[seat].id, 0, action, known, False)
-        )
-        await store.close()
-        return bad.value, taken
+        with pytest.raises(ServiceError) as bad:
+            await store.commit(MoveRequest(game.id, seated[seat].id, 0, illegal, known, False))
+        with pytest.raises(ServiceError) as taken:
+            await store.commit(MoveRequest(game.id, seated[seat].id, 0, action, known, False))
+        await store.loop_writer.close()
+        return bad.value, taken.value
 
     bad, taken = asyncio.run(attempts())
     assert bad.code != "internal" and bad.reason is not None  # the engine's own explanation
-    assert taken is None  # the UPDATE re-checked the seat's owner: nothing written
+    # The UPDATE re-checked the seat's owner, nothing was written, and the read says why.
+    assert taken.code == "seat_has_bot"
     db.expire_all()
     assert lobby.get_game(db, game.id).version == 0
 
@@ -180,12 +237,16 @@ def test_of_moves_against_one_version_from_the_loop_exactly_one_is_written(
 
     async def race() -> list[Any]:
         request = MoveRequest(game.id, seated[seat].id, 0, action, known, False)
-        out = await asyncio.gather(*(store.submit_now(request) for _ in range(4)))
-        await store.close()
+        out = await asyncio.gather(
+            *(store.commit(request) for _ in range(4)), return_exceptions=True
+        )
+        await store.loop_writer.close()
         return out
 
     outcomes = asyncio.run(race())
-    assert sorted(m.version if m else 0 for m in outcomes) == [0, 0, 0, 1]
+    assert sorted(m.version if isinstance(m, Committed) else 0 for m in outcomes) == [0, 0, 0, 1]
+    refusals = [m.code for m in outcomes if isinstance(m, ServiceError)]
+    assert refusals == ["stale_version"] * 3
     count = db.scalar(select(func.count()).select_from(Move).where(Move.game_id == game.id))
     assert count == 1
 
@@ -202,12 +263,12 @@ def test_a_lost_connection_is_unavailable_once_and_the_next_move_connects_afresh
     def request(version: int, state: Any) -> MoveRequest:
         seat = rules.to_act(state)
         action = rules.parse_action(rules.legal_actions(state, seat)[0])
-        known = games.Known(state, seat, (None, None), clocked=False)
+        known = Known(state, seat, (None, None), clocked=False)
         return MoveRequest(game.id, seated[seat].id, version, action, known, False)
 
     async def play() -> tuple[Exception, int]:
         state = games.load_state(db, game)
-        first = await store.submit_now(request(0, state))
+        first = await store.commit(request(0, state))
         assert first is not None and writer.opened == 1
         # The server ends the writer's session (a restart, an administrator, a failover).
         with psycopg.connect(url, autocommit=True) as admin:
@@ -218,10 +279,10 @@ def test_a_lost_connection_is_unavailable_once_and_the_next_move_connects_afresh
                 " AND query LIKE 'WITH moved AS%%'"
             )
         with pytest.raises(Exception) as lost:
-            await store.submit_now(request(1, first.state))
-        again = await store.submit_now(request(1, first.state))  # the same move, retried
+            await store.commit(request(1, first.state))
+        again = await store.commit(request(1, first.state))  # the same move, retried
         assert again is not None
-        await store.close()
+        await store.loop_writer.close()
         return lost.value, again.version
 
     lost, version = asyncio.run(play())
@@ -256,7 +317,7 @@ def test_a_write_cancelled_mid_statement_never_lends_its_connection_again(
         # Another session holds the game's row: the move's UPDATE waits for it, and is cancelled.
         with psycopg.connect(url) as holder:
             holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
-            task = asyncio.create_task(store.submit_now(request))
+            task = asyncio.create_task(store.commit(request))
             while writer.opened == 0 or not _waiting_on_lock(url):
                 await asyncio.sleep(0.01)
             task.cancel()
@@ -264,8 +325,8 @@ def test_a_write_cancelled_mid_statement_never_lends_its_connection_again(
                 await task
             holder.rollback()
         assert writer._idle == []  # closed, not kept: its state was unknown
-        moved = await store.submit_now(request)
-        await store.close()
+        moved = await store.commit(request)
+        await store.loop_writer.close()
         return moved
 
     moved = asyncio.run(cancelled_then_written())
@@ -290,21 +351,21 @@ def test_a_move_that_waits_too_long_for_a_connection_is_unavailable(
     pool's checkout timeout at most, then gets `unavailable` (never a wait without end)."""
     game, seated = live_game(2)
     _state, seat, action, known = _first(db, game)
-    store = SqlLiveStore(sessions, None, AsyncMoveWriter(pg, 1, wait_s=0.2))
+    store = road_for(sessions, None, loop_writer=AsyncMoveWriter(pg, 1, wait_s=0.2))
     url = pg.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
     async def blocked() -> Exception:
         request = MoveRequest(game.id, seated[seat].id, 0, action, known, False)
         with psycopg.connect(url) as holder:
             holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game.id,))
-            stuck = asyncio.create_task(store.submit_now(request))  # holds the one connection
+            stuck = asyncio.create_task(store.commit(request))  # holds the one connection
             while not _waiting_on_lock(url):
                 await asyncio.sleep(0.01)
             with pytest.raises(Exception) as waited:
-                await store.submit_now(request)
+                await store.commit(request)
             holder.rollback()
         assert (await stuck) is not None  # the held move went in once the row was free
-        await store.close()
+        await store.loop_writer.close()
         return waited.value
 
     waited = asyncio.run(blocked())

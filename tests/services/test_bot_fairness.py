@@ -17,6 +17,7 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
+from app.context import road_for
 from app.db.models import Game, Seat, User, utcnow
 from app.infra import bot_pool
 from app.infra.bot_pool import DecisionPool
@@ -42,27 +43,33 @@ def _a_turn() -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 async def test_decisions_run_in_a_niced_worker_process() -> None:
-    pool = DecisionPool(1, nice=7)
+    workers = bot_pool.WorkerProcesses(1, nice=7)
+    pool = DecisionPool(workers)
     pool.start()
     view, legal = _a_turn()
     decision = await pool.decide("greedy", view, legal, None, 1)
     assert decision.error is None and decision.action in legal and decision.think_s > 0
-    worker = bot_pool._process_pool(1, 7)
+    worker = workers.executor()
     assert worker.submit(os.getpid).result(30) != os.getpid()
     assert worker.submit(os.nice, 0).result(30) == min(19, os.nice(0) + 7)
+    pool.stop()
+    workers.shutdown()
 
 
 async def test_a_worker_that_dies_is_replaced() -> None:
-    pool = DecisionPool(1, nice=3)
+    workers = bot_pool.WorkerProcesses(1, nice=3)
+    pool = DecisionPool(workers)
     pool.start()
     view, legal = _a_turn()
-    first = bot_pool._process_pool(1, 3)
+    first = workers.executor()
     os.kill(first.submit(os.getpid).result(30), signal.SIGKILL)
     with pytest.raises(BrokenProcessPool):
         for _ in range(50):  # until the pool has noticed its worker is gone
             await pool.decide("random", view, legal, None, 2)
     decision = await pool.decide("random", view, legal, None, 3)
-    assert decision.action in legal and bot_pool._process_pool(1, 3) is not first
+    assert decision.action in legal and workers.executor() is not first
+    pool.stop()
+    workers.shutdown()
 
 
 async def test_at_most_one_decision_per_slot_runs_at_once_and_every_game_gets_its_turn(
@@ -87,7 +94,7 @@ async def test_at_most_one_decision_per_slot_runs_at_once_and_every_game_gets_it
 
     monkeypatch.setattr(bot_pool, "make_bot", lambda *a, **k: Counting())
     notifier = Notifier()
-    runner = BotRunner(sessions, notifier, delay_s=0, sweep_s=0)  # threads: 2 slots
+    runner = BotRunner(road_for(sessions, notifier), delay_s=0, sweep_s=0)  # threads: 2 slots
     await runner.start()
     try:
         started = [
@@ -120,7 +127,7 @@ async def test_a_game_of_bots_nobody_attends_pauses_and_goes_on_when_a_player_is
     game = _all_bots(db, host, ["random", "random"], notifier)
     _nobody_here(sessions, game.id)
     runner = BotRunner(
-        sessions, notifier, delay_s=0, sweep_s=0, pause_after_s=60, resume_check_s=0.05
+        road_for(sessions, notifier), delay_s=0, sweep_s=0, pause_after_s=60, resume_check_s=0.05
     )
     await runner.start()  # the first sweep finds the game: nobody there, so it is paused
     try:

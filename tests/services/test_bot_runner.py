@@ -12,12 +12,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
+from app.context import road_for
 from app.db.models import Game, Move, User
 from app.infra import bot_pool
 from app.services.botseats.runner import BotRunner
 from app.services.play import games
 from app.services.tables import lobby, seats
 from app.shared.notify import Notifier
+from tests.moves import play
 
 pytestmark = pytest.mark.anyio
 
@@ -70,7 +72,7 @@ async def test_a_game_of_bots_plays_itself_to_the_end(
     db: Session, sessions: sessionmaker[Session], make_user: MakeUser
 ) -> None:
     notifier = Notifier()
-    runner = BotRunner(sessions, notifier, delay_s=0, sweep_s=0)
+    runner = BotRunner(road_for(sessions, notifier), delay_s=0, sweep_s=0)
     await runner.start()
     try:
         began = time.perf_counter()
@@ -95,8 +97,8 @@ async def test_two_runners_on_one_database_never_play_a_move_twice(
     # (a runner that hears its own commit plays the next bot turn from memory at once).
     first, second = Notifier(), Notifier()
     runners = [
-        BotRunner(sessions, first, delay_s=0.03, sweep_s=0.02),
-        BotRunner(sessions, second, delay_s=0.03, sweep_s=0.02),
+        BotRunner(road_for(sessions, first), delay_s=0.03, sweep_s=0.02),
+        BotRunner(road_for(sessions, second), delay_s=0.03, sweep_s=0.02),
     ]
     for runner in runners:
         await runner.start()
@@ -140,7 +142,7 @@ async def test_a_failing_bot_falls_back_to_a_random_legal_action(
 ) -> None:
     monkeypatch.setattr(bot_pool, "make_bot", lambda *a, **k: _Broken(mode))
     notifier = Notifier()
-    runner = BotRunner(sessions, notifier, delay_s=0, sweep_s=0)
+    runner = BotRunner(road_for(sessions, notifier), delay_s=0, sweep_s=0)
     await runner.start()
     try:
         game = _all_bots(db, make_user("Host"), ["greedy", "greedy"], notifier)
@@ -159,11 +161,11 @@ async def test_a_runner_started_later_resumes_a_waiting_bot(
     game = lobby.start_game(db, game.id, host)
     while game.to_act == 0:  # the host plays until the bot must decide
         state = games.load_state(db, game)
-        games.submit_action(db, game.id, host.id, game.version, rules.legal_actions(state, 0)[0])
+        play(db, game.id, host.id, game.version, rules.legal_actions(state, 0)[0])
         game = lobby.get_game(db, game.id)
     waiting_at = game.version
     assert seats.bot_games_to_act(db) == [game.id]
-    runner = BotRunner(sessions, Notifier(), delay_s=0, sweep_s=0)
+    runner = BotRunner(road_for(sessions, Notifier()), delay_s=0, sweep_s=0)
     await runner.start()
     try:
         await _wait_for(lambda: _status(sessions, game.id)[1] > waiting_at)
@@ -195,7 +197,7 @@ async def test_a_reclaimed_seat_is_not_played_by_a_bot_still_thinking(
     game = lobby.start_game(db, game.id, host)
     owner = (host, guest)[game.to_act or 0]
     notifier = Notifier()
-    runner = BotRunner(sessions, notifier, delay_s=0, sweep_s=0)
+    runner = BotRunner(road_for(sessions, notifier), delay_s=0, sweep_s=0)
     await runner.start()
     try:
         seats.hand_seat_to_bot(db, game.id, owner, "greedy", notifier=notifier)

@@ -24,6 +24,8 @@ from app.services.play import games
 from app.services.play.deadlines import Timeout, claim_timeout
 from app.services.tables import lobby
 from app.shared.errors import ServiceError
+from app.shared.moves import Committed, Known
+from tests.moves import play
 
 MakeUser = Callable[[str], User]
 
@@ -88,7 +90,7 @@ def _submit(
         try:
             known = _known(db, game_id, road)
             version = lobby.get_game(db, game_id).version
-            return games.submit_action(db, game_id, user.id, version, action, known=known)
+            return play(db, game_id, user.id, version, action, known=known)
         except ServiceError as exc:
             return exc
 
@@ -158,7 +160,7 @@ def test_a_claim_arriving_during_a_move_skips_it_and_the_move_stands(
             _held(s, ready, release)
             try:
                 moves.append(
-                    games.submit_action(
+                    play(
                         s,
                         game.id,
                         players[0].id,
@@ -179,7 +181,7 @@ def test_a_claim_arriving_during_a_move_skips_it_and_the_move_stands(
     mover.join(30)
 
     [moved] = moves
-    assert isinstance(moved, games.Committed) and moved.version == game.version + 1
+    assert isinstance(moved, Committed) and moved.version == game.version + 1
     db.rollback()
     after = lobby.get_game(db, game.id)
     assert after.seats[0].bot_level is None and after.clock["autoplay"] is None
@@ -191,10 +193,10 @@ def test_a_claim_arriving_during_a_move_skips_it_and_the_move_stands(
     assert not row.timeout
 
 
-def _known(db: Session, game_id: int, road: str) -> games.Known | None:
+def _known(db: Session, game_id: int, road: str) -> Known | None:
     if road != "socket":
         return None
     game = lobby.get_game(db, game_id)
-    known = games.Known(games.load_state(db, game), 0, (None, None), clocked=True)
+    known = Known(games.load_state(db, game), 0, (None, None), clocked=True)
     db.rollback()
     return known

@@ -15,13 +15,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
+from app.context import road_for
 from app.db.models import Game, Move, User
 from app.services.botseats.runner import BotRunner
-from app.services.play import clocks, games
+from app.services.play import games
 from app.services.play.deadlines import DeadlineSweeper, claim_timeout
-from app.services.tables import lobby, seats
+from app.services.tables import clocks, lobby, seats
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier
+from tests.moves import play
 
 pytestmark = pytest.mark.anyio
 MakeUser = Callable[[str], User]
@@ -135,11 +137,11 @@ def _play_turn(db: Session, game_id: int, players: tuple[User, ...] | list[User]
         if state.turn.number != turn or game.status != "live":
             return
         action = rules.legal_actions(state, seat)[0]
-        games.submit_action(db, game_id, players[seat].id, game.version, action)
+        play(db, game_id, players[seat].id, game.version, action)
 
 
 async def _bots_finish_turn(sessions: sessionmaker[Session], game_id: int, turn: int) -> None:
-    runner = BotRunner(sessions, Notifier(), delay_s=0, sweep_s=0)
+    runner = BotRunner(road_for(sessions, Notifier()), delay_s=0, sweep_s=0)
     await runner.start()  # its first sweep finds the seat the timeout gave to a bot
     try:
         deadline = time.monotonic() + 30

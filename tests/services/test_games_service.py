@@ -11,11 +11,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.models import Game, Move, Seat, User
-from app.infra.state_cache import cache_for
 from app.services.play import games
 from app.services.tables import lobby
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier
+from app.shared.state_cache import states_of
+from tests.moves import play, play_seat
 from tests.services.races import race
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
@@ -29,7 +30,7 @@ def _play(db: Session, game: Game, seated: list[User], n: int, **kw: Any) -> Gam
         state = games.load_state(db, game)
         seat = rules.to_act(state)
         action = rules.legal_actions(state, seat)[0]
-        games.submit_action(db, game.id, seated[seat].id, game.version, action, **kw)
+        play(db, game.id, seated[seat].id, game.version, action, **kw)
     return lobby.get_game(db, game.id)
 
 
@@ -49,7 +50,7 @@ def test_state_loads_from_the_snapshot_without_the_cache(db: Session, live_game:
     game, seated = live_game(2)
     game = _play(db, game, seated, 5)
     cached = games.load_state(db, game)
-    cache_for(db.get_bind()).clear()  # type: ignore[arg-type]
+    states_of(db).clear()
     assert rules.state_to_json(games.load_state(db, game)) == rules.state_to_json(cached)
 
 
@@ -64,7 +65,7 @@ def test_concurrent_submissions_exactly_one_wins(
 
     def submit() -> int:
         with sessions() as own:
-            return games.submit_action(own, game.id, seated[seat].id, 0, action).version
+            return play(own, game.id, seated[seat].id, 0, action).version
 
     outcomes = race(monkeypatch, contenders, submit)
     assert sorted(outcomes, key=str) == [1] + ["stale_version"] * (contenders - 1)
@@ -84,10 +85,10 @@ def test_refused_action_changes_nothing_and_notifies_nobody(
     seat = game.to_act
     assert seat is not None
     with pytest.raises(ServiceError) as err:
-        games.submit_action(db, game.id, seated[seat].id, 0, {"type": "nope"}, notifier=notifier)
+        play(db, game.id, seated[seat].id, 0, {"type": "nope"}, notifier=notifier)
     assert err.value.code == "bad_action"
     with pytest.raises(ServiceError) as err:
-        games.submit_action(db, game.id, seated[1 - seat].id, 0, {"type": "pass"})
+        play(db, game.id, seated[1 - seat].id, 0, {"type": "pass"})
     assert err.value.code == "not_your_turn"
     fresh = lobby.get_game(db, game.id)
     assert fresh.version == 0 and fresh.snapshot == snapshot and calls == []
@@ -123,10 +124,10 @@ def test_bot_controlled_seat(db: Session, live_game: LiveGame) -> None:
     db.commit()
     action = rules.legal_actions(games.load_state(db, game), seat)[0]
     with pytest.raises(ServiceError) as err:
-        games.submit_action(db, game.id, seated[seat].id, 0, action)
+        play(db, game.id, seated[seat].id, 0, action)
     assert err.value.code == "seat_has_bot"
     # The human owner watches: their view, but no legal actions while the bot plays.
     state = games.game_state(db, game.id, seated[seat].id)
     assert state["seat"] == seat and state["legal_actions"] == []
-    move = games.submit_seat_action(db, game.id, seat, 0, action)
+    move = play_seat(db, game.id, seat, 0, action)
     assert move.version == 1 and move.events

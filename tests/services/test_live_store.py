@@ -1,4 +1,5 @@
-"""The live core's SQL store: socket moves in one transaction, log frames equal to GET /log."""
+"""The live core's SQL store, and socket moves on the one road: a move in one transaction, log
+frames equal to GET /log."""
 
 from __future__ import annotations
 
@@ -11,24 +12,31 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
+from app.context import road_for
 from app.db.models import Game, Move, Seat, User, utcnow
 from app.realtime import documents as docs
-from app.services.live.store import MoveRequest, SqlLiveStore
+from app.services.live.store import SqlLiveStore
 from app.services.play import games
 from app.services.tables import lobby, seats
 from app.services.tables.names import bot_name, display_seat_name
 from app.shared.errors import ServiceError
+from app.shared.moves import Committed, MoveCommand
 from app.shared.notify import Notifier
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
 
 
-def _request(db: Session, game: Game, user: User, seat: int, **kw: Any) -> MoveRequest:
+def _request(db: Session, game: Game, user: User, seat: int, **kw: Any) -> MoveCommand:
+    """A socket's move as the authority makes it (no state known: the road reads it)."""
     state = games.load_state(db, lobby.get_game(db, game.id))
     action = rules.parse_action(rules.legal_actions(state, seat)[0])
-    return MoveRequest(
-        game.id, user.id, kw.pop("version", state_version(db, game)), action, None, **kw
-    )
+    version = kw.pop("version", state_version(db, game))
+    return MoveCommand(game.id, version, action, user_id=user.id, back=kw.pop("was_left"))
+
+
+def _submit(sessions: sessionmaker[Session], command: MoveCommand) -> Committed:
+    with sessions() as db:
+        return road_for(sessions, Notifier()).commit_in(db, command)
 
 
 def state_version(db: Session, game: Game) -> int:
@@ -39,10 +47,10 @@ def test_log_frames_carry_every_field_of_the_logs_entries(
     db: Session, sessions: sessionmaker[Session], live_game: LiveGame
 ) -> None:
     game, players = live_game(2)
-    store = SqlLiveStore(sessions, Notifier())
+    store = SqlLiveStore(sessions)
     seat = lobby.get_game(db, game.id).to_act
-    committed = store.submit(_request(db, game, players[seat], seat, was_left=False))
-    assert committed.origin == games.SOCKET and committed.at
+    committed = _submit(sessions, _request(db, game, players[seat], seat, was_left=False))
+    assert committed.user_id == players[seat].id and committed.at
     # A move a bot made when the clock ran out carries a note; mark this one so.
     db.execute(update(Move).where(Move.game_id == game.id).values(timeout=True))
     db.commit()
@@ -63,13 +71,12 @@ def test_a_socket_move_ends_a_left_mark_in_its_own_transaction(
     seat = lobby.get_game(db, game.id).to_act
     db.execute(update(Seat).where(Seat.game_id == game.id).values(left_at=utcnow()))
     db.commit()
-    store = SqlLiveStore(sessions, Notifier())
     stale = _request(db, game, players[seat], seat, was_left=True, version=99)
     with pytest.raises(ServiceError):
-        store.submit(stale)  # refused: the mark stays, as nothing else changed
+        _submit(sessions, stale)  # refused: the mark stays, as nothing else changed
     db.expire_all()
     assert lobby.get_game(db, game.id).seats[seat].left_at is not None
-    store.submit(_request(db, game, players[seat], seat, was_left=True))
+    _submit(sessions, _request(db, game, players[seat], seat, was_left=True))
     db.expire_all()
     assert lobby.get_game(db, game.id).seats[seat].left_at is None
 
@@ -84,7 +91,7 @@ def test_seat_names_follow_the_games_names_key(
     # A rematch keeps the names of the game it repeats: the key is that game's id.
     db.execute(update(Game).where(Game.id == game.id).values(bot_names_of=4242))
     db.commit()
-    snap = SqlLiveStore(sessions, None).load_game(game.id, None)
+    snap = SqlLiveStore(sessions).load_game(game.id, None)
     bot = next(s for s in snap.seats if s.user_id is None)
     assert snap.seats[bot.seat].name == display_seat_name(4242, bot.seat, None, "random")
     assert bot_name(4242, bot.seat) != bot_name(game.id, bot.seat)

@@ -12,17 +12,36 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
+from app.context import road_for
 from app.db.errors import is_unavailable
 from app.db.models import Game, Move, OutboxEmail, Seat, User, utcnow
 from app.db.session import make_engine
 from app.infra import move_write
-from app.services.live.store import MoveRequest, SqlLiveStore
 from app.services.play import games
 from app.services.tables import lobby
 from app.shared.errors import ServiceError
+from app.shared.moves import Committed, Known, MoveCommand
+from tests.moves import play
 from tests.services.races import race
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
+
+
+def MoveRequest(
+    game_id: int, user_id: int, version: int, action: Any, known: Any, left: bool
+) -> MoveCommand:
+    return MoveCommand(game_id, version, action, user_id=user_id, known=known, back=left)
+
+
+class _SocketRoad:
+    """A socket's move as a worker thread commits it: the one road, in a session of its own."""
+
+    def __init__(self, sessions: Any) -> None:
+        self.road = road_for(sessions)
+
+    def submit(self, command: MoveCommand) -> Committed:
+        with self.road.sessions() as db:
+            return self.road.commit_in(db, command)
 
 
 def _wants_notices(db: Session, users: list[User]) -> None:
@@ -84,18 +103,18 @@ def test_a_move_written_alone_equals_one_written_in_a_session(
         return real(writer, row)
 
     monkeypatch.setattr(move_write.MoveWriter, "write_alone", counted)
-    store = SqlLiveStore(sessions, None)
+    store = _SocketRoad(sessions)
     state = games.load_state(db, lobby.get_game(db, alone_game.id))
     rng = random.Random(5)
     for version in range(30):
         seat = rules.to_act(state)
         action = rules.parse_action(rng.choice(rules.legal_actions(state, seat)))
-        known = games.Known(state, seat, (None, None, None), clocked=False)
+        known = Known(state, seat, (None, None, None), clocked=False)
         request = MoveRequest(alone_game.id, alone_users[seat].id, version, action, known, False)
         alone = store.submit(request)
         with sessions() as other:
             other.execute(select(1))  # a transaction already open: the move joins it
-            in_session = games.submit_action(
+            in_session = play(
                 other, session_game.id, session_users[seat].id, version, action, known=known
             )
         assert (alone.version, alone.events) == (in_session.version, in_session.events)
@@ -117,9 +136,9 @@ def test_of_writes_alone_against_one_version_exactly_one_wins(
     state = games.load_state(db, game)
     seat = rules.to_act(state)
     action = rules.parse_action(rules.legal_actions(state, seat)[0])
-    known = games.Known(state, seat, (None, None), clocked=False)
+    known = Known(state, seat, (None, None), clocked=False)
     contenders = 4
-    store = SqlLiveStore(sessions, None)
+    store = _SocketRoad(sessions)
 
     def submit() -> int:
         return store.submit(MoveRequest(game.id, seated[seat].id, 0, action, known, False)).version
@@ -137,15 +156,13 @@ def test_a_write_alone_for_a_seat_that_changed_hands_writes_nothing(
     state = games.load_state(db, game)
     seat = rules.to_act(state)
     action = rules.parse_action(rules.legal_actions(state, seat)[0])
-    known = games.Known(state, seat, (None, None), clocked=False)
+    known = Known(state, seat, (None, None), clocked=False)
     db.execute(
         update(Seat).where(Seat.game_id == game.id, Seat.seat == seat).values(bot_level="greedy")
     )
     db.commit()
     with pytest.raises(ServiceError) as refused:
-        SqlLiveStore(sessions, None).submit(
-            MoveRequest(game.id, seated[seat].id, 0, action, known, False)
-        )
+        _SocketRoad(sessions).submit(MoveRequest(game.id, seated[seat].id, 0, action, known, False))
     assert refused.value.code == "seat_has_bot"
     db.expire_all()
     assert lobby.get_game(db, game.id).version == 0
@@ -178,8 +195,8 @@ def test_a_move_on_postgres_is_one_statement_outside_a_transaction(
 
     monkeypatch.setattr(psycopg.Cursor, "execute", execute)
     monkeypatch.setattr(psycopg.Connection, "commit", commit)
-    known = games.Known(state, seat, (None, None), clocked=False)
-    moved = SqlLiveStore(sessions, None).submit(
+    known = Known(state, seat, (None, None), clocked=False)
+    moved = _SocketRoad(sessions).submit(
         MoveRequest(game.id, seated[seat].id, 0, action, known, False)
     )
     monkeypatch.undo()
@@ -204,6 +221,6 @@ def test_a_database_away_is_unavailable_as_from_a_session(url: str) -> None:
     engine = make_engine(url)
     row = move_write.MoveRow(1, 0, 0, 1, {"version": 1}, {}, None)
     with pytest.raises(Exception) as failed:
-        move_write.writer_for(engine).write_alone(row)
+        move_write.MoveWriter(engine).write_alone(row)
     assert is_unavailable(failed.value), repr(failed.value)
     engine.dispose()

@@ -19,6 +19,7 @@ from app.services.ratings import results as ratings
 from app.services.reviews.job_handlers import job_handlers
 from app.services.tables import lobby, seats
 from app.shared.errors import ServiceError
+from tests.moves import play_seat
 
 MakeAccount = Callable[[str], User]
 
@@ -60,7 +61,7 @@ def _play(db: Session, game_id: int, *, stop_before_last: bool = False) -> Game:
         seat, action, state = _move(db, game)
         if stop_before_last and rules.is_over(rules.apply(state, action, seat)[0]):
             return game
-        games.submit_seat_action(db, game.id, seat, game.version, action)
+        play_seat(db, game.id, seat, game.version, action)
 
 
 def _runner(sessions: sessionmaker[Session]) -> jobs.JobRunner:
@@ -158,9 +159,7 @@ def test_two_instances_finishing_the_same_game_rate_it_once(
     def finish(i: int) -> None:
         with sessions() as own:
             try:
-                outcomes[i] = games.submit_seat_action(
-                    own, game.id, seat, game.version, action
-                ).status
+                outcomes[i] = play_seat(own, game.id, seat, game.version, action).status
             except ServiceError as exc:
                 outcomes[i] = exc.code
 
@@ -377,7 +376,7 @@ def test_a_seat_a_bot_kept_after_two_timeouts_ranks_last(
             timeouts += 1
             continue
         seat, action, _ = _move(db, game)
-        games.submit_seat_action(db, game.id, seat, game.version, action)
+        play_seat(db, game.id, seat, game.version, action)
     assert timeouts == 2
     assert game.seats[0].bot_level == "random"  # kept after the second timeout in a row
     _runner(sessions).run_due()

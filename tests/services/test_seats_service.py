@@ -12,6 +12,7 @@ from app.db.models import Game, User
 from app.services.play import games
 from app.services.tables import lobby, seats
 from app.shared.errors import ServiceError
+from tests.moves import play, play_seat
 
 LiveGame = Callable[..., tuple[Game, list[User]]]
 
@@ -48,10 +49,10 @@ def test_host_fills_seats_with_bots_and_starts(
         action = rules.legal_actions(state, seat)[0]
         if turn is not None:
             assert turn[:2] == (seat, game.version)
-            games.submit_seat_action(db, game.id, seat, game.version, action)
+            play_seat(db, game.id, seat, game.version, action)
         else:
             assert seat == 0
-            games.submit_action(db, game.id, host.id, game.version, action)
+            play(db, game.id, host.id, game.version, action)
     assert lobby.get_game(db, game.id).version == 10
 
 

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from app.web.security import origin_allowed
+from app.shared.http import origin_allowed
 
 Factory = Callable[..., TestClient]
 NONE: frozenset[str] = frozenset()

@@ -15,6 +15,7 @@ import app.engine as rules
 from app.services.play import games
 from app.services.tables import lobby
 from app.settings import Settings
+from tests.moves import play_seat
 
 
 @pytest.fixture
@@ -50,7 +51,7 @@ def _finish(app: FastAPI, game_id: int, *, stop_before_last: bool = False) -> No
             action = rules.legal_actions(state, seat)[0]
             if stop_before_last and rules.is_over(rules.apply(state, action, seat)[0]):
                 return
-            games.submit_seat_action(db, game_id, seat, game.version, action)
+            play_seat(db, game_id, seat, game.version, action)
     app.state.jobs.run_due()
 
 
@@ -256,7 +257,7 @@ def test_the_end_of_a_game_wakes_the_job_runner(
                     seat = rules.to_act(state)
                     action = rules.legal_actions(state, seat)[0]
                     try:
-                        games.submit_seat_action(
+                        play_seat(
                             db, g.id, seat, g.version, action, notifier=application.state.notifier
                         )
                     except Exception:  # the bot runner played this version first

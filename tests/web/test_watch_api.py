@@ -15,6 +15,7 @@ import app.engine as rules
 from app.services.play import games
 from app.services.tables import lobby
 from app.settings import Settings
+from tests.moves import play_seat
 
 SUMMARY_KEYS = {
     "id",
@@ -68,9 +69,7 @@ def _moves(app: FastAPI, game_id: int, count: int) -> int:
             game = lobby.get_game(db, game_id)
             state = games.load_state(db, game)
             seat = rules.to_act(state)
-            games.submit_seat_action(
-                db, game_id, seat, game.version, rules.legal_actions(state, seat)[0]
-            )
+            play_seat(db, game_id, seat, game.version, rules.legal_actions(state, seat)[0])
         return lobby.get_game(db, game_id).version
 
 

@@ -18,10 +18,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.locks import serialise
-from app.db.models import OutboxEmail, User, utcnow
+from app.db.models import OutboxEmail, User
 from app.i18n import t_
 from app.services.accounts import tokens
 from app.services.tables.caps import refuse_at
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 
 EMAIL_MAX = 254
@@ -89,7 +90,7 @@ def set_email(
         raise ServiceError("email_disabled", "this server sends no email")
     if email == user.email and user.email_verified_at is not None:
         return user  # already verified: nothing to do
-    since = utcnow() - timedelta(hours=1)
+    since = now_in(db) - timedelta(hours=1)
     recent = db.scalar(
         select(func.count())
         .select_from(OutboxEmail)
@@ -110,7 +111,7 @@ def set_email(
     if per_recipient_per_day is not None:
         _check_recipient(db, key, per_recipient_per_day)
     user.email, user.email_verified_at = email, None
-    db.add(OutboxEmail(kind="verify", user_id=user.id, next_try_at=utcnow(), recipient=key))
+    db.add(OutboxEmail(kind="verify", user_id=user.id, next_try_at=now_in(db), recipient=key))
     db.commit()
     return user
 
@@ -122,7 +123,7 @@ def _check_recipient(db: Session, key: str, per_day: int) -> None:
     """Refuse a verification email to an address that got `per_day` in the last day; holds the
     address's lock until the commit, so accounts asking at once are counted one after another."""
     serialise(db, f"verify-recipient:{key}")
-    since = utcnow() - timedelta(days=1)
+    since = now_in(db) - timedelta(days=1)
     sent = db.scalar(
         select(func.count())
         .select_from(OutboxEmail)
@@ -150,7 +151,7 @@ def verify_email(db: Session, secret: str, token: str, max_age_s: float) -> User
     if user is None or user.email != email:
         raise ServiceError("bad_token", "this link is for an address the account no longer has")
     if user.email_verified_at is None:
-        user.email_verified_at = utcnow()
+        user.email_verified_at = now_in(db)
         db.commit()
     return user
 

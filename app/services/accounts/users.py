@@ -14,8 +14,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import AuthSession, User, utcnow
+from app.db.models import AuthSession, User
 from app.i18n import t_
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier
 
@@ -77,14 +78,14 @@ def _new_session(db: Session, user: User, days: int) -> str:
         # Housekeeping while we are here: the user's expired sessions are of no use to anyone.
         db.execute(
             delete(AuthSession).where(
-                AuthSession.user_id == user.id, AuthSession.expires_at <= utcnow()
+                AuthSession.user_id == user.id, AuthSession.expires_at <= now_in(db)
             )
         )
     db.add(
         AuthSession(
             token_hash=token_hash(token),
             user=user,
-            expires_at=utcnow() + timedelta(days=days),
+            expires_at=now_in(db) + timedelta(days=days),
         )
     )
     return token
@@ -133,7 +134,7 @@ def _tell(notifier: Notifier | None, revoked: dict[int, list[str]]) -> None:
 def user_for_token(db: Session, token: str) -> User | None:
     """The user of a live session token, or None if unknown, revoked or expired."""
     row = db.get(AuthSession, token_hash(token))
-    if row is None or row.expires_at <= utcnow():
+    if row is None or row.expires_at <= now_in(db):
         return None
     return row.user
 

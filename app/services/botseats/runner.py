@@ -4,13 +4,13 @@ After each committed change (the Notifier hook), at startup and on a slow sweep,
 seat to act is held by a bot gets one driver task here. A move committed in this process says
 itself whether a bot is to act (and hands over the new state), so games without bots cost the
 runner nothing, and a bot's turn right after a move needs no read. Otherwise the driver reads
-the state at version v,
-lets the bot choose in a worker process (app/infra/bot_pool.py: niced, at most one decision
-per worker at a time, first come first served, so bots can never starve people's moves) while
-the configured delay runs, then submits through `submit_seat_action` against v, exactly as a
-human's move goes through `submit_action`. Several processes may drive the same game: the
-optimistic version check lets one move win and the others see `stale_version`, re-read and
-carry on. Nothing here is state that must survive a crash: the database says whose turn it is.
+the state at version v, lets the bot choose in a worker process (app/infra/bot_pool.py: niced,
+at most one decision per worker at a time, first come first served, so bots can never starve
+people's moves) while the configured delay runs, then commits through the one road
+(app/services/play/road.py) against v, exactly as a person's move. Several processes may drive
+the same game: the optimistic version check lets one move win and the others see
+`stale_version`, re-read and carry on. Nothing here is state that must survive a crash: the
+database says whose turn it is.
 
 A game of bots nobody attends is paused: when every seat is played by a bot and no seat's owner
 has been seen for `pause_after_s` (presence.attended: a request, an open socket), its bots stop
@@ -30,18 +30,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from anyio import to_thread
-from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.db.errors import is_unavailable
-from app.infra.bot_pool import Decision, DecisionPool, default_processes
+from app.infra.bot_pool import Decision, DecisionPool, WorkerProcesses
 from app.metrics import BOT_DECISION
 from app.services.botseats.attendance import Attendance
-from app.services.play.games import Committed, Known, load_state, submit_seat_action
+from app.services.play.games import load_state
+from app.services.play.road import MoveRoad
 from app.services.tables.lobby import get_game
 from app.services.tables.seats import bot_games_to_act, claim_bot_turn
 from app.shared.errors import ServiceError
-from app.shared.notify import Notifier
+from app.shared.moves import Committed, Known, MoveCommand
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +85,7 @@ class BotRunner:
 
     def __init__(
         self,
-        sessions: sessionmaker[Session],
-        notifier: Notifier,
+        road: MoveRoad,
         *,
         delay_s: float = 0.8,
         budget_s: float | None = None,
@@ -95,14 +94,18 @@ class BotRunner:
         nice: int = 10,
         pause_after_s: float = 0.0,
         resume_check_s: float = 2.0,
+        workers: WorkerProcesses | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.notifier = notifier
+        self.road = road  # the bots' moves take the same road as everyone's
+        self.sessions = sessions = road.sessions
+        assert road.notifier is not None, "the runner listens to the road's commits"
+        self.notifier = road.notifier
         self.delay_s = max(0.0, delay_s)
         self.budget_s = budget_s
         self.sweep_s = sweep_s
-        # 0 processes: decisions in threads of this process (tests that substitute bots).
-        self.pool = DecisionPool(processes, nice)
+        # The context's worker processes (shared with the hints); else a set of this runner's
+        # own, and with 0 processes, decisions in threads of this process.
+        self.pool = DecisionPool(workers or WorkerProcesses(processes, nice))
         self.attendance = Attendance(sessions, pause_after_s, resume_check_s)
         self.stats = RunnerStats()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -355,20 +358,13 @@ class BotRunner:
         return decision.action
 
     def _submit(self, turn: Turn, action: Json) -> None:
+        command = MoveCommand(turn.game_id, turn.version, action, seat=turn.seat, known=turn.known)
         with self.sessions() as db:
             try:
-                # Hold the seat while submitting so a reclaim cannot be overtaken by this move.
+                # Hold the seat while moving so a reclaim cannot be overtaken by this move.
                 if not claim_bot_turn(db, turn.game_id, turn.seat):
                     return
-                submit_seat_action(
-                    db,
-                    turn.game_id,
-                    turn.seat,
-                    turn.version,
-                    action,
-                    notifier=self.notifier,
-                    known=turn.known,
-                )
+                self.road.commit_in(db, command)
             except ServiceError as exc:
                 db.rollback()
                 if exc.code in MOVED_ON:
@@ -380,17 +376,15 @@ class BotRunner:
         self.stats.moves += 1
 
 
-def runner_for(sessions: sessionmaker[Session], notifier: Notifier, settings: Any) -> BotRunner:
-    """A runner configured by the `SEADRAGONS_BOT_*` settings."""
-    processes = settings.bot_processes
+def runner_for(context: Any, settings: Any) -> BotRunner:
+    """A runner for the app's context (its road, its worker processes), configured by the
+    `SEADRAGONS_BOT_*` settings."""
     return BotRunner(
-        sessions,
-        notifier,
+        context.road,
         delay_s=settings.bot_delay_seconds,
         budget_s=settings.bot_budget_seconds,
         sweep_s=settings.bot_sweep_seconds,
-        processes=default_processes() if processes is None else processes,
-        nice=settings.bot_nice,
         pause_after_s=settings.bot_pause_after_seconds,
         resume_check_s=settings.bot_resume_check_seconds,
+        workers=context.bot_workers,
     )

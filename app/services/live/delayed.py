@@ -11,9 +11,10 @@ from sqlalchemy import select
 import app.engine as rules
 from app.db.models import Game, Move, Seat
 from app.i18n import t_
-from app.services.live.store import MAX_LOG_MOVES, GameSnap, Mark, MoveInfo
+from app.services.live.store import MAX_LOG_MOVES
 from app.services.watching.spectator_delay import policy_of, spectator_version_of, state_at
 from app.shared.errors import ServiceError
+from app.shared.snapshots import GameSnap, Mark, MoveInfo
 
 
 def has_delay(sessions: Any, game_id: int) -> bool:

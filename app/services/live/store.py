@@ -1,183 +1,41 @@
-"""What the live core (app/realtime) reads and writes, and its SQL implementation.
+"""The live core's storage in SQL: what app/realtime reads and writes, but for moves.
 
 The realtime package owns no SQL: it calls a `LiveStore` (app/realtime/storage.py says what
-one must do), whose methods are synchronous and run in worker threads, but for `submit_now`,
-which writes on the event loop the socket moves that need only their own statement (Postgres).
-`SqlLiveStore` is the one the server uses; tests use an in-memory one. Moves go through the
-same service functions as the HTTP API (games.submit_action; on the loop games.decide and the
-same statement), so both roads check and change games identically. Reads for
-the rooms are light Core queries: a room reloads only when a change did not reach it in
+one must do), whose methods are synchronous and run in worker threads. Moves do not pass here:
+they take the play service's one road (app/services/play/road.py) like every other move. Reads
+for the rooms are light Core queries: a room reloads only when a change did not reach it in
 memory (another instance's move it could not replay, a lobby change, a lost notice), and the
 rooms' periodic check reads just versions, statuses and seats.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
-from app.db.models import AuthSession, Game, Move, Seat, User, utcnow
+from app.db.models import AuthSession, Game, Move, Seat, User
 from app.db.session import read_session
 from app.i18n import t_
-from app.infra.state_cache import cache_for
 from app.services.accounts import users
-from app.services.play import clocks, games
-from app.services.tables import chat, lobby, presence
+from app.services.tables import chat, clocks, lobby, presence
 from app.services.tables.names import display_seat_name
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
-from app.shared.notify import Notifier
-
-if TYPE_CHECKING:
-    from app.infra.async_move_write import AsyncMoveWriter
-    from app.services.play.games import Committed
+from app.shared.snapshots import GameSnap, Mark, MoveInfo, SeatInfo, Viewer
+from app.shared.state_cache import states_in, states_of
 
 # Log frames are sent for at most this many moves per reload; older ones come from GET /log.
 MAX_LOG_MOVES = 20
 
 
-@dataclass(frozen=True)
-class SeatInfo:
-    """Who holds a seat: its human owner (if any), whether a bot plays it now, whether they left."""
-
-    seat: int
-    user_id: int | None
-    bot_level: str | None
-    name: str
-    left: bool = False
-
-
-@dataclass(frozen=True)
-class MoveInfo:
-    """One accepted move as the log shows it (events filtered per viewer before they leave)."""
-
-    seq: int
-    seat: int
-    player: str
-    events: list[dict[str, Any]]
-    timeout: bool = False  # a bot played it: the seat's clock had run out
-    at: str | None = None  # when it was committed (ISO 8601), as GET /log says
-    action: dict[str, Any] | None = None  # canonical; shown only once the game is over
-
-
-@dataclass(frozen=True)
-class GameSnap:
-    """A game as a room needs it: lifecycle, seats, engine state, and the moves since last time."""
-
-    game_id: int
-    status: str
-    version: int
-    to_act: int | None
-    seats: tuple[SeatInfo, ...]
-    state: Any | None
-    moves: list[MoveInfo] = field(default_factory=list)
-    clock: dict[str, Any] = field(default_factory=lambda: {"mode": "none"})  # clocks.public
-
-    @property
-    def clocked(self) -> bool:
-        """The table has a turn clock."""
-        return self.clock.get("mode", "none") != "none"
-
-    def seat_of(self, user_id: int | None) -> SeatInfo | None:
-        """The seat `user_id` owns, if any."""
-        if user_id is None:
-            return None
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-    def same_as(self, other: GameSnap | None) -> bool:
-        """Nothing a viewer could see has changed."""
-        if other is None:
-            return False
-        return (self.status, self.version, self.seats) == (other.status, other.version, other.seats)
-
-    def bots(self) -> tuple[str | None, ...]:
-        """Per seat: the level of the bot playing it now, if any."""
-        return tuple(s.bot_level for s in self.seats)
-
-    def after(self, move: Committed) -> GameSnap:
-        """This snapshot advanced by a move committed on top of it (no database read)."""
-        name = self.seats[move.seat].name
-        info = MoveInfo(
-            move.version, move.seat, name, move.events, move.timeout, move.at, move.action
-        )
-        seats = self.seats
-        if move.bots != self.bots():  # a bot gave back a seat it borrowed for a timed-out turn
-            seats = tuple(replace(s, bot_level=move.bots[s.seat]) for s in seats)
-        return replace(
-            self,
-            status=move.status,
-            version=move.version,
-            to_act=move.to_act,
-            state=move.state,
-            moves=[info],
-            clock=move.clock,
-            seats=seats,
-        )
-
-
-@dataclass(frozen=True)
-class Mark:
-    """What the rooms' periodic check compares: a change in any part means "reload"."""
-
-    version: int
-    status: str
-    seats: tuple[tuple[int, int | None, str | None, bool], ...]
-
-
-def marks_of(snap: GameSnap) -> Mark:
-    """The mark of a snapshot a room holds."""
-    seats = tuple((s.seat, s.user_id, s.bot_level, s.left) for s in snap.seats)
-    return Mark(snap.version, snap.status, seats)
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who opened a socket: a signed-in user (id and name) or an anonymous spectator."""
-
-    user_id: int | None
-    name: str | None
-    # The session the socket was opened with: checked again before actions and chat lines, and
-    # swept every few seconds, so a revoked session stops an open socket even without the bus.
-    token: str | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def token_hash(self) -> str | None:
-        """The session's hash as stored (what revocation notices name)."""
-        return users.token_hash(self.token) if self.token else None
-
-
-@dataclass(frozen=True)
-class MoveRequest:
-    """One socket move, parsed once at the edge: the engine's action value travels as it is."""
-
-    game_id: int
-    user_id: int
-    version: int
-    action: rules.Action
-    known: games.Known | None  # the room's copy of the game at `version`, if it holds it
-    was_left: bool  # the mover's seat is marked "left": the move ends that, in its transaction
-
-
 class SqlLiveStore:
-    """The live core's storage on the app's database (every method but `submit_now` runs in a
-    worker thread)."""
+    """The live core's storage on the app's database (every method runs in a worker thread)."""
 
-    def __init__(
-        self,
-        sessions: sessionmaker[Session],
-        notifier: Notifier | None,
-        loop_writer: AsyncMoveWriter | None = None,
-    ) -> None:
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
-        self.notifier = notifier
-        # Postgres: writes the socket moves that need only their own statement from the event
-        # loop (`submit_now`); None: every move takes `submit` in a worker thread.
-        self.loop_writer = loop_writer
 
     def authorise(self, game_id: int, token: str | None, invite_code: str | None) -> Viewer:
         """Who the session token belongs to, if they may watch `game_id`; raises ServiceError."""
@@ -212,7 +70,7 @@ class SqlLiveStore:
         with read_session(self.sessions) as db:
             rows = db.scalars(
                 select(AuthSession.token_hash).where(
-                    AuthSession.token_hash.in_(token_hashes), AuthSession.expires_at > utcnow()
+                    AuthSession.token_hash.in_(token_hashes), AuthSession.expires_at > now_in(db)
                 )
             )
             return set(rows)
@@ -234,7 +92,7 @@ class SqlLiveStore:
             seats = _seats(db, game_id, row.bot_names_of or game_id)
             state = None
             if row.status in ("live", "finished"):
-                cache = cache_for(db.get_bind())  # type: ignore[arg-type]
+                cache = states_of(db)
                 state = cache.get(game_id, row.version)
                 if state is None:
                     snapshot = db.scalar(
@@ -290,63 +148,6 @@ class SqlLiveStore:
             )
         return {g.id: Mark(g.version, g.status, tuple(seats.get(g.id, ()))) for g in games_rows}
 
-    def submit(self, request: MoveRequest) -> Committed:
-        """Commit a socket's move (one transaction, the presence mark in it); raises
-        ServiceError. The committed move says it came from a socket: the hub leaves its fan-out
-        to the socket's handler, which sends the mover's ack right behind its patch."""
-        with self.sessions() as db:
-            return games.submit_action(
-                db,
-                request.game_id,
-                request.user_id,
-                request.version,
-                request.action,
-                notifier=self.notifier,
-                known=request.known,
-                back=request.was_left,
-                origin=games.SOCKET,
-            )
-
-    async def submit_now(self, request: MoveRequest) -> Committed | None:
-        """A socket's move decided and written without leaving the event loop, when all it
-        writes is its own statement (`games.writes_alone`: a state known at the version, no
-        turn clock, no "left" mark, no finish); None when it must take `submit` in a worker
-        thread instead, which also says why the database refused a move. Raises ServiceError
-        for an illegal action (nothing written), and SQLAlchemy's errors as `submit` does."""
-        writer, known = self.loop_writer, request.known
-        if writer is None or known is None or known.clocked or request.was_left:
-            return None
-        began = time.perf_counter()
-        decision = games.decide(known.state, request.action, known.seat, request.version)
-        if not games.writes_alone(decision, known.clocked, request.was_left):
-            return None
-        row = games.move_row(
-            request.game_id, known.seat, request.version, request.user_id, known.state, decision
-        )
-        try:
-            moved = await writer.write(row)
-        except IntegrityError:  # the unique (game_id, seq): another move took this version
-            raise games.stale(request.game_id, request.version) from None
-        if not moved:
-            return None
-        return games.committed_move(
-            writer.engine,
-            request.game_id,
-            known.seat,
-            decision,
-            row,
-            known.bots,
-            clocks.public(None),
-            self.notifier,
-            began,
-            games.SOCKET,
-        )
-
-    async def close(self) -> None:
-        """Close the loop writer's connections (at shutdown)."""
-        if self.loop_writer is not None:
-            await self.loop_writer.close()
-
     def say(self, game_id: int, viewer: Viewer, text: str, seat: int | None) -> dict[str, Any]:
         """Store a chat line; the line as clients receive it."""
         with self.sessions() as db:
@@ -373,7 +174,7 @@ class SqlLiveStore:
 
     def cache_state(self, game_id: int, version: int, state: Any) -> None:
         """Keep a state this process computed (a replayed move) for its HTTP requests too."""
-        cache_for(self.sessions.kw["bind"]).put(game_id, version, state)
+        states_in(self.sessions).put(game_id, version, state)
 
 
 def _seats(db: Session, game_id: int, names_key: int) -> tuple[SeatInfo, ...]:

@@ -1,1 +1,2 @@
-"""Notices: turn notices, their email's words, and the mail outbox."""
+"""Notices by email: their words (compose.py) and the outbox sender (mailer.py); the turn
+notices' rows are written with the moves (app/infra/turn_notices.py)."""

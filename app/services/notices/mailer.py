@@ -32,9 +32,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import OutboxEmail, utcnow
+from app.db.models import OutboxEmail
+from app.infra.turn_notices import still_due
 from app.services.notices.compose import compose
-from app.services.notices.turns import still_due
+from app.shared.clock import clock_in, now_in
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +172,7 @@ class MailSender:
 
     def send_due(self, now: datetime | None = None) -> int:
         """Claim and send the due rows (blocking); returns how many were handled."""
-        now = now or utcnow()
+        now = now or clock_in(self.sessions).now()
         ids = self._claim(now)
         for email_id in ids:
             self._send_one(email_id)
@@ -248,7 +249,7 @@ class MailSender:
             row = db.get(OutboxEmail, email_id)
             if row is None:
                 return
-            now = utcnow()
+            now = now_in(db)
             reason = still_due(db, row, now) if row.kind == "turn" else None
             msg = None if reason else compose(db, row, s, self.secret)
             if msg is None:
@@ -267,7 +268,7 @@ class MailSender:
             db.execute(
                 update(OutboxEmail)
                 .where(OutboxEmail.id == email_id)
-                .values(status="sent", sent_at=utcnow(), last_error=None)
+                .values(status="sent", sent_at=now_in(db), last_error=None)
             )
             db.commit()
         self.stats.sent += 1
@@ -283,7 +284,7 @@ class MailSender:
             values["status"] = "failed"
             self.stats.failed += 1
         else:
-            values["next_try_at"] = utcnow() + timedelta(
+            values["next_try_at"] = clock_in(self.sessions).now() + timedelta(
                 seconds=s.mail_retry_seconds * 2 ** (attempts - 1)
             )
             self.stats.retried += 1

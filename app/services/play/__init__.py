@@ -1,1 +1,2 @@
-"""Playing a game: the one road every move takes, clocks and deadlines, previews and hints."""
+"""Playing a game: the one road every move takes (road.py, with decide.py and effects.py),
+reading a game and its log, turn deadlines, placement previews and hints."""

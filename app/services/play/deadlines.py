@@ -34,7 +34,8 @@ from anyio import to_thread
 from sqlalchemy import and_, select, true, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, Seat, utcnow
+from app.db.models import Game, Seat
+from app.shared.clock import clock_in
 from app.shared.notify import Notifier, notify
 
 log = logging.getLogger(__name__)
@@ -163,7 +164,7 @@ class DeadlineSweeper:
 
     def sweep(self, now: datetime | None = None) -> list[Timeout]:
         """One pass: claim and act on every due game (up to MAX_PER_PASS); returns the claims."""
-        now = now or utcnow()
+        now = now or clock_in(self.sessions).now()
         skip: set[int] = set()
         done: list[Timeout] = []
         while len(done) + len(skip) < MAX_PER_PASS:

@@ -12,7 +12,7 @@ import app.engine as rules
 from app.bots.hint import reasons, suggest
 from app.engine import preview
 from app.i18n import translate
-from app.infra.bot_pool import default_processes, run_in_worker
+from app.infra.bot_pool import WorkerProcesses
 from app.services.play.previews import seat_to_act
 from app.services.tables.lobby import visible_game
 from app.settings import Settings
@@ -22,7 +22,14 @@ from app.shared.errors import ServiceError
 WORKER_START_S = 20.0
 
 
-def hint(db: Session, game_id: int, user_id: int, version: int, settings: Settings) -> Any:
+def hint(
+    db: Session,
+    game_id: int,
+    user_id: int,
+    version: int,
+    settings: Settings,
+    workers: WorkerProcesses,
+) -> Any:
     """`{version, action, reasons}`: what the expert would do now for the caller's seat.
 
     Refused at rated tables (`rated_table`): a hint there would be help from outside the game.
@@ -32,20 +39,24 @@ def hint(db: Session, game_id: int, user_id: int, version: int, settings: Settin
     if visible_game(db, game_id, user_id).rated:
         raise ServiceError("rated_table", "hints are for unrated tables only")
     _game, state, seat = seat_to_act(db, game_id, user_id, version)
-    return hint_for(state, seat, game_id, version, settings)
+    return hint_for(state, seat, game_id, version, settings, workers)
 
 
-def hint_for(state: Any, seat: int, game_id: int, version: int, settings: Settings) -> Any:
+def hint_for(
+    state: Any,
+    seat: int,
+    game_id: int,
+    version: int,
+    settings: Settings,
+    workers: WorkerProcesses,
+) -> Any:
     """The hint for `seat` in `state` (see `hint`): the search runs in a bot worker."""
     view = rules.view_for(state, seat)
     legal = rules.legal_actions(state, seat)
     seed = zlib.crc32(f"{game_id}:{version}:{seat}".encode())
-    processes = default_processes() if settings.bot_processes is None else settings.bot_processes
     budget = settings.hint_budget_seconds
     try:
-        action = run_in_worker(
-            processes,
-            settings.bot_nice,
+        action = workers.run(
             budget + WORKER_START_S,
             suggest,
             view,

@@ -26,11 +26,12 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, GameResult, Rating, Seat, User, utcnow
+from app.db.models import Game, GameResult, Rating, Seat, User
 from app.i18n import t_
 from app.infra import jobs
 from app.services.ratings import model as rm
 from app.services.ratings import summaries as profile_summaries
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 
 KIND = "game_results"
@@ -113,7 +114,7 @@ def _lock_ratings(db: Session, user_ids: list[int], variant: str) -> dict[int, r
     deadlock; SQLite: the insert takes the database's write lock)."""
     if not user_ids:
         return {}
-    now = utcnow()
+    now = now_in(db)
     rows = [
         {
             "user_id": uid,
@@ -171,11 +172,11 @@ def record_results(db: Session, game_id: int) -> bool:
         else:
             priors.append(rm.NEW)  # a guest (an unrated table has no ratings to move anyway)
     after = rm.rate(priors, places) if rated else priors
-    finished = game.finished_at or utcnow()
+    finished = game.finished_at or now_in(db)
     scores = {p["seat"]: p for p in game.final_scores["players"]}
     results: list[dict[str, Any]] = []
     moved: list[dict[str, Any]] = []
-    now = utcnow()
+    now = now_in(db)
     for s, place, q, before, new in zip(seats, places, quit, priors, after, strict=True):
         cats = scores[s.seat]["categories"]
         own = s.user_id in locked
@@ -258,7 +259,7 @@ def recompute(db: Session) -> dict[str, int]:
             r.mu_before, r.sigma_before = before.mu, before.sigma
             r.mu_after, r.sigma_after, r.display_after = new.mu, new.sigma, new.display
     db.execute(delete(Rating))
-    now = utcnow()
+    now = now_in(db)
     for (user_id, variant), s in skills.items():
         db.add(
             Rating(

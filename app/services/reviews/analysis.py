@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, GameAnalysis, Job, utcnow
+from app.db.models import Game, GameAnalysis, Job
 from app.i18n import t_
 from app.infra import jobs
 from app.review import FORMAT
@@ -26,6 +26,7 @@ from app.review.pool import AnalysisPool
 from app.review.source import record_from_db, review_settings
 from app.services.tables.lobby import visible_game
 from app.settings import Settings
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 
 KIND = "game_analysis"
@@ -146,7 +147,7 @@ def request_analysis(
     if job is None:
         enqueue(db, game_id)
     elif job.status == "failed":
-        now = utcnow()
+        now = now_in(db)
         db.execute(
             update(Job)
             .where(Job.id == job.id, Job.status == "failed")

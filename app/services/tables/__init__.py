@@ -1,1 +1,2 @@
-"""Tables: the lobby, seats, bots in seats, chat, presence, rematches, names."""
+"""Tables: the lobby (games and seats), turn clocks, bots in seats, chat, presence,
+rematches, seat names, caps on live games."""

@@ -10,14 +10,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
-from app.db.models import Game, Seat, User, utcnow
+from app.db.models import Game, Seat, User
 from app.i18n import t_
-from app.infra.state_cache import cache_for
-from app.services.notices import turns as notices
-from app.services.play import clocks
-from app.services.tables import caps
+from app.infra import turn_notices as notices
+from app.services.tables import caps, clocks
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier, notify
+from app.shared.state_cache import states_of
 
 STATUSES = ("open", "live", "finished", "cancelled")
 LIST_LIMIT = 100
@@ -139,7 +139,7 @@ def create_game(
     )
     game.seats = [Seat(seat=i) for i in range(players)]
     game.seats[0].user_id = host.id
-    game.seats[0].joined_at = utcnow()
+    game.seats[0].joined_at = now_in(db)
     db.add(game)
     db.commit()
     notify(notifier, game.id, game.version)
@@ -202,7 +202,7 @@ def join_game(
         )
     free.reserved_for = None
     free.user_id = user.id
-    free.joined_at = utcnow()
+    free.joined_at = now_in(db)
     try:
         db.commit()
     except IntegrityError:  # the same user joining twice at once: the unique (game, user) wins
@@ -282,11 +282,11 @@ def start_game(
     game.to_act = rules.to_act(state)
     game.version = 0
     game.status = "live"
-    game.started_at = utcnow()
+    game.started_at = now_in(db)
     game.clock, game.due_at = clocks.start(game.clock, game.players, state, game.started_at)
     notices.enqueue_turn(db, game, game.to_act, state.turn.number)
     db.commit()
-    cache_for(db.get_bind()).put(game.id, 0, state)  # type: ignore[arg-type]
+    states_of(db).put(game.id, 0, state)
     notify(notifier, game_id, game.version)
     return get_game(db, game_id)
 

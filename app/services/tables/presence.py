@@ -22,7 +22,8 @@ from typing import Any
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Seat, utcnow
+from app.db.models import Game, Seat
+from app.shared.clock import now_in
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ def mark_seen(
     ).first()
     if row is None:
         return
-    now = utcnow()
+    now = now_in(db)
     interval = timedelta(seconds=MIN_WRITE_INTERVAL_S if min_interval_s is None else min_interval_s)
     values: dict[str, object] = {}
     if row.last_seen_at is None or now - _aware(row.last_seen_at) >= interval:
@@ -83,7 +84,7 @@ def mark_many_seen(
     "your turn" email while `socket_until` is in the future); None leaves the mark alone.
     """
     if user_ids:
-        now = utcnow()
+        now = now_in(db)
         values: dict[str, object] = {"last_seen_at": now}
         if socket_ttl_s is not None:
             values["socket_until"] = now + timedelta(seconds=socket_ttl_s)
@@ -101,7 +102,7 @@ def back_in(db: Session, game_id: int, seat: int) -> None:
     db.execute(
         update(Seat)
         .where(Seat.game_id == game_id, Seat.seat == seat, Seat.bot_level.is_(None))
-        .values(last_seen_at=utcnow(), left_at=None)
+        .values(last_seen_at=now_in(db), left_at=None)
         .execution_options(synchronize_session=False)
     )
 
@@ -112,7 +113,7 @@ def socket_closed(db: Session, game_id: int, user_id: int) -> None:
     db.execute(
         update(Seat)
         .where(Seat.game_id == game_id, Seat.user_id == user_id)
-        .values(last_seen_at=utcnow(), socket_until=None)
+        .values(last_seen_at=now_in(db), socket_until=None)
         .execution_options(synchronize_session=False)
     )
 
@@ -123,12 +124,12 @@ def seen_at(game: Game, seat: Seat) -> datetime | None:
     return max(stamps) if stamps else None
 
 
-def away_for(game: Game, seat: Seat, now: datetime | None = None) -> float:
+def away_for(game: Game, seat: Seat, now: datetime) -> float:
     """Seconds since the seat's owner was last seen (infinite if never)."""
     seen = seen_at(game, seat)
     if seen is None:
         return float("inf")
-    return ((now or utcnow()) - seen).total_seconds()
+    return (now - seen).total_seconds()
 
 
 def _aware(value: datetime) -> datetime:
@@ -165,7 +166,7 @@ def attended(
     """For each of these games that is still live: whether someone attends it (`_attended`)."""
     if not game_ids:
         return {}
-    now = now or utcnow()
+    now = now or now_in(db)
     rows = db.execute(
         select(Game.id, _attended(now, idle_s)).where(Game.id.in_(game_ids), Game.status == "live")
     )

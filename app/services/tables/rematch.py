@@ -18,12 +18,12 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Seat, User, utcnow
+from app.db.models import Game, Seat, User
 from app.i18n import t_
-from app.services.play import clocks
-from app.services.tables import caps, lobby
+from app.services.tables import caps, clocks, lobby
 from app.services.tables.lobby import get_game, lock_open_game, seat_of, visible_game
 from app.services.tables.names import names_key, seat_name
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier, notify
 
@@ -79,7 +79,7 @@ def offer(
         bot_names_of=names_key(old),
         rated=old.rated,  # only accounts sat at a rated table: the same ones are kept seats
     )
-    now = utcnow()
+    now = now_in(db)
     new.seats = []
     for s in old.seats:
         seat = Seat(seat=s.seat)
@@ -127,7 +127,7 @@ def accept(
     if seat is None:
         db.rollback()
         raise ServiceError("not_invited", "no seat is kept for you at this rematch any more")
-    seat.user_id, seat.reserved_for, seat.joined_at = user.id, None, utcnow()
+    seat.user_id, seat.reserved_for, seat.joined_at = user.id, None, now_in(db)
     db.commit()
     notify(notifier, new.id, new.version)
     new = get_game(db, new.id)

@@ -15,11 +15,12 @@ from sqlalchemy import and_, exists, select, update
 from sqlalchemy.orm import Session
 
 from app.bots import LEVELS
-from app.db.models import Game, Seat, User, utcnow
+from app.db.models import Game, Seat, User
 from app.i18n import t_
 from app.services.tables import lobby
 from app.services.tables.lobby import get_game, lock_open_game, seat_of, visible_game
 from app.services.tables.presence import away_for, mark_seen
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier, notify
 
@@ -79,7 +80,7 @@ def add_bot(
             "game_full", t_("every seat of game {game_id} is taken", game_id=game_id)
         )
     free.bot_level = level
-    free.joined_at = utcnow()
+    free.joined_at = now_in(db)
     db.commit()
     notify(notifier, game_id, game.version)
     return get_game(db, game_id)
@@ -127,7 +128,7 @@ def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None 
     if seat is None:
         raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     if seat.left_at is None:
-        seat.left_at = utcnow()
+        seat.left_at = now_in(db)
         db.flush()  # the seat row first: the lock order of this module (see the top)
     if game.host_id == user.id:
         others = [
@@ -176,7 +177,7 @@ def replace_with_bot(
     _live(game)
     if row.bot_level is not None:
         raise ServiceError("seat_has_bot", t_("a bot already plays seat {seat}", seat=seat))
-    now = utcnow()
+    now = now_in(db)
     if row.user_id != caller.id:
         if not _may_manage(game, caller, now, grace_s):
             raise ServiceError("not_host", "only the host can hand another player's seat to a bot")

@@ -9,37 +9,23 @@ SEADRAGONS_REPLAY_CACHE_GAMES).
 
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Move
 from app.i18n import t_
-from app.infra.state_cache import StateCache
-from app.realtime.documents import diff
 from app.services.tables.lobby import visible_game
 from app.services.tables.names import names_key, seat_name
+from app.shared.diff import diff
 from app.shared.errors import ServiceError
-
-# One cache per database, as for engine states: (game id, final version) -> replay document.
-_caches: weakref.WeakKeyDictionary[Engine, StateCache] = weakref.WeakKeyDictionary()
-_lock = threading.Lock()
-
-
-def _cache(engine: Engine, size: int) -> StateCache:
-    with _lock:
-        cache = _caches.get(engine)
-        if cache is None or cache.size != size:
-            cache = _caches[engine] = StateCache(size)
-        return cache
+from app.shared.state_cache import replays_of
 
 
 def replay(
-    db: Session, game_id: int, user_id: int | None, invite_code: str | None, cache_size: int
+    db: Session, game_id: int, user_id: int | None, invite_code: str | None
 ) -> dict[str, Any]:
     """The replay of a finished game the caller may see (private games: seat or invite)."""
     game = visible_game(db, game_id, user_id, invite_code)
@@ -52,7 +38,7 @@ def replay(
                 status=game.status,
             ),
         )
-    cache = _cache(db.get_bind(), cache_size)  # type: ignore[arg-type]
+    cache = replays_of(db)
     built = cache.get(game.id, game.version)
     if built is None:
         built = build(game, list(db.scalars(_moves(game.id))))

@@ -27,10 +27,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game, Move, utcnow
+from app.db.models import Game, Move
 from app.i18n import t_
-from app.infra.state_cache import cache_for
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
+from app.shared.state_cache import states_of
 
 OPTION = "spectator_delay"  # the key in a game's `options`
 # How far back the cache is searched for a state to replay from before starting over.
@@ -132,7 +133,7 @@ def visible_version(
 
 def _recent_commits(db: Session, game_id: int, seconds: int) -> list[tuple[int, float]]:
     """(seq, epoch time) of the game's moves of the last `seconds` (and a second's margin)."""
-    since = utcnow() - timedelta(seconds=seconds + 1)
+    since = now_in(db) - timedelta(seconds=seconds + 1)
     rows = db.execute(
         select(Move.seq, Move.created_at)
         .where(Move.game_id == game_id, Move.created_at > since)
@@ -154,7 +155,7 @@ def spectator_version_of(
     if policy is None or status != "live":
         return version
     recent = _recent_commits(db, game_id, policy.seconds) if policy.seconds else []
-    return visible_version(policy, status, version, recent, utcnow().timestamp())
+    return visible_version(policy, status, version, recent, now_in(db).timestamp())
 
 
 def state_at(db: Session, game: Game, version: int, current: Any | None = None) -> Any:
@@ -162,7 +163,7 @@ def state_at(db: Session, game: Game, version: int, current: Any | None = None) 
     nearest state the process's cache holds (else from the deal), and cached."""
     if version == game.version and current is not None:
         return current
-    cache = cache_for(db.get_bind())  # type: ignore[arg-type]
+    cache = states_of(db)
     state = cache.get(game.id, version)
     if state is not None:
         return state

@@ -25,10 +25,10 @@ from sqlalchemy.orm import Session
 
 import app.engine as rules
 from app.db.models import Game, Rating, Seat, User
-from app.infra.state_cache import cache_for
 from app.services.ratings import model as rm
 from app.services.tables.names import display_seat_name
 from app.services.watching import spectator_delay
+from app.shared.state_cache import states_of
 
 ClockKind = Literal["none", "live", "daily"]
 CLOCK_KINDS = ("none", "live", "daily")
@@ -118,14 +118,14 @@ def _position(db: Session, game: LiveGame, version: int, boards: BoardCache) -> 
     known = boards.get(key)
     if known is not None:
         return known
-    state = cache_for(db.get_bind()).get(game.id, version)  # type: ignore[arg-type]
+    state = states_of(db).get(game.id, version)
     if state is None:
         row = db.get(Game, game.id)
         if row is None:
             raise LookupError(game.id)
         if row.version == version and row.snapshot is not None:
             state = rules.state_from_json(row.snapshot)
-            cache_for(db.get_bind()).put(game.id, version, state)  # type: ignore[arg-type]
+            states_of(db).put(game.id, version, state)
         else:
             state = spectator_delay.state_at(db, row, version)
     item = position_of(state)

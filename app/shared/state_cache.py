@@ -1,13 +1,13 @@
-"""A small in-process cache of engine states, keyed by (game id, version), one per database."""
+"""Small in-process caches of what never changes once committed: engine states by (game id,
+version), replay documents by (game id, final version). One of each per session factory."""
 
 from __future__ import annotations
 
 import threading
-import weakref
 from collections import OrderedDict
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
 
 
 class StateCache:
@@ -45,15 +45,17 @@ class StateCache:
             self._items.clear()
 
 
-# One cache per Engine: two apps on two databases (tests, SQLite and Postgres) never share states.
-_caches: weakref.WeakKeyDictionary[Engine, StateCache] = weakref.WeakKeyDictionary()
-_caches_lock = threading.Lock()
+def states_of(db: Session) -> StateCache:
+    """The engine states cache of the session's factory: one per process and database, built
+    with the app's context (app/db/session.make_sessionmaker), never a module-level registry."""
+    return db.info["states"]
 
 
-def cache_for(engine: Engine) -> StateCache:
-    """The state cache belonging to `engine`'s database."""
-    with _caches_lock:
-        cache = _caches.get(engine)
-        if cache is None:
-            cache = _caches[engine] = StateCache()
-        return cache
+def replays_of(db: Session) -> StateCache:
+    """The replay documents cache of the session's factory, likewise."""
+    return db.info["replays"]
+
+
+def states_in(sessions: sessionmaker[Session]) -> StateCache:
+    """The engine states cache of a session factory (what its sessions' `states_of` returns)."""
+    return sessions.kw["info"]["states"]

@@ -16,7 +16,8 @@ from typing import Any
 from sqlalchemy import Integer, String, bindparam, insert, literal, select, true
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, OutboxEmail, Seat, User, UTCDateTime, utcnow
+from app.db.models import Game, OutboxEmail, Seat, User, UTCDateTime
+from app.shared.clock import now_in
 
 
 def wants_notices(user: User | None) -> bool:
@@ -47,7 +48,7 @@ def enqueue_turn(db: Session, game: Game, seat: int, turn: int, *, freed: bool =
             game_id=game.id,
             turn=turn,
             dedupe=f"turn:{game.id}:{turn}",
-            next_try_at=utcnow(),
+            next_try_at=now_in(db),
         )
     )
 
@@ -56,7 +57,7 @@ def enqueue_turn_by_seat(db: Session, game_id: int, seat: int, turn: int) -> Non
     """`enqueue_turn` in one INSERT ... SELECT, for a move that read no game row (the fast path
     of games._commit): the owner of `seat` gets a notice if a person plays it and they want one.
     """
-    db.execute(_turn_notice_statement(), turn_notice_params(game_id, seat, turn, utcnow()))
+    db.execute(_turn_notice_statement(), turn_notice_params(game_id, seat, turn, now_in(db)))
 
 
 def turn_notice_params(game_id: int, seat: int, turn: int, now: datetime) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session, selectinload
 import app.engine as rules
 from app.db.models import Game, Seat
 from app.i18n import t_
-from app.services.notices.turns import enqueue_turn
+from app.infra.turn_notices import enqueue_turn
 from app.shared.errors import ServiceError
 
 MODES = ("none", "live", "daily")
