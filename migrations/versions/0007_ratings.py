@@ -1,7 +1,7 @@
 """Background jobs; ratings, game results and rated tables.
 
-A durable job queue (app/services/jobs.py), unique per kind and key; the ratings tables
-(app/services/ratings.py) follow in this revision.
+A durable job queue (app/infra/jobs.py), unique per kind and key; the ratings tables
+(app/services/ratings/results.py) follow in this revision.
 
 Revision ID: 0007_ratings
 Revises: 0006_harden

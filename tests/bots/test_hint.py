@@ -15,6 +15,7 @@ from tests.engine.helpers import game
 
 IN_THREAD = WorkerProcesses(0)  # no processes: the search runs in the calling thread
 
+
 def _settings(make_settings: Callable[..., Settings]) -> Settings:
     # A search capped by rounds, not time: the same hint on a busy machine as on an idle one.
     return make_settings("sqlite://", bot_processes=0, hint_budget_seconds=60.0, hint_rounds=2)
