@@ -109,12 +109,11 @@ def test_socket_moves_are_written_from_the_loop_on_postgres_as_the_setting_says(
     from app.main import create_app
 
     url = make_postgres_db()
-    writer = create_app(make_settings(url, db_loop_connections=3)).state.realtime.store.loop_writer
+    writer = create_app(make_settings(url, db_loop_connections=3)).state.context.road.loop_writer
     assert writer is not None and writer.connections == 3
     assert (
-        create_app(make_settings(url, db_loop_connections=0)).state.realtime.store.loop_writer
-        is None
+        create_app(make_settings(url, db_loop_connections=0)).state.context.road.loop_writer is None
     )
     # SQLite: every move from a worker thread, whatever the setting.
-    assert create_app(make_settings(sqlite_url)).state.realtime.store.loop_writer is None
+    assert create_app(make_settings(sqlite_url)).state.context.road.loop_writer is None
     assert Settings().db_loop_connections == 4
