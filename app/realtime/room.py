@@ -54,6 +54,7 @@ from app.realtime.protocol import (
 from app.realtime.shared_reads import SharedReads
 from app.realtime.storage import GameSnap, LiveStore, Mark
 from app.services.tables.chat import HISTORY as CHAT_HISTORY
+from app.shared.diff import Memo, diff
 from app.shared.moves import Committed
 from app.shared.snapshots import marks_of
 
@@ -360,7 +361,7 @@ class Room:
         order = sorted(keys, key=lambda k: first is None or k != first[0].key)
         # The public parts of the view, once for every viewer kind of this change.
         shared = rules.shared_view(new.state) if order and new.state is not None else None
-        memo: docs.Memo = {}  # so the shared parts are diffed once, not once per viewer kind
+        memo: Memo = {}  # so the shared parts are diffed once, not once per viewer kind
         log_memo: docs.LogMemo = {}  # so a log entry most viewers see alike is built once
         mover, ack = first if first is not None else (None, None)
         for key in order:
@@ -368,7 +369,7 @@ class Room:
             prev = self.docs.get(key)
             patch = None
             if prev is not None and prev[0] < new.version:
-                patch = patch_frame(prev[0], new.version, docs.diff(prev[1], doc, memo=memo))
+                patch = patch_frame(prev[0], new.version, diff(prev[1], doc, memo=memo))
                 hist = self.history.setdefault(key, deque(maxlen=HISTORY))
                 hist.append((prev[0], new.version, patch))
             self.docs[key] = (new.version, doc)

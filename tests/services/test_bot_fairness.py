@@ -184,8 +184,9 @@ def test_workers_end_with_a_killed_server_process(tmp_path: Any) -> None:
     import sys
 
     code = (
-        "import os, sys; from app.infra.bot_pool import _process_pool; "
-        "pool = _process_pool(1, 0); print(pool.submit(os.getpid).result(60), flush=True); "
+        "import os, sys; from app.infra.bot_pool import WorkerProcesses; "
+        "pool = WorkerProcesses(1, 0).executor(); "
+        "print(pool.submit(os.getpid).result(60), flush=True); "
         "sys.stdin.read()"
     )
     server = subprocess.Popen(
