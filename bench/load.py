@@ -45,7 +45,7 @@ from websockets.exceptions import ConnectionClosed
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.realtime.legal_wire import expand_legal  # noqa: E402
+from app.engine import expand_legal  # noqa: E402
 
 ADMIN_URLS = [f"postgresql://{u}@127.0.0.1:5432/test" for u in ("postgres", "root")]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from app.engine import realm_vp, reef_gold, reef_ships
 from app.engine.board import CURRENTS, REALMS, neighbours
 from app.engine.content import content
 from app.engine.missions import minimal_payments
@@ -38,45 +39,21 @@ def _hidden_realm(cid: str) -> str | None:
     return card.realm if card.kind == "hidden_dragon" else None
 
 
+@cache
+def _held_worth(cid: str) -> tuple[tuple[str, ...], int]:
+    """What a Reef card held at the end scores (R-40), as the engine counts it: the ships it
+    counts as (a Wild's colour is open: valued as dark blue, the best) and its Gold."""
+    card = content().reefs[cid]
+    ships = reef_ships(card)
+    return (card.ships or ("blue",) * ships) if ships else (), reef_gold(card)
+
+
 @lru_cache(maxsize=4096)
 def _payments(
     mission_id: str, ships: tuple[tuple[str, int], ...], reefs: tuple[str, ...]
 ) -> list[tuple[dict[str, int], list[str]]]:
     """The engine's minimal payments, cached: rollouts ask the same questions again and again."""
     return minimal_payments(content().missions[mission_id], dict(ships), list(reefs))
-
-
-def realm_heads(mask: int) -> list[int]:
-    """One head square (a bit) per realm the mask covers, or [0] on currents only (R-56)."""
-    heads = []
-    for rm in REALM_LIST:
-        inside = mask & rm
-        if inside:
-            heads.append(inside & -inside)
-    return heads or [0]
-
-
-def realm_scores(counts: list[int], pieces: list[int], whirl: int, n: int) -> list[float]:
-    """VP per seat for one realm under the current ranking (R-42, R-43)."""
-    out = [0.0] * n
-    present = [(counts[s], pieces[s], s) for s in range(n) if counts[s]]
-    if not present or not whirl:
-        return out
-    present.sort(reverse=True)
-    top = present[0][:2]
-    firsts = [s for c, k, s in present if (c, k) == top]
-    if n == 2:
-        if len(firsts) == 1:
-            out[firsts[0]] = 2.0 * whirl
-        return out
-    for s in firsts:
-        out[s] = 3.0 * whirl
-    if len(firsts) == 1 and len(present) > 1:
-        second = present[1][:2]
-        for c, k, s in present[1:]:
-            if (c, k) == second:
-                out[s] = float((3 * whirl) // 2)
-    return out
 
 
 class Evaluator:
@@ -137,7 +114,7 @@ class Evaluator:
     def realm_value(self, counts: list[int], pieces: list[int], whirl: int) -> list[float]:
         """Blend of the current ranking and a presence share: early leads are not yet safe."""
         n = self.pos.n
-        hard = realm_scores(counts, pieces, whirl, n)
+        hard = realm_vp(counts, pieces, whirl, n)
         total = sum(counts)
         if not total:
             return hard
@@ -153,13 +130,12 @@ class Evaluator:
 
     def reef_value(self, seat: int, cid: str) -> float:
         """A Reef card held by the seat, outside realm presence (counted in the realms)."""
+        ships, gold = _held_worth(cid)
+        if gold:
+            return float(gold)
+        if ships:
+            return sum(self.ship_value(seat, c) for c in ships)
         card = content().reefs[cid]
-        if card.kind == "gold":
-            return float(card.gold)
-        if card.kind == "two_ships":
-            return sum(self.ship_value(seat, c) for c in card.ships)
-        if card.kind == "wild_ship":
-            return self.ship_value(seat, "blue")
         if card.tracks and self.reward is not None:  # Coral Reef: tail steps and Gold (R-55)
             return card.gold + max(0.0, self.reward.gain(seat, card.tracks))
         return 0.0

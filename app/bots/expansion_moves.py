@@ -8,19 +8,40 @@ uses the card exactly when it pays more than keeping it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from functools import lru_cache
+from typing import Any, Protocol
 
-from app.engine.board import ISLAND, mask_of, neighbours
+from app.engine import realm_heads
+from app.engine.board import ISLAND, bit, mask_of, neighbours
 from app.engine.content import content
 from app.engine.shapes import placements
 
-from .evaluate import _payments, realm_heads
+from .evaluate import Evaluator, _payments
+from .position import Position
 from .reward import KEEP, effect_of, keep_factor
 
-if TYPE_CHECKING:
-    from .greedy import Scorer
-
 Json = dict[str, Any]
+
+
+class Scorer(Protocol):
+    """What these scores read of the greedy bot's scorer (greedy.Scorer, which calls them)."""
+
+    view: Json
+    pos: Position
+    ev: Evaluator
+    future: float
+
+    def card_value(self, card: str) -> float: ...
+
+    def draw_value(self, source: Json | None) -> float: ...
+
+
+@lru_cache(maxsize=1 << 12)
+def _ancestral_heads(mask: int) -> tuple[int, ...]:
+    """The heads (square bits) the engine offers the Ancestral head on these squares (R-56)."""
+    return tuple(bit(*sq) for sq in realm_heads(mask))
+
+
 PRIORITY = 50.0  # a Coral Reef worth playing goes first: its treasure may serve this very turn
 REEF4_GAIN = 1.2  # keeping the best of four Reef cards instead of two
 ANY_TAIL_GAIN = 0.8  # steering ships to the best tracks, when the step does not list them
@@ -113,7 +134,7 @@ def _best_with(
             continue
         if effect == "ancestral":
             # The player picks the head's realm (R-56): the best one counts.
-            delta = max(ev.place_delta(mask, head=h, effects=eff) for h in realm_heads(mask))
+            delta = max(ev.place_delta(mask, head=h, effects=eff) for h in _ancestral_heads(mask))
         else:
             head = 1 << (a["head"][0] * 15 + a["head"][1])
             delta = ev.place_delta(mask, head=head, effects=eff)

@@ -13,14 +13,14 @@ import math
 from functools import cache
 from typing import Any
 
-from app.engine.board import OUTER_EDGE, REALM_MASKS, REALMS
+from app.engine import BONUS_TILE_CAP, TRACKS
+from app.engine.board import OUTER_EDGE
 from app.engine.content import content, expansion_content
 
-from .position import Position
+from .position import REALM_LIST, Position
 
 Json = dict[str, Any]
-TRACKS = ("green", "purple", "red")
-CAP = 20.0
+CAP = float(BONUS_TILE_CAP)
 ADVANCE_RATE = 0.4  # expected tail steps per track per remaining head (ships, blue, reefs)
 TREASURE_DRAW = 2.5  # a Hidden Treasure space: keep the better of two cards (plus its tile)
 # What holding a Hidden Treasure is worth while turns remain: the gain of using it well once.
@@ -225,6 +225,3 @@ class Reward:
     def seat_value(self, seat: int) -> float:
         """Tails plus Hidden Treasures held."""
         return self.values[seat] + self.treasures_value(seat)
-
-
-REALM_LIST = [REALM_MASKS[r] for r in REALMS]

@@ -13,6 +13,16 @@ Public API:
     parse_action(data) -> Action: an action parsed once (apply takes it as it is)
     explain(state, seat, action) -> Reason | None: why `apply` would refuse it (code, facts)
     explain_unparsed(data, error) -> Reason: the same for an action that does not parse
+
+Rules other layers apply themselves, so that each has one definition (here):
+    packed_legal(state, seat), pack_legal(actions), expand_legal(packed): the compact wire form
+        of the legal actions (the sockets send it)
+    realm_heads(mask): the heads the Ancestral head may take on a set of squares (R-56)
+    realm_vp(dragons, pieces, whirlpools, players): a realm's ranking, fast form (R-43)
+    ranking_key(player): a player's place in the final ranking (R-44)
+    reef_ships(card), reef_gold(card), reef_vp(card): a Reef card held at the end (R-40)
+    TRACKS: the Reward Board's tracks (R-50); BONUS_TILE_CAP: a Bonus tile's most VP (R-53)
+    client_content(): the printed content and rule constants the client is sent (/content.json)
 """
 
 from __future__ import annotations
@@ -21,14 +31,19 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .actions import to_json as _action_json
+from .bonus import TILE_CAP as BONUS_TILE_CAP
+from .client_content import client_content
+from .content import TRACKS
 from .errors import CODES, EngineError
 from .events import describe, line
 from .explain import Reason, explain, explain_unparsed
-from .legal import legal_actions, listed_form
+from .legal import legal_actions, listed_form, realm_heads
+from .legal_wire import expand_legal, pack_legal, packed_legal
 from .rules import apply, to_act
-from .scoring import final_scores
+from .scoring import final_scores, ranking_key, realm_vp
 from .setup import new_game
 from .state import GameOptions, State, state_from_json, state_to_json
+from .tally import reef_gold, reef_ships, reef_vp
 from .views import event_for, replay_view, shared_view, view_for
 
 
@@ -51,7 +66,9 @@ def replay(options: GameOptions, seed: int, moves: list[tuple[int, dict[str, Any
 
 
 __all__ = [
+    "BONUS_TILE_CAP",
     "CODES",
+    "TRACKS",
     "Action",
     "EngineError",
     "GameOptions",
@@ -59,8 +76,10 @@ __all__ = [
     "State",
     "apply",
     "canonical_action",
+    "client_content",
     "describe",
     "event_for",
+    "expand_legal",
     "explain",
     "explain_unparsed",
     "final_scores",
@@ -69,7 +88,15 @@ __all__ = [
     "line",
     "listed_form",
     "new_game",
+    "pack_legal",
+    "packed_legal",
     "parse_action",
+    "ranking_key",
+    "realm_heads",
+    "realm_vp",
+    "reef_gold",
+    "reef_ships",
+    "reef_vp",
     "replay",
     "replay_view",
     "shared_view",

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import SIZE
-from .content import DECKS, SHIP_COLOURS
+from .content import DECKS, SHIP_COLOURS, TRACKS
 from .errors import EngineError
 from .text import t_
 
@@ -27,7 +27,6 @@ TYPES = (
     "choose_tail",
     "take_back",
 )
-TRACKS = ("green", "purple", "red")
 
 
 @dataclass(frozen=True)

@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from .board import OUTER_EDGE, REALM_MASKS, REALMS
-from .content import content, expansion_content
+from .content import TRACKS, content, expansion_content
 from .state import State
+from .tally import gold_vp, mission_vp, realm_presence
 
-TRACKS = ("green", "purple", "red")
+# A Bonus tile scores at most this many VP for one player.
+TILE_CAP = 20
 
 
 def _tile_raw(s: State, seat: int, tile: dict[str, Any]) -> int:
-    from .scoring import gold_vp, mission_vp, realm_presence  # scoring imports this module
-
     p = s.players[seat]
     per = tile["values"][0 if len(s.players) <= 3 else 1]
     kind = tile["kind"]
@@ -46,7 +46,7 @@ def tail_detail(s: State, seat: int, track: str) -> dict[str, Any]:
     tile_id = s.reward["bonus"][track]
     tile = expansion_content().bonus_tiles[tile_id]
     pos = s.players[seat].tails[track]
-    value = min(20, _tile_raw(s, seat, tile))
+    value = min(TILE_CAP, _tile_raw(s, seat, tile))
     full = pos >= s.reward["length"]
     half = not full and pos >= s.reward["milestone"]
     vp = value if full else value // 2 if half else 0

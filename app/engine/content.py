@@ -10,6 +10,9 @@ from pathlib import Path
 CONTENT_DIR = Path(__file__).parent / "content"
 SHIP_COLOURS = ("green", "purple", "red", "blue")
 DECKS = ("S", "M", "L")  # Small (yellow), Medium (blue), Large (red) Pattern decks
+# The Reward Board's three tracks, one per ship colour, in the board's order. The order
+# is the one setup deals the arrows and Bonus tiles in, so it is part of every seeded game.
+TRACKS = ("green", "purple", "red")
 
 
 @dataclass(frozen=True)

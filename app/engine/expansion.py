@@ -11,13 +11,12 @@ import random
 from functools import cache
 from typing import Any
 
-from .content import SHIP_COLOURS, content, expansion_content
+from .content import SHIP_COLOURS, TRACKS, content, expansion_content
 from .errors import EngineError
 from .state import State
 from .text import t_
 
 Events = list[dict[str, Any]]
-TRACKS = ("green", "purple", "red")
 TRACK_LENGTH = {2: 9, 3: 8, 4: 7, 5: 6}  # spaces after the start
 # When each Hidden Treasure may be used.
 BEFORE_PLACING = ("no_cost", "triple_gold", "extra_body", "free_shape", "contact_gold")

@@ -14,7 +14,7 @@ from typing import Any
 
 from .board import REALM_MASKS, REALMS, bit
 from .content import content
-from .scoring import majority_vp, uncovered_whirlpools
+from .scoring import realm_vp, uncovered_whirlpools
 from .state import State
 
 Presence = dict[int, tuple[int, int]]  # seat -> (Dragons counted, pieces in the realm)
@@ -82,17 +82,19 @@ def standings(
         realm = base.realm
         seats = []
         presence: Presence = {}
+        counts = []
         for seat in range(n):
             shown_hidden = hidden[seat].get(realm, 0)
             count = base.dragons[seat] + shown_hidden
             pieces = base.pieces[seat]
             if count:
                 presence[seat] = (count, pieces)
+            counts.append(count)
             seats.append({"seat": seat, "dragons": count, "pieces": pieces, "hidden": shown_hidden})
-        vp = majority_vp(presence, base.whirlpools, n)
+        vp = realm_vp(counts, base.pieces, base.whirlpools, n)
         top = max(presence.values(), default=None)
         for s in seats:
-            s["vp"] = vp.get(s["seat"], 0)
+            s["vp"] = vp[s["seat"]]
         out.append(
             {
                 "realm": realm,

@@ -2,42 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from .board import REALM_MASKS, REALMS, bit
-from .bonus import TRACKS, tail_detail, tail_scores
-from .content import content
+from .board import REALM_MASKS, REALMS
+from .bonus import tail_detail, tail_scores
+from .content import TRACKS
 from .state import State
+from .tally import gold_vp, hidden_dragons, mission_vp, realm_presence, ships_vp
 
 CATEGORIES = ("gold", "ships", "missions", "most_missions", "realms")
-
-
-def _card_kinds(card_ids: list[str]) -> list[Any]:
-    reefs = content().reefs
-    return [reefs[c] for c in card_ids]
-
-
-def gold_vp(state: State, seat: int) -> int:
-    """1 VP per Gold; a Gold card still held counts 4 (R-40)."""
-    p = state.players[seat]
-    return p.gold + sum(c.gold for c in _card_kinds(p.reefs) if c.kind == "gold")
-
-
-def ships_vp(state: State, seat: int) -> int:
-    """1 VP per ship: tokens, Two-Ship cards (2), Wild cards (1) (R-40)."""
-    p = state.players[seat]
-    cards = _card_kinds(p.reefs)
-    return (
-        sum(p.ships.values())
-        + 2 * sum(1 for c in cards if c.kind == "two_ships")
-        + sum(1 for c in cards if c.kind == "wild_ship")
-    )
-
-
-def mission_vp(state: State, seat: int) -> int:
-    """VP printed on the completed missions."""
-    missions = content().missions
-    return sum(missions[m].vp for m in state.players[seat].missions)
 
 
 def most_missions(state: State) -> list[int]:
@@ -49,26 +23,6 @@ def most_missions(state: State) -> list[int]:
     tied = [s for s, n in enumerate(counts) if n == top]
     best_vp = max(mission_vp(state, s) for s in tied)
     return [s for s in tied if mission_vp(state, s) == best_vp]
-
-
-def realm_presence(state: State, realm: str) -> dict[int, tuple[int, int]]:
-    """Per seat with presence: (Dragons counted, pieces on the board) in a realm (R-42)."""
-    rmask = REALM_MASKS[realm]
-    dragons = [0] * len(state.players)
-    for d in state.dragons:
-        if d.mask & rmask:
-            dragons[d.owner] += 1
-            if d.ancestral and bit(*d.head) & rmask:
-                dragons[d.owner] += 1  # the Ancestral head counts as two Dragons (R-56)
-    out = {}
-    for p in state.players:
-        hidden = sum(
-            1 for c in _card_kinds(p.reefs) if c.kind == "hidden_dragon" and c.realm == realm
-        )
-        count = dragons[p.seat] + hidden
-        if count:
-            out[p.seat] = (count, (p.pieces & rmask).bit_count())
-    return out
 
 
 def uncovered_whirlpools(state: State, realm: str) -> int:
@@ -103,6 +57,36 @@ def majority_vp(
     if len(tiers[0]) == 1 and len(tiers) > 1:
         scores.update({s: first_vp // 2 for s in tiers[1]})
     return scores
+
+
+def realm_vp(
+    dragons: Sequence[int], pieces: Sequence[int], whirlpools: int, players: int
+) -> list[int]:
+    """VP per seat for one realm (R-43) from per-seat lists: Dragons counted and pieces.
+
+    The fast form of `majority_vp` (no dicts, no tiers), for callers that rank a realm many
+    times: the live standings of every view, and the bots' evaluation of every candidate
+    placement. tests/engine/test_realm_vp.py holds the two forms equal.
+    """
+    out = [0] * players
+    present = [(dragons[s], pieces[s], s) for s in range(players) if dragons[s]]
+    if not present or not whirlpools:
+        return out
+    present.sort(reverse=True)
+    top = present[0][:2]
+    firsts = [s for c, k, s in present if (c, k) == top]
+    if players == 2:
+        if len(firsts) == 1:
+            out[firsts[0]] = 2 * whirlpools
+        return out
+    for s in firsts:
+        out[s] = 3 * whirlpools
+    if len(firsts) == 1 and len(present) > 1:
+        second = present[1][:2]
+        for c, k, s in present[1:]:
+            if (c, k) == second:
+                out[s] = (3 * whirlpools) // 2
+    return out
 
 
 def final_scores(state: State) -> dict[str, Any]:
@@ -144,21 +128,20 @@ def _realm_cell(state: State, seat: int, realm: str) -> dict[str, Any]:
     """A realm cell of the final scores: Dragons counted (R-42), of which Hidden Dragon cards,
     and pieces; final scoring always counts the Hidden Dragons, so `hidden_included` is true."""
     count, pieces = realm_presence(state, realm).get(seat, (0, 0))
-    hidden = sum(
-        1
-        for c in _card_kinds(state.players[seat].reefs)
-        if c.kind == "hidden_dragon" and c.realm == realm
-    )
+    hidden = hidden_dragons(state, seat, realm)
     if not count:
         pieces = (state.players[seat].pieces & REALM_MASKS[realm]).bit_count()
     return {"count": count, "hidden": hidden, "hidden_included": True, "pieces": pieces}
 
 
+def ranking_key(player: dict[str, Any]) -> tuple[int, int, int]:
+    """A player's place in the final ranking (R-44), better is larger: total VP, then (in the
+    expansion) VP from the tails, then missions completed. `player` is an entry of
+    `final_scores(state)["players"]`; equal keys share a place."""
+    return (player["total"], player["categories"].get("tails", 0), player["missions_completed"])
+
+
 def winners(players: list[dict[str, Any]]) -> list[int]:
-    """R-44: most VP; then (expansion) tail VP; then missions completed; else shared."""
-
-    def key(p: dict[str, Any]) -> tuple[int, int, int]:
-        return (p["total"], p["categories"].get("tails", 0), p["missions_completed"])
-
-    best = max(key(p) for p in players)
-    return [p["seat"] for p in players if key(p) == best]
+    """R-44: the seats with the best `ranking_key`; several when it stays equal (shared)."""
+    best = max(ranking_key(p) for p in players)
+    return [p["seat"] for p in players if ranking_key(p) == best]

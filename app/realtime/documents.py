@@ -2,7 +2,7 @@
 
 A viewer's document is `{"view": view_for(state, seat), "legal": packed_legal(state, seat),
 "clock": ...}`: the `view` GET /api/games/{id}/state returns, that viewer's legal actions in the
-compact form of app/realtime/legal_wire.py (expanded, exactly the state's `legal_actions`), and
+compact form of app/engine/legal_wire.py (expanded, exactly the state's `legal_actions`), and
 the game's public turn clock (the state's `clock`). Viewers with
 the same key (seat, acting) see the same document, so it is computed once per key, not once per
 socket. Only a seat that acts now has legal actions; everyone else's `legal` is null.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import app.engine as rules
-from app.realtime.legal_wire import packed_legal
+from app.engine import packed_legal
 from app.realtime.protocol import dumps
 from app.services.play.games import timeout_note
 from app.shared.snapshots import GameSnap, MoveInfo

@@ -8,7 +8,6 @@ and the module talks to the JSON API (and the WebSocket) itself. Mount with
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
-from app.engine.content import content, expansion_content
+from app.engine import client_content
 from app.i18n import t_, translate
 from app.i18n.templating import install_i18n
 from app.services.tables.chat import CHAT_MAX_CHARS
@@ -78,37 +77,6 @@ def replay_page(request: Request, game_id: GameId) -> HTMLResponse:
 def rules_page(request: Request) -> HTMLResponse:
     """A summary of the rules."""
     return _page(request, "rules.html", title=t_("Rules"))
-
-
-@cache
-def client_content() -> dict[str, Any]:
-    """The printed card data the client needs to draw cards (shapes, missions, reefs)."""
-    c = content()
-    x = expansion_content()
-    return {
-        "shapes": {k: [list(sq) for sq in v] for k, v in c.shapes.items()},
-        "pattern_shape": dict(c.pattern_shape),
-        "pattern_deck": dict(c.pattern_deck),
-        "missions": {
-            k: {"ships": m.ships, "vp": m.vp, "reef": m.reef} for k, m in c.missions.items()
-        },
-        "reefs": {
-            k: {
-                "kind": r.kind,
-                "ships": list(r.ships),
-                "realm": r.realm,
-                "gold": r.gold,
-                "tracks": list(r.tracks),
-            }
-            for k, r in c.reefs.items()
-        },
-        # Treasures of the Deep: what each Hidden Treasure does, and the Bonus tiles' text.
-        "treasures": dict(x.treasures),
-        "bonus_tiles": {
-            k: {"kind": t["kind"], "values": t["values"], "text": t["text"]}
-            for k, t in x.bonus_tiles.items()
-        },
-    }
 
 
 @router.get("/content.json")

@@ -17,11 +17,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine import EngineError, GameOptions, apply, legal_actions, new_game, to_act
+from app.engine import (
+    EngineError,
+    GameOptions,
+    apply,
+    expand_legal,
+    legal_actions,
+    new_game,
+    pack_legal,
+    to_act,
+)
 from app.engine.content import content, expansion_content
 from app.engine.preview import outcomes
 from app.engine.shapes import same_shape
-from app.realtime.legal_wire import expand_legal, pack_legal
 from tests.engine.helpers import game
 
 XC = expansion_content()

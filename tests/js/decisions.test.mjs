@@ -35,7 +35,7 @@ test("payments: one per listed action, cheapest first (VP given up, then pieces)
       assert.ok(listed(s, p.action));
       const tokens = Object.values(p.action.tokens).reduce((a, b) => a + b, 0);
       assert.equal(p.tokens.length, tokens);
-      const worth = p.cards.map((c) => ({ two_ships: 2, wild_ship: 1 })[content.reefs[c].kind] ?? 0);
+      const worth = p.cards.map((c) => content.reefs[c].vp); // the engine's R-40 value, sent in the content
       assert.equal(p.cost, tokens + worth.reduce((a, b) => a + b, 0));
     }
     for (let i = 1; i < pays.length; i++) assert.ok(pays[i - 1].cost <= pays[i].cost, `${m} sorted`);

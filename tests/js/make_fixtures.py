@@ -19,17 +19,17 @@ sys.path.insert(0, str(ROOT))
 from app.engine import (  # noqa: E402
     GameOptions,
     apply,
+    client_content,
     legal_actions,
     new_game,
+    pack_legal,
     preview,
     replay_view,
     to_act,
     view_for,
 )
 from app.engine.content import expansion_content  # noqa: E402
-from app.realtime.legal_wire import pack_legal  # noqa: E402
 from app.services.watching import replays  # noqa: E402
-from app.web.pages import client_content  # noqa: E402
 
 OUT = Path(__file__).parent / "fixtures"
 

@@ -22,7 +22,7 @@ import jsonpatch
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from app.realtime.legal_wire import expand_legal
+from app.engine import expand_legal
 from app.realtime.protocol import unbundled
 
 ORIGIN = "http://game.example"

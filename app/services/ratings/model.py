@@ -10,6 +10,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from app.engine import ranking_key
 from app.services.ratings.anchors import ANCHORS
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3, beta 25/6, tau 25/300 (the package's defaults)
@@ -57,19 +58,11 @@ def anchor(level: str) -> Skill:
     return Skill(mu, sigma)
 
 
-def score_key(player: dict[str, Any]) -> tuple[int, int, int]:
-    """Better is larger: total VP, then tail VP, then missions completed.
-
-    The engine's winner rule (R-44) ranks only the winners; this is the same key applied to
-    every place (tests/services/test_rating_model.py pins it to `final_scores()['winners']`).
-    """
-    return (player["total"], player["categories"].get("tails", 0), player["missions_completed"])
-
-
 def placings(final_scores: dict[str, Any], quit: Sequence[bool]) -> list[int]:
-    """1-based place per seat; equal keys share a place. A seat its owner quit (`quit`) ranks
+    """1-based place per seat by the engine's ranking key (R-44); equal keys share a place. A
+    seat its owner quit (`quit`) ranks
     below every seat that was played to the end, and quitters among themselves by score."""
-    keys = {p["seat"]: (not quit[p["seat"]], *score_key(p)) for p in final_scores["players"]}
+    keys = {p["seat"]: (not quit[p["seat"]], *ranking_key(p)) for p in final_scores["players"]}
     return [1 + sum(1 for k in keys.values() if k > keys[seat]) for seat in range(len(keys))]
 
 

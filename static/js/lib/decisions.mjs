@@ -5,10 +5,10 @@
 
 import { legalOf } from "./state.mjs";
 
-/** End-game VP a Reef card is worth while held (R-40): what paying with it gives up. */
+/** End-game VP a Reef card is worth while held (R-40), as the engine counts it (content.reefs[id].vp
+ * from /content.json): what paying with it gives up. */
 function cardWorth(content, id) {
-  const kind = content?.reefs?.[id]?.kind;
-  return kind === "two_ships" ? 2 : kind === "wild_ship" ? 1 : 0;
+  return content?.reefs?.[id]?.vp ?? 0;
 }
 
 /** Missions with at least one listed payment, in market order. */
@@ -19,7 +19,7 @@ export function completableMissions(legal) {
 /**
  * The listed payments for one mission, cheapest first: each is one `mission` action with the
  * ship tokens it returns (one colour per token) and the Reef cards it spends. "Cheapest" is the
- * fewest end-game VP given up (a token 1, a Two-Ship card 2, a Wild 1), then the fewest pieces.
+ * fewest end-game VP given up (a token 1, a card its `vp` from the content), then the fewest pieces.
  */
 export function missionPayments(legal, mission, content) {
   return legal

@@ -3,14 +3,13 @@
 // view.reward = {length, milestone, spaces: {track: [space 1..length]}, arrows: {track:
 // {position: colour}}, bonus: {track: tile id}}; a tail at 0 is still on the start space.
 // When a tail must be advanced, each open track is a button: click (or Enter) to choose it.
+// The tracks and their order come from the engine's content (content.tracks, /content.json).
 
 import { trackName } from "../lib/cards.mjs";
 import { hasKey, t } from "../lib/i18n.mjs";
 import { glyphOf } from "../lib/marks.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX, SHIP_HEX } from "./paint.mjs";
-
-const TRACKS = ["green", "purple", "red"];
 
 /** A space's reward as a short label and a tooltip. */
 function spaceLabel(code, arrow) {
@@ -44,7 +43,7 @@ export function rewardBoard(view, names, content, opts = {}) {
   const tiles = content?.bonus_tiles ?? {};
   const choose = opts.choose ?? {};
   const colourName = (c) => (hasKey(`colour.${c}`) ? t(`colour.${c}`) : c);
-  const rows = TRACKS.map((track) => {
+  const rows = (content?.tracks ?? []).map((track) => {
     const cells = [];
     for (let pos = 0; pos <= length; pos++) {
       const arrow = arrows[track]?.[String(pos)];

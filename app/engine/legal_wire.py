@@ -1,5 +1,8 @@
 """Legal actions on the wire: a compact form for sockets, and its exact expansion.
 
+The engine's own function (not the sockets'): it is built from the engine's placement masks and
+heads (`legal_hand`, `realm_heads`), which stay private to the engine.
+
 A seat's placements are most of its legal actions, and most of their bytes: each lists its four
 to six squares. On the socket they travel grouped by card and orientation, as the orientation's
 squares once (relative to an anchor) and then only the anchors, so the list's JSON shrinks
@@ -15,7 +18,7 @@ An anchor without a head index puts the head on the first square of `cells`.
 
 `packed_legal` builds this form straight from the engine's placement masks (`legal_parts`),
 without building the action dicts first; it equals `pack_legal(legal_actions(...))` exactly
-(tests/realtime/test_units.py pins the two together over whole random games).
+(tests/engine/test_legal_wire.py pins the two together over whole random games).
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from app.engine.board import SIZE, mask_of
-from app.engine.legal import (
+from .board import SIZE, mask_of
+from .legal import (
     HandMasks,
     legal_hand,
     legal_parts,
