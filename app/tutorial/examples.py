@@ -4,7 +4,7 @@ Each example is a public view (`view_for(state, None)`, R-60: a spectator's) of 
 position, the squares to mark, and the figures the engine gives for it:
 
 - Smaug's placement (the rulebook's example): a scripted game (scripts/smaug.json, found by
-  app.tutorial.search) at Smaug's turn; the figures are `preview.outcome` of the placement,
+  tools/tutorial_search.py) at Smaug's turn; the figures are `preview.outcome` of the placement,
   and the board shows the Dragon placed.
 - The Starfish majority: the end of the ending lesson's game, scored by `final_scores`.
 - Each Hidden Treasure: a position of the expansion lesson's game where the learner is about to

@@ -1,6 +1,6 @@
 """The tutorials' lessons: which scripted game each replays, and what each step says.
 
-A lesson is a fixed game (`scripts/<id>.json`, found by `app.tutorial.search`): the options,
+A lesson is a fixed game (`scripts/<id>.json`, found by tools/tutorial_search.py): the options,
 the seed and every move, the learner's tagged with the kind of step it teaches. The words are
 here, one text per step kind, written from the rulebooks (shared/rules) with the ruling that
 decided a point where one did. `{name}` fields are filled from the engine at the step (the cost
@@ -302,7 +302,7 @@ STEPS: dict[str, StepText] = {
 
 @cache
 def script(lesson_id: str) -> dict[str, Any]:
-    """The lesson's fixed game: options, seed and every move (found by app.tutorial.search)."""
+    """The lesson's fixed game: options, seed and every move (found by tools/tutorial_search.py)."""
     return json.loads((SCRIPTS / f"{lesson_id}.json").read_text())
 
 

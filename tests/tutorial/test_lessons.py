@@ -15,8 +15,9 @@ from app.engine.content import content
 from app.engine.explain import REASONS, explain
 from app.engine.state import GameOptions
 from app.shared.errors import ServiceError
-from app.tutorial import search, session
+from app.tutorial import session
 from app.tutorial.lessons import LEARNER, LESSONS, STEPS, script, step_moves
+from tools import tutorial_search as search
 
 Json = dict[str, Any]
 
@@ -224,7 +225,7 @@ def test_the_search_finds_the_committed_scripts(name: str, seed: int) -> None:
     found = search.SEARCHES[name](seed)
     assert found is not None
     # A change to the engine or the greedy bot can change the game the search finds: then re-run
-    # `python -m app.tutorial.search --write <name>` and review the lesson (these tests say if
+    # `python -m tools.tutorial_search --write <name>` and review the lesson (these tests say if
     # the new script still teaches what its steps say).
     assert found["moves"] == script(name)["moves"], f"re-run the search for {name}"
     assert found["options"] == script(name)["options"]

@@ -7,8 +7,8 @@ it lands on, a mission paid with two ships for one, the rulebook's Starfish majo
 learner's moves are chosen by a lesson plan, the other seats by the greedy bot (or, for the
 ending, by a plan that builds the rulebook's example); each learner decision becomes a step.
 
-    python -m app.tutorial.search            # prints what it finds
-    python -m app.tutorial.search --write    # and rewrites the scripts
+    python -m tools.tutorial_search            # prints what it finds
+    python -m tools.tutorial_search --write    # and rewrites the scripts
 
 The scripts are committed: the search is run when a rules change breaks a lesson (the lesson
 tests fail), never at run time.
@@ -33,7 +33,7 @@ from app.engine.shapes import orientations
 from app.engine.state import GameOptions, State
 
 Json = dict[str, Any]
-SCRIPTS = Path(__file__).with_name("scripts")
+SCRIPTS = Path(__file__).resolve().parents[1] / "app" / "tutorial" / "scripts"
 LEARNER = 0
 STARFISH = REALM_MASKS["starfish"]
 

@@ -1,0 +1,1 @@
+"""Developer tools: run from a checkout (`python -m tools.NAME`), never shipped in the package."""
