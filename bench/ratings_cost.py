@@ -47,7 +47,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.models import Game, Seat, User, utcnow
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.scoring import winners
-from app.services.ratings import profiles
+from app.services.ratings import history, leaderboard, profiles
 from app.services.ratings import results as ratings
 from app.services.ratings import summaries as profile_summaries
 from app.settings import Settings
@@ -195,9 +195,9 @@ def reads(
             timed("profile", profiles.profile, db, name, settings)
             timed("profile_vs", profiles.profile, db, name, settings, vs=f"p{rng.randrange(users)}")
             variant, page = rng.choice(["base", "expansion"]), rng.randint(1, 4)
-            timed("leaderboard", profiles.leaderboard, db, variant, page, settings)
+            timed("leaderboard", leaderboard.leaderboard, db, variant, page, settings)
             user = db.scalar(select(User).where(User.username == name))
-            timed("history", profiles.history, db, user, rng.randint(1, 3), settings)
+            timed("history", history.history, db, user, rng.randint(1, 3), settings)
             # As a request ends: with COMMIT (app.db.session.read_session), which keeps the
             # connection's prepared statements; `--rollback` ends reads as requests used to.
             if rollback:
@@ -294,7 +294,7 @@ def plans(engine, sessions, settings: Settings, username: str) -> dict[str, list
         with sessions() as db:
             profiles.profile(db, username, settings)
             label[0] = "leaderboard page 2"
-            profiles.leaderboard(db, "base", 2, settings)
+            leaderboard.leaderboard(db, "base", 2, settings)
     finally:
         event.remove(engine, "before_cursor_execute", catch)
     pg = engine.dialect.name == "postgresql"

@@ -8,6 +8,8 @@ from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
 from app.i18n import t_
+from app.services.ratings import history as history_reads
+from app.services.ratings import leaderboard as leaderboard_reads
 from app.services.ratings import profiles
 from app.services.ratings import results as ratings
 from app.services.tables.lobby import visible_game
@@ -166,13 +168,13 @@ def leaderboard(
     page: Page = 1,
 ) -> LeaderboardOut:
     """Non-provisional ratings of a variant, best first, paged."""
-    return LeaderboardOut(**profiles.leaderboard(db, variant, page, settings))
+    return LeaderboardOut(**leaderboard_reads.leaderboard(db, variant, page, settings))
 
 
 @router.get("/me/history", response_model=HistoryOut, responses=errors(401, 422, 503))
 def my_history(db: DbDep, user: UserDep, settings: SettingsDep, page: Page = 1) -> HistoryOut:
     """My finished games with their results, newest first, paged (private ones included)."""
-    return HistoryOut(**profiles.history(db, user, page, settings))
+    return HistoryOut(**history_reads.history(db, user, page, settings))
 
 
 @router.get(

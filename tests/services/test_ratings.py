@@ -338,7 +338,7 @@ def test_the_waiting_room_prediction_favours_the_stronger_seat(
 def test_equal_ratings_share_a_rank_on_the_leaderboard_and_the_profile(
     db: Session, make_account: MakeAccount
 ) -> None:
-    from app.services.ratings import profiles
+    from app.services.ratings import leaderboard, profiles
     from app.settings import Settings
 
     settings = Settings(rating_provisional_sigma=100.0, leaderboard_page_size=2)
@@ -348,8 +348,8 @@ def test_equal_ratings_share_a_rank_on_the_leaderboard_and_the_profile(
             Rating(user_id=user.id, variant="base", mu=25.0, sigma=3.0, display=display, games=9)
         )
     db.commit()
-    first = profiles.leaderboard(db, "base", 1, settings)
-    second = profiles.leaderboard(db, "base", 2, settings)
+    first = leaderboard.leaderboard(db, "base", 1, settings)
+    second = leaderboard.leaderboard(db, "base", 2, settings)
     ranks = [e["rank"] for e in first["entries"] + second["entries"]]
     assert ranks == [1, 2, 2, 4]
     assert (first["total"], first["pages"]) == (4, 2)

@@ -1,4 +1,5 @@
-"""Profiles, leaderboards and finished-game history, read from `game_results` and `ratings`.
+"""Profiles, read from `game_results` and `ratings` (the leaderboard: leaderboard.py; one's
+own history: history.py; games as lines: game_lines.py).
 
 Only public facts leave here (R-60): places, points per scoring category and ratings of
 finished games, never anything from a hand. A private game is known to its players only
@@ -16,14 +17,13 @@ from typing import Any, NamedTuple
 from sqlalchemy import Float, Integer, and_, bindparam, case, func, select, text, union_all
 from sqlalchemy.orm import Session, aliased
 
-from app.db.models import Game, GameResult, ProfileSummary, Rating, Seat, User
+from app.db.models import Game, GameResult, ProfileSummary, Rating, User
 from app.i18n import t_
+from app.services.ratings import game_lines
 from app.services.ratings import model as rm
 from app.services.ratings import summaries as profile_summaries
-from app.services.tables.names import display_seat_name
 from app.shared.errors import ServiceError
 
-RESULT_COLUMNS = tuple(GameResult.__table__.c)  # rows, not ORM objects: reads stay cheap
 # Built once: an alias proxies every column, and building one per read shows in its cost.
 THEIRS = aliased(GameResult, name="theirs")
 OTHER = aliased(Rating, name="other")
@@ -302,7 +302,7 @@ PROFILE_IN_ONE = text(_PROFILE_JSON + _ACCOUNT_JSON).columns(*_ACCOUNT)
 PROFILE_VS_IN_ONE = text(_PROFILE_JSON + _VS_JSON + _ACCOUNT_JSON).columns(*_ACCOUNT)
 
 
-def _read(db: Session, statement: Any, params: dict[str, Any]) -> list[Any]:
+def read_rows(db: Session, statement: Any, params: dict[str, Any]) -> list[Any]:
     """Rows of a prebuilt column-only statement, on the session's connection: plain rows need
     none of the ORM's work, which costs more than these small queries take to answer."""
     return db.connection().execute(statement, params).all()
@@ -317,7 +317,9 @@ def _not_found(username: str) -> ServiceError:
 def _read_separately(db: Session, name: str, settings: Any) -> ProfileRows | None:
     """The profile's rows in four statements (SQLite: no round trips to save, and its JSON
     prints floats to 15 digits, not exactly); None for no such account."""
-    found = _read(db, ACCOUNT_RATINGS, {"name": name, "sigma": settings.rating_provisional_sigma})
+    found = read_rows(
+        db, ACCOUNT_RATINGS, {"name": name, "sigma": settings.rating_provisional_sigma}
+    )
     if not found:
         return None
     user_id = found[0].id
@@ -325,9 +327,9 @@ def _read_separately(db: Session, name: str, settings: Any) -> ProfileRows | Non
     return ProfileRows(
         account=found[0],
         ratings=[RatingRow(*r[4:]) for r in found if r.variant is not None],
-        history=_read(db, HISTORIES, points),
-        sums=_read(db, SUMS, {"user_id": user_id}),
-        recent=_read(db, RECENT, {"user_id": user_id, "recent": settings.profile_recent_games}),
+        history=read_rows(db, HISTORIES, points),
+        sums=read_rows(db, SUMS, {"user_id": user_id}),
+        recent=read_rows(db, RECENT, {"user_id": user_id, "recent": settings.profile_recent_games}),
     )
 
 
@@ -350,7 +352,7 @@ def _read_in_one(db: Session, name: str, settings: Any, vs: str | None) -> Profi
     }
     if vs is not None:
         params["vs"] = vs
-    found = _read(db, PROFILE_IN_ONE if vs is None else PROFILE_VS_IN_ONE, params)
+    found = read_rows(db, PROFILE_IN_ONE if vs is None else PROFILE_VS_IN_ONE, params)
     if not found:
         return None
     row = found[0]
@@ -418,108 +420,6 @@ def _histories(rows: Sequence[Any]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _seats_query(where: Any) -> Any:
-    """Every seat of some games with its name, profile username and result (the seat's columns
-    as `s_*`, the result's as they are: None while a game's results are not recorded yet)."""
-    return (
-        select(
-            Seat.game_id.label("s_game_id"),
-            Seat.seat.label("s_seat"),
-            Seat.user_id.label("s_user_id"),
-            Seat.bot_level.label("s_bot_level"),
-            User.display_name,
-            User.username,
-            Game.bot_names_of,
-            *RESULT_COLUMNS,
-        )
-        .select_from(Seat)
-        .join(Game, Game.id == Seat.game_id)
-        .outerjoin(User, User.id == Seat.user_id)
-        .outerjoin(
-            GameResult, and_(GameResult.game_id == Seat.game_id, GameResult.seat == Seat.seat)
-        )
-        .where(where)
-        .order_by(Seat.game_id, Seat.seat)
-    )
-
-
-def _seat_line(r: Any) -> dict[str, Any]:
-    key = r.bot_names_of or r.s_game_id
-    return {
-        "seat": r.s_seat,
-        "name": display_seat_name(key, r.s_seat, r.display_name, r.s_bot_level),
-        "username": r.username,
-        "bot_level": r.s_bot_level if r.s_user_id is None else None,
-        "place": r.place,
-        "total": r.total,
-        "quit": bool(r.quit),
-    }
-
-
-def _names(db: Session, game_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """Per game: every seat's name, profile username and result, by seat (one query; a game
-    whose results are not recorded yet has its seats without places)."""
-    if not game_ids:
-        return {}
-    out: dict[int, list[dict[str, Any]]] = {gid: [] for gid in game_ids}
-    for r in db.execute(_seats_query(Seat.game_id.in_(game_ids))):
-        out[r.s_game_id].append(_seat_line(r))
-    return out
-
-
-def _change(r: Any) -> int | None:
-    if r.mu_before is None or r.sigma_before is None or r.display_after is None:
-        return None
-    return r.display_after - rm.display(r.mu_before, r.sigma_before)
-
-
-def _game_line(r: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "game_id": r.game_id,
-        "finished_at": r.finished_at.isoformat(),
-        "variant": r.variant,
-        "players": r.players,
-        "rated": r.rated,
-        "seat": r.seat,
-        "place": r.place,
-        "total": r.total,
-        "quit": r.quit,
-        "rating_after": r.display_after,
-        "rating_change": _change(r),
-        "seats": seats,
-        "replay": f"/games/{r.game_id}/replay",
-    }
-
-
-def _result_seat_line(r: Any) -> dict[str, Any]:
-    """A `RecentRow` as a game's seat line (as `_seat_line`: a seat's owner is its result's
-    account, and a result names its bot only on a bot's own seat)."""
-    return {
-        "seat": r.seat,
-        "name": display_seat_name(r.bot_names_of or r.game_id, r.seat, r.display_name, r.bot_level),
-        "username": r.username,
-        "bot_level": r.bot_level,
-        "place": r.place,
-        "total": r.total,
-        "quit": bool(r.quit),
-    }
-
-
-def _games_of(rows: Sequence[Any], user_id: int) -> list[dict[str, Any]]:
-    """`RecentRow`s (every seat of some games, in game and seat order) as the games' lines of
-    `user_id`'s results, newest first."""
-    seats: dict[int, list[dict[str, Any]]] = {}
-    mine = []
-    for r in rows:
-        seats.setdefault(r.game_id, []).append(_result_seat_line(r))
-        if r.user_id == user_id:
-            mine.append(r)
-    mine.sort(key=lambda r: -r.id)
-    return [_game_line(r, seats[r.game_id]) for r in mine]
-
-
-# Head-to-head apart from the profile (SQLite), built once: the record of `:user_id` against
-# `:other_id` over public games, and every seat of their newest `:recent` games together.
 _TOGETHER = (
     select(GameResult.game_id, Game.bot_names_of)
     .join(Game, _public())
@@ -550,7 +450,7 @@ def _opponent(db: Session, username: str) -> Any:
     """The account named `username` (any case) as (id, username, display_name); `not_found` as
     `account`."""
     name = _normalised(username)
-    found = _read(db, OPPONENT, {"name": name}) if name is not None else []
+    found = read_rows(db, OPPONENT, {"name": name}) if name is not None else []
     if not found:
         raise _not_found(username)
     return found[0]
@@ -561,8 +461,8 @@ def _read_head_to_head(db: Session, user_id: int, vs: str, limit: int) -> HeadTo
     together)."""
     other = _opponent(db, vs)
     pair = {"user_id": user_id, "other_id": other.id}
-    record = _read(db, RECORD, pair)[0]
-    together = _read(db, LATEST_TOGETHER, {**pair, "recent": limit})
+    record = read_rows(db, RECORD, pair)[0]
+    together = read_rows(db, LATEST_TOGETHER, {**pair, "recent": limit})
     return HeadToHead(opponent=other, record=record, together=together)
 
 
@@ -578,7 +478,7 @@ def _head_to_head(user_id: int, rows: HeadToHead) -> dict[str, Any]:
         "ahead": ahead,
         "behind": behind,
         "level": games - ahead - behind,
-        "recent": _games_of(rows.together, user_id),
+        "recent": game_lines.games_of(rows.together, user_id),
     }
 
 
@@ -612,7 +512,7 @@ def profile(
         "ratings": out_ratings,
         "by_players": by_players,
         "averages": averages,
-        "recent": _games_of(rows.recent, user.id),
+        "recent": game_lines.games_of(rows.recent, user.id),
         "vs": None,
     }
     if vs:
@@ -623,120 +523,3 @@ def profile(
             raise _not_found(vs)
         result["vs"] = _head_to_head(user.id, together)
     return result
-
-
-# A leaderboard page, built once: the count of ranked ratings, the page, and how many are
-# above its first (equal ratings share a rank). Parameters: `:variant`, `:sigma`, `:offset`,
-# `:size`, `:display`.
-_RANKED = (
-    Rating.variant == bindparam("variant"),
-    Rating.sigma <= bindparam("sigma", type_=Float),
-)
-RANKED_COUNT = select(func.count()).select_from(Rating).where(*_RANKED)
-LEADERBOARD_PAGE = (
-    select(Rating.display, Rating.games, User.username, User.display_name)
-    .join(User, User.id == Rating.user_id)
-    .where(*_RANKED)
-    .order_by(Rating.display.desc(), Rating.user_id)
-    .offset(bindparam("offset", type_=Integer))
-    .limit(bindparam("size", type_=Integer))
-)
-RANKED_ABOVE = RANKED_COUNT.where(Rating.display > bindparam("display", type_=Integer))
-
-
-def leaderboard(db: Session, variant: str, page: int, settings: Any) -> dict[str, Any]:
-    """Non-provisional ratings of a variant, best first, one page (1-based)."""
-    if variant not in rm.VARIANTS:
-        raise ServiceError(
-            "invalid_request", t_("variant is one of {variants}", variants=", ".join(rm.VARIANTS))
-        )
-    size = settings.leaderboard_page_size
-    ranked = {"variant": variant, "sigma": settings.rating_provisional_sigma}
-    total = int(_read(db, RANKED_COUNT, ranked)[0][0] or 0)
-    rows = _read(db, LEADERBOARD_PAGE, {**ranked, "offset": (page - 1) * size, "size": size})
-    # Equal ratings share a rank, the one the profile shows (1 + how many are above).
-    entries = []
-    rank = 0
-    for i, (display, games, uname, dname) in enumerate(rows):
-        if i == 0:
-            rank = 1 + int(_read(db, RANKED_ABOVE, {**ranked, "display": display})[0][0] or 0)
-        elif display != rows[i - 1].display:
-            rank = (page - 1) * size + i + 1
-        entries.append(
-            {
-                "rank": rank,
-                "username": uname,
-                "display_name": dname,
-                "rating": display,
-                "games": games,
-            }
-        )
-    return {
-        "variant": variant,
-        "page": page,
-        "page_size": size,
-        "total": total,
-        "pages": max(1, -(-total // size)),
-        "entries": entries,
-    }
-
-
-def history(db: Session, user: User, page: int, settings: Any) -> dict[str, Any]:
-    """The caller's finished games, newest first, one page, with their result where recorded
-    (the results job may not have run yet just after the end: then place is None)."""
-    size = settings.history_page_size
-    finished = (
-        select(Game.id)
-        .join(Seat, Seat.game_id == Game.id)
-        .where(Seat.user_id == user.id, Game.status == "finished")
-    )
-    total = db.scalar(select(func.count()).select_from(finished.subquery())) or 0
-    ids = list(
-        db.scalars(
-            finished.order_by(Game.finished_at.desc(), Game.id.desc())
-            .offset((page - 1) * size)
-            .limit(size)
-        )
-    )
-    mine = {
-        r.game_id: r
-        for r in db.execute(
-            select(*RESULT_COLUMNS).where(
-                GameResult.game_id.in_(ids), GameResult.user_id == user.id
-            )
-        )
-    }
-    missing = [gid for gid in ids if gid not in mine]  # finished a moment ago: not recorded yet
-    games = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(missing)))}
-    names = _names(db, ids)
-    entries = []
-    for gid in ids:
-        r = mine.get(gid)
-        if r is not None:
-            entries.append(_game_line(r, names[gid]))
-            continue
-        game = games[gid]
-        entries.append(
-            {
-                "game_id": gid,
-                "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-                "variant": rm.variant_of(game.options),
-                "players": game.players,
-                "rated": game.rated,
-                "seat": next((s.seat for s in game.seats if s.user_id == user.id), None),
-                "place": None,
-                "total": None,
-                "quit": False,
-                "rating_after": None,
-                "rating_change": None,
-                "seats": names[gid],
-                "replay": f"/games/{gid}/replay",
-            }
-        )
-    return {
-        "page": page,
-        "page_size": size,
-        "total": int(total),
-        "pages": max(1, -(-int(total) // size)),
-        "games": entries,
-    }
