@@ -225,6 +225,21 @@ async function act(action) {
   }
 }
 
+// A step with nothing to choose goes on by itself, after a moment in which the panel says what
+// happens: the same action a click would send, by the same road (act), so the frames the others
+// receive are those of a click, whether or not a secret card is held.
+const FORCED_STEP_MS = 700;
+let forcedTimer = 0;
+function goOnWhenForced() {
+  clearTimeout(forcedTimer);
+  const version = state.version;
+  if (!dec.forcedStep(state)) return;
+  forcedTimer = setTimeout(() => {
+    const a = state.version === version && !state.pending ? dec.forcedStep(state) : null;
+    if (a) act(a);
+  }, FORCED_STEP_MS);
+}
+
 /** A hand card was clicked: the discard while passing, else the card to place. */
 function pick(card) {
   if (state.decision?.kind === "pass") dec.passDiscard(state, card);
@@ -263,6 +278,7 @@ async function seatChange(what, body) {
 
 const controls = {
   act,
+  goesOnByItself: true, // a step with nothing to choose is sent without a click (goOnWhenForced)
   touch: () => board.pointerType === "touch",
   // A chooser opened from the market far below, or on a phone below the sheet's fold.
   ...decisionControls(state, schedule, () => (revealChooser = true)),
@@ -418,6 +434,7 @@ async function startLive(game) {
       clockPanel.update(doc.clock, state.names, state.seat);
       if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // once a turn
       if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show();
+      goOnWhenForced();
       schedule();
     },
   });
