@@ -46,7 +46,7 @@ function loadAnswers() {
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 watchBars(() => board.resize());
-const reasonTip = new LessonReasonTip($("board"), { redraw: () => schedule(false), where: () => ({ lesson: lessonId, answers }) });
+const reasonTip = new LessonReasonTip($("actions"), { redraw: () => schedule(false), where: () => ({ lesson: lessonId, answers }) });
 // Read-only handles for the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, lesson: () => ({ pos, answers, refusal }) };
 
@@ -63,7 +63,7 @@ function render(now) {
     drawTarget(board, pos.target, now);
     schedule(false); // the outline pulses
   }
-  reasonTip.update(state, board);
+  reasonTip.update(state);
   updatePlacement($("actions"), state, false);
   if (!panelsDirty || !pos) return;
   panelsDirty = false;
