@@ -66,7 +66,7 @@ def try_moves(page: Any, move: dict[str, Any], pos: session.Position) -> None:
             card = t["action"]["card"]
             if page.evaluate("() => window.seadragons.state.selected") != card:
                 page.click(f"#hand button[data-card='{card}']")
-            # On the board: the ghost on the tried squares shows the same reason under it.
+            # The ghost on the tried squares: the same reason, in the decision panel.
             ghost_onto(page, t["action"]["cells"])
             page.wait_for_function(
                 "(t) => document.querySelector('#actions .reason-tip:not([hidden])')"

@@ -1,6 +1,7 @@
 """Why not here and hints, in the browser against the real server: the ghost on an illegal spot
-shows the engine's reason under it (R-21), another illegal spot shows its own reason; the Hint
-button (an unrated table) puts the ghost on the expert's placement, fixed, with its reasons."""
+shows the engine's reason in the decision panel, clear of the board (R-21), another illegal
+spot shows its own reason; the Hint button (an unrated table) puts the ghost on the expert's
+placement, fixed, with its reasons beside the board (which does not move), gone on Cancel."""
 
 from __future__ import annotations
 
