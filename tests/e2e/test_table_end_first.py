@@ -68,6 +68,8 @@ def test_the_winner_and_the_scores_come_first(
     board_top = page.evaluate("() => document.getElementById('board').getBoundingClientRect().top")
     if phone:
         assert scores < board_top + page.evaluate("() => scrollY")  # above the board
+    # The top bar is one line, in both languages, on a phone too.
+    assert page.evaluate("() => document.querySelector('.topbar').offsetHeight") <= 48
     shot(page, f"end-first-{lang}-{viewport['width']}", full_page=False)
     assert errors == []
     ctx.close()
