@@ -184,6 +184,6 @@ def test_nothing_to_choose_goes_on_and_others_see_the_same_frames(
 def test_the_docs_say_the_wait_the_page_keeps() -> None:
     """docs/client.md's "0.7 s" is the page's FORCED_STEP_MS."""
     root = Path(__file__).resolve().parents[2]
-    script = (root / "static" / "js" / "pages" / "game.mjs").read_text()
+    script = (root / "static" / "js" / "ui" / "forcedstep.mjs").read_text()
     assert "const FORCED_STEP_MS = 700;" in script
     assert "sends that action 0.7 s later" in (root / "docs" / "client.md").read_text()

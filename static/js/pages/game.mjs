@@ -33,6 +33,7 @@ import { decisionControls, installPlacementKeys, placementControls } from "../ui
 import { Sound } from "../ui/sound.mjs"; // the table's sounds and their switch
 import { TableCues } from "../ui/tablecues.mjs"; // sounds, favicon, unread chat
 import { resultFirst } from "../ui/resultfirst.mjs"; // at the end, the result at the top
+import { goOnWhenForced } from "../ui/forcedstep.mjs"; // no click without a choice
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -231,20 +232,8 @@ async function act(action) {
   }
 }
 
-// A step with nothing to choose goes on by itself, after a moment in which the panel says what
-// happens: the same action a click would send, by the same road (act), so the frames the others
-// receive are those of a click, whether or not a secret card is held (R-58).
-const FORCED_STEP_MS = 700;
-let forcedTimer = 0;
-function goOnWhenForced() {
-  clearTimeout(forcedTimer);
-  const version = state.version;
-  if (!dec.forcedStep(state)) return;
-  forcedTimer = setTimeout(() => {
-    const a = state.version === version && !state.pending ? dec.forcedStep(state) : null;
-    if (a) act(a);
-  }, FORCED_STEP_MS);
-}
+// A step with nothing to choose is sent without a click (ui/forcedstep.mjs).
+const goOnIfForced = goOnWhenForced(state, act);
 
 /** A hand card was clicked: the discard while passing, else the card to place. */
 function pick(card) {
@@ -284,7 +273,7 @@ async function seatChange(what, body) {
 
 const controls = {
   act,
-  goesOnByItself: true, // a step with nothing to choose is sent without a click (goOnWhenForced)
+  goesOnByItself: true, // a step with nothing to choose is sent without a click (goOnIfForced)
   touch: () => board.pointerType === "touch",
   // A chooser opened from the market far below, or on a phone below the sheet's fold.
   ...decisionControls(state, schedule, () => (revealChooser = true)),
@@ -443,7 +432,7 @@ async function startLive(game) {
       clockPanel.update(doc.clock, state.names, state.seat);
       if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // once a turn
       if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show();
-      goOnWhenForced();
+      goOnIfForced();
       cues?.document({ myTurn: st.isMyTurn(state), over: doc.view?.over });
       schedule();
     },
