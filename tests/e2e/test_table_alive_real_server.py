@@ -228,3 +228,39 @@ def test_no_sound_before_a_gesture_and_watch_pages_start_quiet(browser: Any, ser
     assert not errors, errors
     for ctx in (ann_ctx, bob_ctx, watcher_ctx):
         ctx.close()
+
+
+def test_the_phone_lobby_puts_the_play_box_before_the_featured_game(
+    browser: Any, server: str
+) -> None:
+    """At 390x844 the sign-in (the way to play) comes before the featured game's board, and the
+    top bar is one line; in English and in Spanish."""
+    url = server
+    host_ctx, host = _guest(browser, url, "Ann", LAPTOP, "en")
+    game = host.request.post(url + "/api/games", data={"players": 2}).json()
+    gid = game["id"]
+    assert host.request.post(f"{url}/api/games/{gid}/bots", data={"level": "random"}).ok
+    assert host.request.post(f"{url}/api/games/{gid}/start").ok
+    for lang in ("en", "es"):
+        ctx = browser.new_context(
+            viewport=PHONE,
+            has_touch=True,
+            is_mobile=True,
+            locale="es-ES" if lang == "es" else "en-GB",
+        )
+        page = ctx.new_page()
+        errors = watch_console(page)
+        page.goto(url + "/")
+        page.wait_for_selector("#featured:not([hidden]) canvas", timeout=20_000)
+        page.wait_for_selector("#identity form")
+        play, featured = page.evaluate(
+            "() => ['#identity', '#featured'].map(s =>"
+            " document.querySelector(s).getBoundingClientRect().top)"
+        )
+        assert play < featured, (play, featured)
+        assert play < PHONE["height"]  # the Play box is on the first screen
+        assert page.evaluate("() => document.querySelector('.topbar').offsetHeight") <= 48
+        shot(page, f"alive-lobby-phone-{lang}", full_page=False)
+        assert not errors, errors
+        ctx.close()
+    host_ctx.close()
