@@ -152,11 +152,14 @@ def test_whose_turn_sounds_favicon_and_unread_chat(
     assert bob.locator("#chat-unread").is_hidden()
     bob.evaluate("() => window.scrollTo(0, 0)")
 
-    # Ann plays her turn: Bob hears her move, then his turn; the tab and the favicon say so.
+    # Ann plays her turn: Bob hears her placement, then his turn; the tab and the favicon say so.
+    assert wait_my_move(ann)["places"]
+    place_with_pointer(ann)
+    bob.wait_for_function(f"() => ({SOUNDS})().includes('move')")
+    assert "your_turn" not in bob.evaluate(SOUNDS)
     _play_until_not(ann, url, gid, seat_of["Ann"], deadline)
     bob.wait_for_function("() => window.seadragons.st.isMyTurn(window.seadragons.state)")
     bob.wait_for_function(f"() => ({SOUNDS})().includes('your_turn')")
-    assert "move" in bob.evaluate(SOUNDS)  # her placement, before her turn ended
     bob.wait_for_function(
         "() => document.querySelector('link[rel=icon]').getAttribute('href')"
         " .endsWith('favicon-turn.svg')"
@@ -171,7 +174,7 @@ def test_whose_turn_sounds_favicon_and_unread_chat(
     bob.reload()
     bob.wait_for_selector("#hand .card.pattern")
     assert bob.locator("#sound-btn").get_attribute("aria-pressed") == "false"
-    bob.click("#players")  # a gesture: only the switch keeps it quiet now
+    bob.keyboard.press("Shift")  # a gesture: only the switch keeps it quiet now
     ann.fill("#chat-input", "again")
     ann.press("#chat-input", "Enter")
     bob.locator("#chat-jump").wait_for(state="visible")
