@@ -118,7 +118,9 @@ def other_decision(page: Any, snap: dict[str, Any]) -> None:
     mission card then its payment, a card to draw; else the pass as a discard and a draw."""
     types = snap["types"]
     picks = [k for k in ("keep_reef", "keep_treasure", "choose_tail", "decline") if k in types]
-    if picks:
+    if types in (["decline"], ["choose_tail"]):
+        pass  # nothing to choose: the page sends it by itself
+    elif picks:
         page.click(f"#actions button.act-{picks[0]} >> nth=0")
     elif "mission" in types:
         page.click("#actions .missions-group button.card.mission >> nth=0")

@@ -18,7 +18,7 @@ from tests.e2e.play import CELL_CENTRE
 
 pytestmark = pytest.mark.e2e
 
-TIP = ".board-wrap .reason-tip:not([hidden])"
+TIP = "#actions .reason-tip:not([hidden])"
 GHOST_KEY = """() => {
   const s = window.seadragons.state;
   return window.seadragons.st.ghostCells(s).map(([r, c]) => `${r},${c}`).sort().join(' ');
@@ -66,15 +66,15 @@ def try_moves(page: Any, move: dict[str, Any], pos: session.Position) -> None:
             card = t["action"]["card"]
             if page.evaluate("() => window.seadragons.state.selected") != card:
                 page.click(f"#hand button[data-card='{card}']")
-            # On the board: the ghost on the tried squares shows the same reason under it.
+            # The ghost on the tried squares: the same reason, in the decision panel.
             ghost_onto(page, t["action"]["cells"])
             page.wait_for_function(
-                "(t) => document.querySelector('.board-wrap .reason-tip:not([hidden])')"
+                "(t) => document.querySelector('#actions .reason-tip:not([hidden])')"
                 "?.textContent === t",
                 arg=expected.text,
                 timeout=15000,
             )
-        page.click(f"#lesson button[data-key=try-{i}]")
+        page.click(f"#lesson-more button[data-key=try-{i}]")
         refusal = page.wait_for_selector(f".lesson-refusal[data-code={t['reason']}]", timeout=15000)
         assert expected.text in refusal.inner_text()
 
@@ -160,7 +160,7 @@ def complete(page: Any, url: str, lesson: str, errors: list[str]) -> None:
             shot(page, f"learn-{lesson}-first-step", full_page=False)
         if lesson == "deep" and move["step"] == "ancestral_place":
             # Show me: the ghost fixed on the marked squares, the head on the marked square.
-            page.click("#lesson button[data-key=show-me]")
+            page.click("#lesson-more button[data-key=show-me]")
             assert page.evaluate(GHOST_KEY) == key(move["action"]["cells"])
             head = page.evaluate("() => window.seadragons.st.headCell(window.seadragons.state)")
             assert head == move["action"]["head"]

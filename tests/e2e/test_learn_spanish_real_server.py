@@ -51,7 +51,7 @@ def test_the_tutorials_and_the_rules_examples_in_spanish(browser: Any, real_serv
     assert page.text_content("#lesson-progress").startswith("paso 1/")
 
     # A move to try: refused by the engine, the refusal in the lesson panel.
-    tries = page.locator("#lesson .lesson-tries button.try")
+    tries = page.locator("#lesson-more .lesson-tries button.try")
     assert tries.count() >= 1 and tries.first.inner_text().startswith("Prueba ")
     tries.first.click()
     page.wait_for_selector("#lesson .lesson-refusal")

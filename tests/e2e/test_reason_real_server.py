@@ -1,6 +1,7 @@
 """Why not here and hints, in the browser against the real server: the ghost on an illegal spot
-shows the engine's reason under it (R-21), another illegal spot shows its own reason; the Hint
-button (an unrated table) puts the ghost on the expert's placement, fixed, with its reasons."""
+shows the engine's reason in the decision panel, clear of the board (R-21), another illegal
+spot shows its own reason; the Hint button (an unrated table) puts the ghost on the expert's
+placement, fixed, with its reasons beside the board (which does not move), gone on Cancel."""
 
 from __future__ import annotations
 
@@ -14,7 +15,14 @@ from tests.e2e.test_play_real_server import create_table
 
 pytestmark = pytest.mark.e2e
 
-TIP = ".board-wrap .reason-tip:not([hidden])"
+TIP = "#actions .reason-tip:not([hidden])"
+BOARD_TOP = "() => document.getElementById('board').getBoundingClientRect().top"
+# Whether an element's box and the board's overlap (a tip over the board hides its squares).
+OVER_BOARD = """sel => {
+  const a = document.querySelector(sel).getBoundingClientRect();
+  const b = document.getElementById('board').getBoundingClientRect();
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}"""
 
 
 def _hover(page: Any, cell: list[int]) -> None:
@@ -41,6 +49,7 @@ def test_hovering_an_illegal_spot_reads_the_reason(browser: Any, real_server: st
     assert (
         page.evaluate("() => window.seadragons.st.currentAction(window.seadragons.state)") is None
     )
+    assert page.evaluate(OVER_BOARD, TIP) is False  # beside the board, in the decision panel
     shot(page, "reason-not-touching", full_page=False)
 
     # On the island itself: another reason, for this spot.
@@ -51,10 +60,12 @@ def test_hovering_an_illegal_spot_reads_the_reason(browser: Any, real_server: st
         timeout=10000,
     )
     # A legal spot: no reason shows.
-    page.click("button[data-key=next]")
-    page.wait_for_selector(".board-wrap .reason-tip[hidden]", state="attached", timeout=10000)
+    page.click("#actions button[data-key=next]")
+    page.wait_for_selector("#actions .reason-tip[hidden]", state="attached", timeout=10000)
 
-    # The hint: the expert's move, drawn as the ghost on its squares and fixed there.
+    # The hint: the expert's move, drawn as the ghost on its squares and fixed there; its
+    # reasons beside the board, which stays where it was.
+    top = page.evaluate(BOARD_TOP)
     page.click("#hint-button")
     box = page.wait_for_selector("#hint-box:not([hidden])", timeout=60000)
     text = box.inner_text()
@@ -73,6 +84,12 @@ def test_hovering_an_illegal_spot_reads_the_reason(browser: Any, real_server: st
         assert page.evaluate("() => window.seadragons.state.locked") is True
         assert ghost == key
     assert hint["reasons"][0] in text
+    assert page.evaluate(BOARD_TOP) == top
+    assert page.evaluate(OVER_BOARD, "#hint-box") is False
     shot(page, "hint-ghost", full_page=False)
+    if hint["action"]["type"] == "place":
+        # Cancel takes the ghost away, and the reasons that described it with it.
+        page.click("#actions [data-key=cancel]")
+        page.wait_for_selector("#hint-box", state="hidden")
     assert errors == []
     ctx.close()

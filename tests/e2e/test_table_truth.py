@@ -25,9 +25,13 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def _open(browser: Any, url: str, viewport: dict[str, int], **opts: Any) -> tuple[Any, list[str]]:
+def _open(
+    browser: Any, url: str, viewport: dict[str, int], init: str | None = None, **opts: Any
+) -> tuple[Any, list[str]]:
     phone = viewport == PHONE
     ctx = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone, **opts)
+    if init:
+        ctx.add_init_script(init)
     page = ctx.new_page()
     errors = watch_console(page)
     page.goto(f"{url}/games/1")
@@ -61,18 +65,13 @@ def _neutral_step_table() -> Table:
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_neutral_step_says_continue(
+def test_the_neutral_step_says_continue_and_goes_on_by_itself(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
-    """With no treasure to use, one "Continue" button (R-58's neutral step)."""
+    """With no treasure to use, one "Continue" button (R-58's neutral step), which the page
+    presses by itself: there is nothing to choose (tests/e2e/test_forced_steps.py for R-58)."""
     t = stub_tables[1] = _neutral_step_table()
     page, errors = _open(browser, stub_url, viewport)
-    button = page.locator("#actions button.act-decline")
-    assert button.inner_text() == "Continue"
-    assert "Decline" not in page.inner_text("#actions")
-    assert page.locator("#actions button.act-use_treasure").count() == 0
-    shot(page, f"truth-continue-{viewport['width']}", full_page=False)
-    button.click()
     assert _wait_action(t, 1, page) == {"type": "decline"}
     assert errors == []
 
@@ -83,7 +82,7 @@ def test_a_press_survives_a_switch_from_finger_to_mouse(
     """On a touch screen the panel speaks of taps; a mouse press switches it to clicks. The
     switch must not rebuild the buttons between the press and its release, or the click is
     lost (a frame drawn between the two, as on a busy machine or a slow phone)."""
-    t = stub_tables[1] = _neutral_step_table()
+    t = stub_tables[1] = _treasure_or_not_table()
     page, errors = _open(browser, stub_url, PHONE)
     button = page.locator("#actions button.act-decline")
     button.scroll_into_view_if_needed()
@@ -98,16 +97,20 @@ def test_a_press_survives_a_switch_from_finger_to_mouse(
     assert errors == []
 
 
-def test_a_treasure_that_may_answer_comes_second(
-    browser: Any, stub_url: str, stub_tables: dict[int, Any]
-) -> None:
-    """Holding a treasure that answers the choice, Continue first and the treasure next."""
-    t = Table.find(
+def _treasure_or_not_table() -> Table:
+    """A table where a held treasure may answer the step: Continue or use it (a real choice)."""
+    return Table.find(
         3,
         lambda s, acts: bool(_types(acts, "decline")) and bool(_types(acts, "use_treasure")),
         expansion=True,
     )
-    stub_tables[1] = t
+
+
+def test_a_treasure_that_may_answer_comes_second(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any]
+) -> None:
+    """Holding a treasure that answers the choice, Continue first and the treasure next."""
+    stub_tables[1] = _treasure_or_not_table()
     page, errors = _open(browser, stub_url, DESKTOP)
     buttons = page.locator("#actions [data-slot=pick] .buttons button")
     assert buttons.nth(0).inner_text() == "Continue (use no treasure)"
@@ -120,18 +123,22 @@ def test_a_treasure_that_may_answer_comes_second(
 def test_one_track_to_move_is_one_button(
     browser: Any, stub_url: str, stub_tables: dict[int, Any], viewport: dict[str, int]
 ) -> None:
-    """When only one tail can move there is nothing to choose: one button says which."""
+    """When only one tail can move there is nothing to choose: one button says which, and the
+    page presses it by itself."""
     t = Table.find(3, lambda s, acts: len(_types(acts, "choose_tail")) == 1, expansion=True)
     stub_tables[1] = t
     (only,) = _types(legal_actions(t.state, to_act(t.state)), "choose_tail")
-    page, errors = _open(browser, stub_url, viewport)
-    assert "Advance which tail" not in page.inner_text("#actions")
-    button = page.locator("#actions button.act-choose_tail")
-    assert button.count() == 1
-    assert button.inner_text() == f"Advance the {only['track']} tail"
-    shot(page, f"truth-one-tail-{viewport['width']}", full_page=False)
-    button.click()
+    # The buttons shown, however briefly: the page presses this one 0.7 s after it shows.
+    recorder = """window.__tails = [];
+    new MutationObserver(() => {
+      const buttons = document.querySelectorAll('#actions button.act-choose_tail');
+      const texts = [...buttons].map(b => b.textContent);
+      if (texts.length) window.__tails.push(texts);
+    }).observe(document, { subtree: true, childList: true });"""
+    page, errors = _open(browser, stub_url, viewport, init=recorder)
     assert _wait_action(t, 1, page) == only
+    shown = page.evaluate("() => window.__tails")
+    assert shown and all(texts == [f"Advance the {only['track']} tail"] for texts in shown)
     assert errors == []
 
 
@@ -354,7 +361,9 @@ def test_the_phone_table_shows_names_counts_and_big_enough_squares(
     t.advance(30, random.Random(5))
     stub_tables[1] = t
     page, errors = _open(browser, stub_url, PHONE)
-    assert page.evaluate(CUT, ".topbar *, #players *, #reward *") == []
+    # The top bar is one line; its links scroll sideways inside it (the nav), nothing is cut.
+    assert page.evaluate(CUT, ".topbar *:not(nav), #players *, #reward *") == []
+    assert page.evaluate("() => document.querySelector('.topbar').offsetHeight") <= 48
     assert page.inner_text("#me") == "Tester" and page.locator("#me").is_visible()
     # The board's bar is one line (it scrolls sideways): wrapped, it took the board's height.
     assert page.evaluate("() => document.querySelector('.board-bar').scrollHeight") < 48

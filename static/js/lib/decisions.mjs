@@ -74,6 +74,21 @@ export function handCardAction(legal, card) {
   return acts.length === 1 ? acts[0] : null;
 }
 
+/**
+ * The one listed action when the seat to act has nothing to choose: a pending step whose only
+ * answer is `decline` (the neutral step of R-58, held by a player without the treasure that
+ * could answer it) or `choose_tail` with one track open. Null otherwise: a step with a real
+ * choice, several actions, or a lone action of any other kind (a placement, a draw) stays the
+ * player's to make. The page sends it for the player (pages/game.mjs), through the same road as
+ * a click, so every frame the others receive is the one a click would have made.
+ */
+export function forcedStep(s) {
+  const legal = legalOf(s);
+  if (legal.length !== 1) return null;
+  return FORCED_TYPES.includes(legal[0].type) ? legal[0] : null;
+}
+const FORCED_TYPES = ["decline", "choose_tail"];
+
 // --- the open decision in the table state (s.decision) --------------------------------------
 
 /** Open the payment chooser for a mission, the cheapest payment selected. */

@@ -28,13 +28,14 @@ export const WORDS = {
   dragon: (who) => whose("speech.dragon", who),
   head: (who) => whose("speech.head", who),
   ancestralHead: (who) => whose("speech.ancestral_head", who),
-  ghostOver: (head, legal, under) => t(`speech.${head ? "ghost_head" : "ghost"}_${legal ? "legal" : "illegal"}`, { under }),
+  ghostOver: (head, legal, under, look = false) => t(`speech.${head ? "ghost_head" : "ghost"}_${look ? "looking" : legal ? "legal" : "illegal"}`, { under }),
   seatWord: (n) => t("seats.seat", { n }),
   caption: (rows, cols) => t("speech.caption", { rows, cols }),
   noCard: t("speech.no_card"),
   ghostAt: (card, squares) => t("speech.ghost_at", { card, squares }),
   ghostOff: (card) => t("speech.ghost_off", { card }),
   legal: t("speech.legal"),
+  looking: t("speech.looking"),
   notLegal: t("speech.not_legal"),
   locked: (head) => t("speech.locked", { head }),
   working: t("speech.working"),
@@ -59,7 +60,7 @@ export function squaresText(cells) {
  * What each square holds, as 15 rows of 15 words: the printed board, ships still on it, the
  * Dragons (whose, and which square is the head) and the ghost on top.
  * @param view the engine's view; names: by seat; me: my seat or null
- * @param ghost {cells, head, legal} or null
+ * @param ghost {cells, head, legal, look} or null (look: only looking, no verdict)
  */
 export function squareWords(view, names, me, ghost = null) {
   const who = (seat) => (seat === me ? { mine: true } : { name: names[seat] || WORDS.seatWord(seat + 1) });
@@ -86,7 +87,7 @@ export function squareWords(view, names, me, ghost = null) {
     for (const [r, c] of ghost.cells) {
       if (r < 0 || r >= SIZE || c < 0 || c >= SIZE) continue;
       const head = ghost.head && ghost.head[0] === r && ghost.head[1] === c;
-      out[r][c] = WORDS.ghostOver(head, ghost.legal, out[r][c]);
+      out[r][c] = WORDS.ghostOver(head, ghost.legal, out[r][c], !!ghost.look);
     }
   }
   return out;
@@ -101,12 +102,15 @@ export function realmName(r, c) {
 /**
  * The ghost in one or two sentences: where it is, legal or not, and the engine's outcome of it
  * (cost, Gold, ships, draws, tails) once the outcomes are in.
- * @param g {card, cells, legal, locked, head, outcome} (outcome: the engine's, or null)
+ * @param g {card, cells, legal, locked, head, outcome, look} (outcome: the engine's, or null;
+ *   look: only looking, not a time to place)
  */
 export function ghostSentence(g, names = []) {
   if (!g?.card) return WORDS.noCard;
   const inside = g.cells.filter(([r, c]) => r >= 0 && r < SIZE && c >= 0 && c < SIZE);
   const where = inside.length === g.cells.length && inside.length ? WORDS.ghostAt(g.card, squaresText(inside)) : WORDS.ghostOff(g.card);
+  // Only looking (no placement listed now): no verdict, the card can be placed later.
+  if (g.look) return `${where} ${WORDS.looking}`;
   const parts = [where, g.legal ? WORDS.legal : WORDS.notLegal];
   if (g.legal) {
     if (g.outcome) {

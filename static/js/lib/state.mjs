@@ -105,6 +105,15 @@ export function selectCard(s, card) {
   return true;
 }
 
+/**
+ * Whether the picked card is only being looked at: no placement is listed now (another seat is
+ * to play, or this is not the placing step), so the ghost shows where the card could go later,
+ * with no legal / not legal verdict.
+ */
+export function lookingOnly(s) {
+  return !!s.selected && allPlaceActions(s).length === 0;
+}
+
 /** Drop the card being placed. */
 export function clearSelection(s) {
   s.selected = null;

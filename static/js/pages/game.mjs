@@ -30,6 +30,10 @@ import { Announcer } from "../ui/announce.mjs"; // live regions: moves and the g
 import { paletteToggle } from "../ui/palette.mjs"; // the colour-blind palette
 import { ghostSentence, moveSentences } from "../lib/speech.mjs";
 import { decisionControls, installPlacementKeys, placementControls } from "../ui/placementkeys.mjs"; // the placement keys and buttons
+import { Sound } from "../ui/sound.mjs"; // the table's sounds and their switch
+import { TableCues } from "../ui/tablecues.mjs"; // sounds, favicon, unread chat
+import { resultFirst } from "../ui/resultfirst.mjs"; // at the end, the result at the top
+import { goOnWhenForced } from "../ui/forcedstep.mjs"; // no click without a choice
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -50,17 +54,18 @@ const clockPanel = new ClockPanel($("clock"), () => (conn ? conn.serverNow() : D
 }, () => conn?.refresh(true).catch(() => {}));
 let turnNotifier = null; // set for seated players once the game is live
 let rematchPanel = null; // shown once the game is over
+let cues = null; // the table's cues (TableCues), once the game is live and my seat known
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 watchBars(() => board.resize());
-const reasonTip = new ReasonTip($("board"), { gameId, redraw: () => schedule(false) });
+const reasonTip = new ReasonTip($("actions"), { gameId, redraw: () => schedule(false) });
 const boardText = new BoardText($("board-text"), $("board-text-btn"));
 const announcer = new Announcer($("said"), $("said-ghost"));
 paletteToggle($("palette-btn"), () => {
   shown.clear(); // every panel shows the seats' colours: draw them all again
   schedule(true);
 });
-const hintPanel = new HintPanel(document.querySelector(".board-bar"), { gameId, state, redraw: () => schedule(true) });
+const hintPanel = new HintPanel(document.querySelector(".board-bar"), $("actions"), { gameId, state, redraw: () => schedule(true) });
 // Read-only handles for debugging and the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, ghostKey: () => cellsKey(st.ghostCells(state)) };
 
@@ -74,7 +79,7 @@ function render(now) {
   frame = 0;
   ensureOutcomes();
   board.draw(now);
-  reasonTip.update(state, board);
+  reasonTip.update(state);
   hintPanel.update();
   // The placement bar (and the board's label) describe the ghost under the pointer on every
   // frame: moving the pointer changes nothing else.
@@ -85,7 +90,7 @@ function render(now) {
     const label = boardLabel(view);
     if ($("board").getAttribute("aria-label") !== label) $("board").setAttribute("aria-label", label);
     // The text board and the ghost's sentence follow the same state as the canvas.
-    const ghost = state.selected ? { cells: st.ghostCells(state), head: state.locked ? st.headCell(state) : null, legal: !!st.currentAction(state) } : null;
+    const ghost = state.selected ? { cells: st.ghostCells(state), head: state.locked ? st.headCell(state) : null, legal: !!st.currentAction(state), look: st.lookingOnly(state) } : null;
     boardText.update(view, state.names, state.seat, ghost);
     announcer.ghost(ghost ? ghostSentence({ card: state.selected, ...ghost, locked: state.locked, outcome: st.currentOutcome(state) }, state.names) : "");
   }
@@ -119,6 +124,7 @@ function render(now) {
     sheetFoldedAtEnd = true;
     if (oneColumn()) sheet.setFolded(true);
   }
+  if (view.over) resultFirst({ table: $("table"), side: document.querySelector(".side-col"), parts: [$("scores"), $("rematch")] }, oneColumn());
   if (revealPlacing) {
     revealPlacing = false;
     $("actions").querySelector(".placing-buttons")?.scrollIntoView({ block: "nearest" });
@@ -153,7 +159,8 @@ function boardLabel(view) {
   const dragons = tn("game.board.dragons_placed", view.board.dragons.length);
   if (!state.selected) return t("game.board.label", { dragons });
   const at = state.anchor ? t("game.board.at", { row: state.anchor[0] + 1, column: state.anchor[1] + 1 }) : t("game.board.nowhere");
-  return t(st.currentAction(state) ? "game.board.label_legal" : "game.board.label_illegal", { dragons, card: state.selected, at });
+  const key = st.lookingOnly(state) ? "game.board.label_looking" : st.currentAction(state) ? "game.board.label_legal" : "game.board.label_illegal";
+  return t(key, { dragons, card: state.selected, at });
 }
 
 /** The banner and the tab title say when the game waits for me (a background tab shows it). */
@@ -225,6 +232,9 @@ async function act(action) {
   }
 }
 
+// A step with nothing to choose is sent without a click (ui/forcedstep.mjs).
+const goOnIfForced = goOnWhenForced(state, act);
+
 /** A hand card was clicked: the discard while passing, else the card to place. */
 function pick(card) {
   if (state.decision?.kind === "pass") dec.passDiscard(state, card);
@@ -263,6 +273,7 @@ async function seatChange(what, body) {
 
 const controls = {
   act,
+  goesOnByItself: true, // a step with nothing to choose is sent without a click (goOnIfForced)
   touch: () => board.pointerType === "touch",
   // A chooser opened from the market far below, or on a phone below the sheet's fold.
   ...decisionControls(state, schedule, () => (revealChooser = true)),
@@ -332,12 +343,15 @@ async function fetchLog() {
 function onMessage(msg) {
   if (msg.type === "chat" || msg.type === "chat_history") {
     for (const m of msg.type === "chat" ? [msg] : msg.messages ?? []) {
+      const fresh = msg.type === "chat" && !state.chat.some((x) => x.id === m.id);
       st.addChat(state, { id: m.id, name: m.name ?? "?", text: String(m.text ?? ""), at: m.at });
+      if (fresh) cues?.chatLine(m, me?.id);
     }
     renderChat();
   } else if (msg.type === "log") {
     st.addLog(state, logLines(msg).filter((line) => line.text));
     for (const text of moveSentences(msg, state.names, state.seat)) announcer.say(text);
+    cues?.move(msg, state.seat);
     schedule();
   } else if (msg.type === "presence") {
     // Presence also changes when a bot takes or gives back a seat: re-read who sits where.
@@ -418,11 +432,17 @@ async function startLive(game) {
       clockPanel.update(doc.clock, state.names, state.seat);
       if (st.isMyTurn(state)) turnNotifier?.yourTurn(doc.view?.turn?.number ?? version); // once a turn
       if (doc.view?.over && !rematchPanel) (rematchPanel = new RematchPanel($("rematch"), gameId, me)).show();
+      goOnIfForced();
+      cues?.document({ myTurn: st.isMyTurn(state), over: doc.view?.over });
       schedule();
     },
   });
   state.seat = game.your_seat ?? null;
   if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId);
+  // A spectator's table is a watch page: its sounds are off until switched on.
+  const sound = new Sound($("sound-btn"), { watching: state.seat === null });
+  cues = new TableCues({ sound, chat: $("chat-lines"), input: $("chat-input"), badge: $("chat-unread"), jump: $("chat-jump"), announcer });
+  window.seadragons.sound = sound;
   await conn.start();
 }
 

@@ -18,13 +18,15 @@ import { renderRealms } from "../ui/realms.mjs";
 import { renderReward } from "../ui/reward.mjs";
 import { renderScores } from "../ui/scores.mjs";
 import { logText } from "../ui/seats.mjs";
-import { keysToggle, maxBoardSide, watchBars } from "../ui/layout.mjs";
+import { initSheet, keysToggle, maxBoardSide, oneColumn, watchBars } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
 import { drawTarget, LessonReasonTip, markTargets } from "../ui/lesson.mjs";
 import { decisionControls, installPlacementKeys, placementControls } from "../ui/placementkeys.mjs";
 
 const params = new URLSearchParams(location.search);
 const lessonId = params.get("lesson");
+let revealPlacing = false; // on one column, scroll the sheet to the placing buttons after the next render
+const LESSON_SHEET_SHARE = 0.5; // of the screen's height, at most, for the sheet on one column
 const state = st.createState({});
 let lessons = []; // GET /api/learn: both tutorials' lessons in order
 let pos = null; // the last position the server sent
@@ -46,7 +48,7 @@ function loadAnswers() {
 
 const board = new Board($("board"), state, { redraw: () => schedule(false), onLock: () => schedule(true), maxSide: maxBoardSide });
 watchBars(() => board.resize());
-const reasonTip = new LessonReasonTip($("board"), { redraw: () => schedule(false), where: () => ({ lesson: lessonId, answers }) });
+const reasonTip = new LessonReasonTip($("actions"), { redraw: () => schedule(false), where: () => ({ lesson: lessonId, answers }) });
 // Read-only handles for the browser tests (they read the state, never drive it).
 window.seadragons = { state, board, st, lesson: () => ({ pos, answers, refusal }) };
 
@@ -63,7 +65,7 @@ function render(now) {
     drawTarget(board, pos.target, now);
     schedule(false); // the outline pulses
   }
-  reasonTip.update(state, board);
+  reasonTip.update(state);
   updatePlacement($("actions"), state, false);
   if (!panelsDirty || !pos) return;
   panelsDirty = false;
@@ -74,6 +76,10 @@ function render(now) {
   renderMarkets($("markets"), state, controls);
   renderHand($("hand"), state, pick, act);
   renderActions($("actions"), state, controls);
+  if (revealPlacing) {
+    revealPlacing = false;
+    $("actions").querySelector(".placing-buttons")?.scrollIntoView({ block: "nearest" });
+  }
   $("actions").hidden = pos.done; // the lesson panel says what comes next
   renderReward($("reward"), view, state.names, state.content, { seat: state.seat });
   renderRealms($("realms"), view.realms, state.names, view.over ? { subtitle: t("learn.realms_final"), hiddenNote: t("learn.realms_hidden_note") } : {});
@@ -86,9 +92,14 @@ function render(now) {
   document.body.dataset.done = String(pos.done);
 }
 
-/** The lesson panel: the step's words, the moves to try (refused by the engine), navigation. */
+/**
+ * The lesson panel: the step and what to do (with a refusal's reason) above the decision and
+ * the hand; below them the why, what the move gives, the moves to try (refused by the engine)
+ * and the navigation.
+ */
 function renderLesson() {
   const el = $("lesson");
+  const more = $("lesson-more");
   const step = pos.text;
   const next = lessons[lessons.findIndex((x) => x.id === pos.lesson) + 1];
   const nav = h(
@@ -110,15 +121,21 @@ function renderLesson() {
       next ? h("p", {}, h("a.primary-link", { href: `/learn?lesson=${next.id}`, dataset: { key: "next-lesson" } }, t("learn.next_lesson", { title: next.title }))) : h("p", {}, tParts("learn.last_lesson", { link: h("a", { href: "/" }, t("learn.play_real_game")) })),
       nav,
     );
+    fill(more);
+    more.hidden = true;
     return;
   }
   fill(
     el,
-    h("h2", {}, pos.title),
-    pos.step === 0 ? h("p.lesson-intro", {}, pos.intro) : null,
-    h("p.lesson-step", {}, t("learn.step_of", { step: pos.step + 1, steps: pos.steps })),
+    h("h2", {}, pos.title, " · ", h("span.lesson-step", {}, t("learn.step_of", { step: pos.step + 1, steps: pos.steps }))),
     h("h3.lesson-title", {}, step.title),
     h("p.lesson-do", {}, h("b", {}, t("learn.do")), " ", step.do),
+    refused,
+  );
+  more.hidden = false;
+  fill(
+    more,
+    pos.step === 0 ? h("p.lesson-intro", {}, pos.intro) : null,
     h("p.lesson-why", {}, step.why, step.rulings.length ? h("small.muted", {}, ` (${step.rulings.join(", ")})`) : null),
     pos.gives?.length ? h("div.lesson-gives", {}, h("b", {}, t("learn.gives")), " ", pos.gives.map((line) => h("span", {}, `${line} `))) : null,
     pos.target?.cells ? h("p", {}, h("button.link", { type: "button", onclick: showMe, dataset: { key: "show-me" } }, t("learn.show_me")), h("small.muted", {}, " ", t("learn.show_me_note"))) : null,
@@ -129,7 +146,6 @@ function renderLesson() {
           pos.tries.map((x, i) => h("button.try", { type: "button", disabled: state.pending, onclick: () => act(x.action), dataset: { key: `try-${i}`, tryAction: JSON.stringify(x.action) } }, x.label)),
         )
       : null,
-    refused,
     nav,
   );
 }
@@ -247,7 +263,10 @@ function ensureOutcomes() {
 function pick(card) {
   if (state.decision?.kind === "pass") dec.passDiscard(state, card);
   else if (state.selected === card) st.clearSelection(state);
-  else if (st.selectCard(state, card)) dec.closeDecision(state);
+  else if (st.selectCard(state, card)) {
+    dec.closeDecision(state);
+    revealPlacing = oneColumn(); // the sheet is small: bring the placing buttons into it
+  }
   schedule();
 }
 
@@ -316,6 +335,9 @@ async function main() {
   installPlacementKeys({ state, controls, pick, toggleOverlay, schedule, board: $("board"), decisions: $("actions"), hand: $("hand") });
   $("overlay-btn").addEventListener("click", toggleOverlay);
   keysToggle($("keys-btn"), $("keys"), () => board.resize());
+  // One column: what to do, the decision and the hand in the sheet under the board, which may
+  // take all the room the board leaves (a lesson has no log or chat to keep in view).
+  initSheet($("sheet"), $("sheet-handle"), () => board.resize(), { share: LESSON_SHEET_SHARE });
   board.resize();
   answers = loadAnswers();
   await load();

@@ -42,6 +42,7 @@ function statusText(s, legal, touch) {
 
 /** The bar's frame and buttons; what it says about the ghost is filled in by updatePlacement. */
 function placementBar(s, ctl, touch) {
+  if (st.lookingOnly(s)) return lookingBar(s, ctl);
   if (!s.selected) {
     const can = st.allPlaceActions(s).length > 0;
     const how = touch ? t("actions.pick_card_tap") : t("actions.pick_card_click");
@@ -72,6 +73,29 @@ function placementBar(s, ctl, touch) {
   );
 }
 
+/**
+ * A card picked when no placement is listed (another seat is to play, or not the placing step):
+ * whose turn it is, and the card to turn and move over the board, with no verdict on any spot.
+ */
+function lookingBar(s, ctl) {
+  const v = st.viewOf(s);
+  const theirs = v.turn.seat !== s.seat;
+  const why = theirs ? t("actions.look_their_turn", { name: s.names[v.turn.seat] || colourWord(v.players[v.turn.seat].colour) }) : t("actions.look_not_now");
+  return h(
+    "div.placing.looking",
+    {},
+    h("div.placing-title", {}, h("b", {}, t("actions.looking", { card: s.selected }))),
+    h("p.status.look", { role: "status" }, why),
+    h(
+      "div.buttons.placing-buttons",
+      {},
+      h("button", { type: "button", onclick: ctl.rotate, dataset: { key: "rotate" }, title: t("actions.rotate_title") }, t("actions.rotate")),
+      h("button", { type: "button", onclick: ctl.mirror, dataset: { key: "mirror" }, title: t("actions.mirror_title") }, t("actions.mirror")),
+      h("button.ghost-btn", { type: "button", onclick: ctl.cancel, dataset: { key: "cancel" }, title: t("actions.cancel_title") }, t("actions.cancel")),
+    ),
+  );
+}
+
 const liveKey = new WeakMap(); // placing bar -> the JSON of the ghost it last described
 
 /**
@@ -82,7 +106,7 @@ const liveKey = new WeakMap(); // placing bar -> the JSON of the ghost it last d
  */
 export function updatePlacement(el, s, touch = false) {
   const bar = el.querySelector(":scope > [data-slot=placing] > .placing");
-  if (!bar) return;
+  if (!bar || bar.classList.contains("looking")) return; // a card only looked at has no verdict
   const key = JSON.stringify([s.selected, s.rot, s.mirrored, s.anchor, s.freeCells, s.locked, s.headIndex, s.docSeq, s.pending, touch, s.outcomes?.key, !!s.outcomes?.list]);
   if (liveKey.get(bar) === key) return;
   liveKey.set(bar, key);
@@ -231,7 +255,8 @@ export function renderActions(el, s, ctl) {
   // With no card picked, whether any card can be placed decides the "pick a card" line: it
   // comes back on my next turn after the other seats' turns showed none.
   const canPlace = st.allPlaceActions(s).length > 0;
-  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, canPlace, busy, s.selected ? null : touch, st.shapeIsFree(s)], () => placementBar(s, ctl, touch));
+  const looking = st.lookingOnly(s) ? [v.turn.seat, s.names] : null; // whose turn the look bar names
+  keyedSlot(el, "placing", [s.selected, s.locked, st.placeActions(s).length, canPlace, busy, s.selected ? null : touch, st.shapeIsFree(s), looking], () => placementBar(s, ctl, touch));
   updatePlacement(el, s, touch);
   const picks = ofTypes(legal, ["keep_reef", "keep_treasure", "choose_tail", "decline"]);
   if (picks.some((a) => a.type === "decline")) picks.push(...ofTypes(legal, ["use_treasure"]));

@@ -269,6 +269,20 @@ export class Board {
     ctx.restore();
   }
 
+  /** A card only looked at (not my time to place): the Dragon's shape, no verdict, no crosses. */
+  drawLookingGhost(ctx, cells, rect, seat) {
+    paint.dragonBody(ctx, cells, rect, paint.PLAYER_HEX[seat], "#e8eef5", 0.45);
+    ctx.save();
+    ctx.strokeStyle = "#e8eef5";
+    ctx.lineWidth = 2;
+    ctx.setLineDash([3, 3]);
+    for (const [r, c] of cells) {
+      const { x, y, w } = this.rect(r, c);
+      ctx.strokeRect(x + 2, y + 2, w - 4, w - 4);
+    }
+    ctx.restore();
+  }
+
   drawGhost(ctx) {
     const s = this.state;
     if (!s.selected) return;
@@ -284,6 +298,7 @@ export class Board {
     const legal = !!st.currentAction(s);
     const seat = s.seat ?? 0;
     const rect = (r, c) => this.rect(r, c);
+    if (st.lookingOnly(s)) return this.drawLookingGhost(ctx, cells, rect, seat);
     const edge = legal ? "#7CFC9A" : "#ff5a5a";
     paint.dragonBody(ctx, cells, rect, legal ? paint.PLAYER_HEX[seat] : "#8a8a8a", edge, 0.72);
     if (legal) paint.dragonMarks(ctx, cells, rect, seat, paint.PLAYER_HEX[seat], s.locked ? st.headCell(s) : null, 0.8);

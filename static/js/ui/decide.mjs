@@ -214,6 +214,9 @@ export function pickChoices(s, ctl, names) {
       ),
     );
   }
+  // The table sends a step with nothing to choose by itself (pages/game.mjs): say so, the
+  // button stays for whoever is quicker.
+  if (ctl.goesOnByItself && dec.forcedStep(s)) parts.push(h("p.muted.forced-note", { role: "status" }, t("decide.goes_on_by_itself")));
   return parts.length ? h("div.group.pick-group", {}, parts) : null;
 }
 

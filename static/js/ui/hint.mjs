@@ -1,7 +1,9 @@
 // Hints at unrated tables: a Hint button on the board bar asks the server what the expert would
 // do from my own view (POST /api/games/{id}/hint); a placement is drawn as the ghost, fixed on
-// its squares, and the expert's reasons (the engine's numbers, worded by the server) show under
-// the bar. The client only moves its own ghost onto the listed action it is given.
+// its squares, and the expert's reasons (the engine's numbers, worded by the server) show above
+// the decision panel (under the board bar they pushed the board's bottom rows off the screen).
+// The reasons go with the ghost they describe: Cancel, or another version, takes them away.
+// The client only moves its own ghost onto the listed action it is given.
 
 import { api, errorText } from "../lib/api.mjs";
 import { cellsKey } from "../lib/geometry.mjs";
@@ -12,20 +14,22 @@ import { h } from "./dom.mjs";
 export class HintPanel {
   /**
    * @param {HTMLElement} bar the board bar the button joins
+   * @param {HTMLElement} panel the decision panel: the reasons show just above it
    * @param {{gameId: number, state: object, redraw: () => void}} opts redraw rebuilds panels
    */
-  constructor(bar, { gameId, state, redraw }) {
+  constructor(bar, panel, { gameId, state, redraw }) {
     this.gameId = gameId;
     this.state = state;
     this.redraw = redraw;
     this.rated = null; // unknown until the game is read: no button before
     this.busy = false;
+    this.placing = false; // whether the reasons shown are a placement's (its ghost on the board)
     this.button = h("button#hint-button.small", { type: "button", onclick: () => this.ask() }, t("hint.button"));
     this.button.hidden = true;
     this.box = h("div#hint-box.hint-box", { role: "status", "aria-live": "polite" });
     this.box.hidden = true;
     bar.append(this.button);
-    bar.after(this.box);
+    panel.before(this.box);
     api(`/api/games/${gameId}`)
       .then((g) => (this.rated = !!g.rated))
       .catch(() => (this.rated = true)) // unknown: offer nothing rather than a refusal
@@ -38,7 +42,9 @@ export class HintPanel {
     const offer = this.rated === false && s.seat !== null && st.isMyTurn(s);
     this.button.hidden = !offer;
     this.button.disabled = this.busy || !!s.pending;
-    if (this.shownFor !== undefined && this.shownFor !== s.version) {
+    // A placement's reasons describe its ghost: gone with it (Cancel), or with the version.
+    const ghostGone = this.placing && !s.selected;
+    if (this.shownFor !== undefined && (this.shownFor !== s.version || ghostGone)) {
       this.box.hidden = true;
       this.shownFor = undefined;
     }
@@ -52,7 +58,7 @@ export class HintPanel {
       const hint = await api(`/api/games/${this.gameId}/hint`, { method: "POST", body: { version: s.version } });
       if (hint.version === s.version) this.show(hint);
     } catch (e) {
-      this.say([errorText(e)]);
+      this.say([errorText(e)], false);
     } finally {
       this.busy = false;
       this.update();
@@ -62,12 +68,14 @@ export class HintPanel {
 
   show(hint) {
     const a = hint.action;
-    if (a.type === "place") ghostOn(this.state, a);
+    this.placing = a.type === "place";
+    if (this.placing) ghostOn(this.state, a);
     const head = a.type === "place" ? t("hint.place", { card: a.card }) : t("hint.other", { summary: hint.summary });
     this.say([head, ...hint.reasons]);
   }
 
-  say(lines) {
+  say(lines, placing = this.placing) {
+    this.placing = placing;
     this.box.replaceChildren(...lines.map((line) => h("p", {}, line)));
     this.box.hidden = false;
     this.shownFor = this.state.version;

@@ -52,9 +52,9 @@ export function keysToggle(button, panel, onChange) {
 /**
  * The bottom sheet (one column only): fills the room under the board, can be folded down to
  * its first line with the handle, and the page gets padding so nothing hides under it.
- * Returns {setFolded(bool)}.
+ * `share`: the part of the screen's height it may cover at most. Returns {setFolded(bool)}.
  */
-export function initSheet(sheet, handle, onChange) {
+export function initSheet(sheet, handle, onChange, { share = SHEET_SHARE } = {}) {
   if (!sheet) return;
   const root = document.documentElement;
   const place = () => {
@@ -62,7 +62,7 @@ export function initSheet(sheet, handle, onChange) {
     // Measured with the page scrolled to the top: the board's bottom edge on the screen.
     const bottom = board ? board.getBoundingClientRect().bottom + window.scrollY : 0;
     // At most SHEET_SHARE of the screen: the board and the page above it stay visible.
-    const room = Math.max(160, Math.floor(Math.min(window.innerHeight - bottom - 6, window.innerHeight * SHEET_SHARE)));
+    const room = Math.max(160, Math.floor(Math.min(window.innerHeight - bottom - 6, window.innerHeight * share)));
     root.style.setProperty("--sheet-max", `${room}px`);
     root.style.setProperty("--sheet-h", `${oneColumn() ? Math.ceil(sheet.getBoundingClientRect().height) : 0}px`);
   };

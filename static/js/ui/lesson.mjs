@@ -83,8 +83,8 @@ export function markTargets(root, target) {
 /** The ghost's reason, asked of the lesson (the same engine explanation as at a table). */
 export class LessonReasonTip extends ReasonTip {
   /** @param {() => {lesson: string, answers: object[]}} where the lesson and answers now */
-  constructor(canvas, { redraw, where }) {
-    super(canvas, { gameId: 0, redraw });
+  constructor(panel, { redraw, where }) {
+    super(panel, { gameId: 0, redraw });
     this.where = where;
   }
 

@@ -1,6 +1,8 @@
 // Why not here: while the placement ghost rests on a spot that is not legal, the engine's reason
-// (GET /api/games/{id}/explain) is shown under the ghost. The client never works a reason out
-// itself: it only asks, once per version and ghost, and draws the sentence it is given.
+// (GET /api/games/{id}/explain) is shown in the decision panel, under the placement bar: over
+// the board it covered two to four rows beside the ghost, just where one looks for a spot. The
+// client never works a reason out itself: it only asks, once per version and ghost, and shows
+// the sentence it is given.
 
 import { api } from "../lib/api.mjs";
 import { cellsKey } from "../lib/geometry.mjs";
@@ -11,22 +13,23 @@ const REST_MS = 150; // the ghost must stay put this long before the server is a
 
 export class ReasonTip {
   /**
-   * @param {HTMLCanvasElement} canvas the board; the tip is placed in its wrapper
+   * @param {HTMLElement} panel the decision panel (ui/actions.mjs): the tip goes under its
+   *   placement bar
    * @param {{gameId: number, redraw: () => void}} opts redraw schedules a frame
    */
-  constructor(canvas, { gameId, redraw }) {
-    this.canvas = canvas;
+  constructor(panel, { gameId, redraw }) {
+    this.panel = panel;
     this.gameId = gameId;
     this.redraw = redraw;
     this.el = h("div.reason-tip", { role: "status", "aria-live": "polite" });
     this.el.hidden = true;
-    canvas.parentElement.append(this.el);
+    panel.append(this.el);
     this.answers = new Map(); // request key -> reason text, or "" while asked / when legal
     this.waiting = null; // {key, timer} of the ghost now resting
   }
 
   /** Show the reason for the ghost now (called on every frame; asks only when it rests). */
-  update(state, board) {
+  update(state) {
     const action = illegalGhost(state);
     if (!action) return this.hide();
     const key = `${state.version}|${cellsKey(action.cells)}|${action.card}`;
@@ -40,7 +43,7 @@ export class ReasonTip {
       return;
     }
     if (!text) return this.hide();
-    this.show(text, action.cells, board);
+    this.show(text);
   }
 
   async ask(key, version, action) {
@@ -57,15 +60,11 @@ export class ReasonTip {
     this.redraw();
   }
 
-  show(text, cells, board) {
-    const lowest = Math.max(...cells.map(([r]) => r));
-    const cols = cells.filter(([r]) => r === lowest).map(([, c]) => c);
-    const rect = board.rect(lowest, Math.min(...cols));
-    const x = this.canvas.offsetLeft + rect.x;
-    const y = this.canvas.offsetTop + rect.y + rect.h + 4;
+  show(text) {
+    // Right under the placement bar (the panel's slots are made as it first draws them).
+    const bar = this.panel.querySelector(':scope > [data-slot="placing"]');
+    if (bar && bar.nextElementSibling !== this.el) bar.after(this.el);
     if (this.el.textContent !== text) this.el.textContent = text;
-    this.el.style.left = `${Math.max(0, Math.min(x, this.canvas.offsetLeft + board.side - 220))}px`;
-    this.el.style.top = `${y}px`;
     this.el.hidden = false;
   }
 
