@@ -23,12 +23,12 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import app.engine as rules
 from app.metrics import ROOM_UPDATES
 from app.realtime import documents as docs
+from app.realtime import viewer_frames
 from app.realtime.bus import Bus
 from app.realtime.codec import (
     BusMessage,
@@ -47,13 +47,10 @@ from app.realtime.protocol import (
     dumps,
     frames_frame,
     patch_frame,
-    state_frame,
     status_frame,
-    your_turn_frame,
 )
-from app.realtime.shared_reads import SharedReads
+from app.realtime.room_chat import RoomChat
 from app.realtime.storage import GameSnap, LiveStore, Mark
-from app.services.tables.chat import HISTORY as CHAT_HISTORY
 from app.shared.diff import Memo, diff
 from app.shared.moves import Committed
 from app.shared.snapshots import marks_of
@@ -61,21 +58,9 @@ from app.shared.snapshots import marks_of
 log = logging.getLogger(__name__)
 
 HISTORY = 32  # patches kept per viewer kind for resync
-CHAT_IDS_KEPT = 256  # ids of chat lines delivered here, so a catch-up repeats none
 RETRY_FIRST_S = 0.2  # a failed reload is retried after this, doubling up to RETRY_MAX_S
 RETRY_MAX_S = 2.0
 RECHECK_MIN_S = 0.5  # at most one "is my snapshot current?" read per room this often
-
-
-@dataclass(frozen=True)
-class SharedChange:
-    """One change as every spectator holding version `base` (with lifecycle `status`) gets it."""
-
-    base: int
-    version: int
-    status: str | None
-    frames: list[str]
-    text: str  # the frames as one (protocol.frames_frame): what each spectator is sent
 
 
 class RoomHost(Protocol):
@@ -124,13 +109,7 @@ class Room:
         self.presence = RoomPresence(
             game_id, host.codec.instance, self.conns, lambda: self.snap, self._publish_soon
         )
-        self._chat_ids: deque[int] = deque(maxlen=CHAT_IDS_KEPT)
-        # The chat history a joining socket is sent, read once and then kept up to date by the
-        # lines delivered here (keyed by the seats it names), so that a crowd of spectators
-        # arriving costs one read, not one each.
-        self._chat_history: tuple[dict[int, int], deque[dict[str, Any]]] | None = None
-        self._chat_delivered = 0  # lines delivered here so far
-        self._reads = SharedReads()
+        self.chat = RoomChat(game_id, lambda seats: host.run(host.store.chat_since, game_id, seats))
         self._retrying = False
         self._rechecked_at = 0.0
         self._task = asyncio.create_task(self._run(), name=f"room-{game_id}")
@@ -196,7 +175,7 @@ class Room:
             self.conns.add(conn)
             self._send_full(conn)
             seats = self._seat_by_user()
-        history = await self._chat_history_for(seats)
+        history = await self.chat.history_for(seats)
         conn.send(dumps({"type": "chat_history", "game_id": self.game_id, "messages": history}))
         conn.chat_seen = max((m["id"] for m in history), default=0)
         self.presence.greet(conn)
@@ -232,7 +211,7 @@ class Room:
             key = docs.key_for(snap, conn.viewer.user_id)
             if key == conn.key and version == snap.version == conn.version:
                 return  # already current: nothing to send
-            chain = self._chain(key, version, snap.version)
+            chain = viewer_frames.chain(self.history.get(key, ()), version, snap.version)
             if key != conn.key or chain is None:
                 self._send_full(conn)
                 return
@@ -377,7 +356,7 @@ class Room:
             logs = [docs.log_frame(m, key, over, log_memo) for m in fresh] if conns else []
             change = None
             if key == docs.SPECTATOR and patch is not None:
-                change = self.spectator_change(old, new, patch, logs)
+                change = viewer_frames.spectator_change(self.game_id, old, new, patch, logs)
             for conn in conns:
                 if (
                     change is not None
@@ -389,7 +368,7 @@ class Room:
                     conn.version, conn.status = change.version, new.status
                     continue
                 # (A spectator not holding the previous version gets frames of its own.)
-                frames = self._change_frames(conn, key, doc, patch, logs, new, previous)
+                frames = viewer_frames.change_frames(conn, key, doc, patch, logs, new, previous)
                 if conn is mover:
                     frames.append(ack)  # right behind its own patch
                     mover = None
@@ -398,55 +377,13 @@ class Room:
         if mover is not None:  # the mover's socket got no frame of this change: the ack alone
             mover.send(ack)
 
-    def spectator_change(
-        self, old: GameSnap | None, new: GameSnap, patch: str, logs: list[str]
-    ) -> SharedChange:
-        """The frames every spectator holding the previous version gets for this change: the
-        same bytes for all of them, built once per game and version (the fan-out then only
-        writes them to each socket)."""
-        status = old.status if old is not None else None
-        frames = [patch, *logs]
-        if status != new.status:
-            frames.append(status_frame(self.game_id, new.status, new.version))
-        base = old.version if old is not None else -1
-        return SharedChange(base, new.version, status, frames, frames_frame(frames))
-
-    def _change_frames(
-        self,
-        conn: Connection,
-        key: ViewerKey,
-        doc: dict[str, Any],
-        patch: str | None,
-        logs: list[str],
-        new: GameSnap,
-        previous: int | None,
-    ) -> list[str]:
-        """What this change brings `conn`, in order (the socket's state advanced to it)."""
-        frames: list[str] = []
-        if key != conn.key or conn.version is None:
-            frames.append(self._state_of(conn, key, doc))
-        elif conn.version == new.version:
-            pass  # a lobby-only change (seats) that left this viewer's document as it was
-        elif patch is not None and conn.version == previous:
-            frames.append(patch)
-            conn.version = new.version
-        else:
-            frames.append(self._state_of(conn, key, doc))
-        frames.extend(logs)
-        if conn.status != new.status:
-            frames.append(self._status_of(conn))
-        turn = self._your_turn_of(conn)
-        if turn is not None:
-            frames.append(turn)
-        return frames
-
     def _send_full(self, conn: Connection) -> None:
         snap = self.snap
         assert snap is not None
         key = docs.key_for(snap, conn.viewer.user_id)
         if snap.state is None:
             conn.key = key
-            conn.send(self._status_of(conn))
+            conn.send(viewer_frames.status_of(snap, conn))
             return
         cached = self.docs.get(key)
         if cached is None or cached[0] != snap.version:
@@ -454,95 +391,23 @@ class Room:
             self.docs[key] = (snap.version, doc)
         else:
             doc = cached[1]
-        frames = [self._state_of(conn, key, doc)]
+        frames = [viewer_frames.state_of(snap, conn, key, doc)]
         conn.status = snap.status  # the state frame says it: no separate status frame
-        turn = self._your_turn_of(conn)
+        turn = viewer_frames.your_turn_of(snap, conn)
         if turn is not None:
             frames.append(turn)
         conn.send(frames_frame(frames))
 
-    def _state_of(self, conn: Connection, key: ViewerKey, doc: dict[str, Any]) -> str:
-        """The `state` frame of `doc` for `conn` (which then holds it)."""
-        snap = self.snap
-        assert snap is not None
-        conn.key, conn.version = key, snap.version
-        return state_frame(self.game_id, snap.version, snap.status, key.seat, snap.to_act, doc)
-
-    def _status_of(self, conn: Connection) -> str:
-        """The `status` frame for `conn` (which then holds that status)."""
-        snap = self.snap
-        assert snap is not None
-        conn.status = snap.status
-        return status_frame(self.game_id, snap.status, snap.version)
-
-    def _your_turn_of(self, conn: Connection) -> str | None:
-        """`your_turn`, if `conn`'s seat must decide now and has not been told so."""
-        snap = self.snap
-        if snap is None or snap.status != "live" or not conn.key.acting:
-            return None
-        if snap.to_act == conn.key.seat and conn.turn_sent != snap.version:
-            conn.turn_sent = snap.version
-            return your_turn_frame(self.game_id, snap.version, snap.to_act)
-        return None
-
-    def _chain(self, key: ViewerKey, since: int, current: int) -> list[str] | None:
-        """The patches leading from `since` to `current` for `key`, if all are still held."""
-        frames: list[str] = []
-        at = since
-        for base, version, frame in self.history.get(key, ()):
-            if base == at:
-                frames.append(frame)
-                at = version
-        return frames if at == current and since <= current else None
-
-    # --- chat ------------------------------------------------------------------------------
-
-    async def _chat_history_for(self, seats: dict[int, int]) -> list[dict[str, Any]]:
-        """The last lines a joining socket is sent (the kept copy, else read and kept)."""
-        kept = self._chat_history
-        if kept is not None and kept[0] == seats:
-            return list(kept[1])
-        try:
-            # Sockets joining together share one read (the first keeps it for the later ones).
-            lines = await self._reads.read(tuple(seats.items()), lambda: self._read_chat(seats))
-        except Exception as exc:  # chat is a nicety: the game goes on without its history
-            log.warning("room %s: chat history failed: %s", self.game_id, exc)
-            return []
-        return list(lines)
-
-    async def _read_chat(self, seats: dict[int, int]) -> list[dict[str, Any]]:
-        delivered = self._chat_delivered
-        lines = await self.host.run(self.host.store.chat_since, self.game_id, seats)
-        # A line delivered while we read may be missing from what we read: keep nothing then
-        # (the sockets themselves get that line from `deliver_chat`), the next join reads again.
-        if delivered == self._chat_delivered:
-            self._chat_history = (seats, deque(lines, maxlen=CHAT_HISTORY))
-        return lines
+    # --- chat (room_chat.py) -----------------------------------------------------------------
 
     def deliver_chat(self, message: dict[str, Any]) -> None:
         """A stored chat line to this room's sockets (once each: a catch-up repeats none)."""
-        line_id = message.get("id", 0)
-        if line_id in self._chat_ids:
-            return
-        self._chat_ids.append(line_id)
-        self._chat_delivered += 1
-        if self._chat_history is not None:
-            self._chat_history[1].append(message)
-        frame = dumps({"type": "chat", "game_id": self.game_id, **message})
-        for conn in list(self.conns):
-            if line_id > conn.chat_seen:
-                conn.send(frame)
+        self.chat.deliver(message, self.conns)
 
     async def catch_up_chat(self) -> None:
         """Deliver the lines said while the bus may have been away (they are stored)."""
-        try:
-            seats = self._seat_by_user()
-            lines = await self.host.run(self.host.store.chat_since, self.game_id, seats)
-        except Exception as exc:
-            log.warning("room %s: chat catch-up failed: %s", self.game_id, exc)
-            return
-        for line in lines:
-            self.deliver_chat(line)
+        for line in await self.chat.missed(self._seat_by_user()):
+            self.deliver_chat(line)  # as a delayed table's room forwards it too
 
     # --- other instances -------------------------------------------------------------------
 
