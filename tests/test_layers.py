@@ -63,3 +63,18 @@ def test_a_broken_layer_is_caught(tmp_path: Path, module: str, line: str, broken
     done = _lint(tmp_path)
     assert done.returncode != 0
     assert f"{broken}" in done.stdout.split("Broken contracts", 1)[1], done.stdout
+
+
+def test_the_moves_road_loads_no_ratings_review_or_bot_search() -> None:
+    """What a finished game sets off is registered at start-up, not imported by the move's
+    module: loading the road loads neither the rating model (openskill) nor the bots' search."""
+    code = (
+        "import sys, app.services.play.road; "
+        "print(sorted(m for m in ('openskill', 'app.bots.expert', 'app.services.ratings.results',"
+        " 'app.services.reviews.analysis') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
