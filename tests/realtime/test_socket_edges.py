@@ -1,0 +1,56 @@
+"""Input at the socket's edge that the server cannot echo or the engine cannot place: refused
+with a clean error before anything is decided, the socket kept, nothing committed."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from app.realtime.protocol import ACTION_ID_MAX, ACTION_ID_MIN
+from tests.realtime.helpers import Server, WsClient, cookie_of, new_game
+
+pytestmark = pytest.mark.anyio
+
+
+async def _moves(client: httpx.AsyncClient, gid: int) -> list[int]:
+    return [m["seq"] for m in (await client.get(f"/api/games/{gid}/log")).json()["moves"]]
+
+
+async def test_an_action_id_the_server_cannot_echo_is_refused_before_the_move(
+    server: Server,
+) -> None:
+    gid, players, _ = await new_game(server)
+    mover = await WsClient("seat0").open(server.ws(gid), cookie_of(players[0]))
+    other = await WsClient("seat1").open(server.ws(gid), cookie_of(players[1]))
+    await mover.at_version(0)
+    await other.at_version(0)
+    action = mover.doc["legal_actions"][0]  # legal: only the id is wrong
+    bad_ids = [ACTION_ID_MAX + 1, 2**64, ACTION_ID_MIN - 1, 10**40]
+    for bad in bad_ids:
+        start = len(mover.frames)
+        await mover.send({"type": "action", "id": bad, "version": 0, "action": action})
+        err = await mover.frame(lambda f: f["type"] in ("error", "ack"), start)
+        assert err["type"] == "error" and err["code"] == "bad_message", (bad, err)
+        assert err["id"] is None and "id" in err["message"], err
+        await mover.roundtrip()  # the socket is still there and answering
+    # A malformed frame whose id is out of range too: the error cannot echo it either.
+    start = len(mover.frames)
+    await mover.send({"type": "action", "id": 2**64, "action": action})
+    err = await mover.frame(lambda f: f["type"] == "error", start)
+    assert err["code"] == "bad_message" and err["id"] is None, err
+    await mover.roundtrip()
+    await other.roundtrip()
+    assert mover.closed is None and other.closed is None
+    assert mover.version == other.version == 0
+    assert not any(f["type"] == "patch" for f in mover.frames + other.frames)
+    assert await _moves(players[0], gid) == []
+    # The ends of the range are ids like any other: echoed exactly.
+    reply = await mover.act(action, ACTION_ID_MIN)
+    assert reply["type"] == "ack" and reply["id"] == ACTION_ID_MIN, reply
+    await other.at_version(1)
+    follower = next(ws for ws in (mover, other) if ws.doc["legal_actions"])
+    reply = await follower.act(follower.doc["legal_actions"][0], ACTION_ID_MAX)
+    assert reply["type"] == "ack" and reply["id"] == ACTION_ID_MAX, reply
+    assert await _moves(players[0], gid) == [1, 2]
+    for ws in (mover, other):
+        await ws.close()
