@@ -54,3 +54,34 @@ async def test_an_action_id_the_server_cannot_echo_is_refused_before_the_move(
     assert await _moves(players[0], gid) == [1, 2]
     for ws in (mover, other):
         await ws.close()
+
+
+async def test_huge_coordinates_get_the_same_clean_refusal_on_both_roads_R01(
+    server: Server,
+) -> None:
+    gid, players, _ = await new_game(server)
+    ws = await WsClient("seat0").open(server.ws(gid), cookie_of(players[0]))
+    await ws.at_version(0)
+    card = next(a for a in ws.doc["legal_actions"] if a["type"] == "place")["card"]
+    cases = {
+        # Not squares at all: no reader could hold these numbers exactly, none is echoed.
+        "huge": ([[10**30, 10**30]], "malformed", {}),
+        "past_64_bits": ([[2**64, 0], [0, -(2**63) - 1]], "malformed", {}),
+        # Squares, but off the board: named in the facts; the absurd one beside them is not.
+        "mixed": ([[0, 15], [10**30, 0]], "off_board", {"squares": [[0, 15]]}),
+    }
+    for name, (cells, reason, facts) in cases.items():
+        action = {"type": "place", "card": card, "cells": cells}
+        reply = await ws.act(action, name)
+        assert reply["type"] == "error" and reply["code"] == "bad_action", (name, reply)
+        assert reply["reason"]["code"] == reason and reply["reason"]["facts"] == facts, reply
+        r = await players[0].post(
+            f"/api/games/{gid}/actions", json={"version": 0, "action": action}
+        )
+        assert r.status_code == 422, r.text
+        err = r.json()["error"]
+        assert err["code"] == "bad_action" and err["reason"] == reply["reason"], (name, err)
+    await ws.roundtrip()
+    assert ws.closed is None and ws.version == 0
+    assert await _moves(players[0], gid) == []
+    await ws.close()
