@@ -428,3 +428,34 @@ async def test_redis_bus_reconnects_and_warns_subscribers(redis_url: str) -> Non
     finally:
         await admin.aclose()
         await bus.disconnect()
+
+
+@pytest.mark.anyio
+async def test_redis_bus_tells_channels_whose_messages_it_lost_once_publishing_works(
+    redis_url: str,
+) -> None:
+    from app.realtime.bus import RECONNECTED, RedisBus
+
+    sender, listener = RedisBus(redis_url), RedisBus(redis_url)
+    await sender.connect()
+    await listener.connect()
+    lost, other = f"t:{uuid.uuid4().hex}", f"t:{uuid.uuid4().hex}"
+    try:
+        async with listener.subscribe(lost) as sub:
+            await asyncio.sleep(0.1)  # the SUBSCRIBE is acknowledged
+            working = sender._redis.publish
+
+            async def away(channel: str, message: str) -> None:
+                raise ConnectionError("the bus is away")
+
+            sender._redis.publish = away  # only the sender's side fails
+            with pytest.raises(ConnectionError):
+                await sender.publish(lost, "lost line")
+            sender._redis.publish = working
+            await sender.publish(other, "the bus is back")  # any success tells the lost channels
+            assert await asyncio.wait_for(sub.__anext__(), 5) == RECONNECTED
+            await sender.publish(lost, "next")  # told once only
+            assert await asyncio.wait_for(sub.__anext__(), 5) == "next"
+    finally:
+        await sender.disconnect()
+        await listener.disconnect()
