@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, selectinload
 import app.engine as rules
 from app.db.models import Game, Seat, User, utcnow
 from app.i18n import t_
-from app.services import caps, clocks, notices
+from app.services import caps, clocks, lookalikes, notices
 from app.services.cache import cache_for
 from app.services.errors import ServiceError
 from app.services.notify import Notifier, notify
@@ -197,6 +197,13 @@ def join_game(
         raise ServiceError(
             "game_full", t_("every seat of game {game_id} is taken", game_id=game_id)
         )
+    # Two names alike at one table: nobody could tell who moved or said what.
+    others = [s.user.display_name for s in game.seats if s.user is not None]
+    try:
+        lookalikes.refuse_lookalike(user.display_name, others)
+    except ServiceError:
+        db.rollback()
+        raise
     free.reserved_for = None
     free.user_id = user.id
     free.joined_at = utcnow()

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 
-from app.services import users
+from app.services import lookalikes, users
 from app.services.errors import ServiceError
 from app.web.inputs import CONTROL, has_control
 
@@ -161,9 +161,15 @@ def test_schema_valid_create_requests_are_accepted(client_factory: Factory) -> N
 @given(st.from_regex(users.NAME_INPUT, fullmatch=True).filter(lambda s: len(s) <= 24))
 def test_every_name_the_schema_allows_is_a_valid_name(name: str) -> None:
     """The schema's name pattern (Python `re`, as schemathesis reads it) implies the service's
-    own check: a schema-valid name is never refused."""
+    own check: a schema-valid name is never refused, except one mixing scripts, a rule no
+    pattern states (the schema's description says it: `mixed_scripts`)."""
     if CONTROL.search(name):  # \w never matches one, but say so if it ever did
         pytest.fail(f"the pattern let a control character through: {name!r}")
+    if lookalikes.mixes_scripts(name):
+        with pytest.raises(ServiceError) as refused:
+            users.clean_display_name(name)
+        assert refused.value.code == "mixed_scripts"
+        return
     users.clean_display_name(name)
 
 
