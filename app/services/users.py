@@ -26,9 +26,13 @@ DISPLAY_NAME = re.compile(r"^[^\W_](?:[\w .'-]{0,22}[\w.'-])?$")
 USERNAME = re.compile(r"^[a-z0-9_.-]{3,24}$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 # The same rules for what a request may send, before spaces are normalised and letters
-# lower-cased, as the OpenAPI schema states them (Python `re` semantics; pinned to the checks
-# above by tests/web/test_schema_rules.py): every string they match passes the check.
+# lower-cased (Python `re` semantics; pinned to the checks above by tests/web/test_input_edges.py):
+# every string they match passes the check (a name mixing scripts aside: mixed_scripts).
 NAME_INPUT = r"^ *[^\W_][\w .'-]*$"
+# NAME_INPUT as the OpenAPI schema states it, in its own dialect (ECMA 262 with Unicode
+# properties), where `\w` means ASCII only while Python reads it as letters and digits of every
+# script, as this spells out (tests/web/test_schema_truth.py compares the two readings).
+NAME_SCHEMA = r"^ *[\p{L}\p{N}][\p{L}\p{N}_ .'-]*$"
 USERNAME_INPUT = r"^[A-Za-z0-9_.-]{3,24}$"
 
 _hasher = PasswordHasher()
