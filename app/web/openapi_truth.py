@@ -8,8 +8,10 @@ document is built on first request and kept):
   text of a request body, nested keys and values of free JSON included (`Body`): a `pattern` on
   every request string that has none, and free JSON objects as `ControlFreeJson`.
 - Limits that are settings: a tutorial's `answers` (SEADRAGONS_LEARN_ANSWERS_MAX), a spectator
-  delay's moves and seconds (SEADRAGONS_SPECTATOR_DELAY_MAX_MOVES / _MAX_SECONDS).
-- The explain endpoint's `action` query value is JSON text: its content is `application/json`.
+  delay's moves and seconds (SEADRAGONS_SPECTATOR_DELAY_MAX_MOVES / _MAX_SECONDS), a clock's
+  times (SEADRAGONS_CLOCK_MAX_SECONDS, SEADRAGONS_CLOCK_MAX_EXTENSION_SECONDS), the explain
+  endpoint's `action` (SEADRAGONS_EXPLAIN_ACTION_MAX_CHARS).
+- The explain endpoint's `action` query value is JSON text (`contentMediaType`).
 """
 
 from __future__ import annotations
@@ -66,9 +68,9 @@ def truthful(schema: Json, settings: Settings) -> Json:
         if (path, method) == EXPLAIN:
             for param in op.get("parameters", []):
                 if param["name"] == "action":
-                    # JSON text, as the endpoint reads it: a client sends an object, encoded.
-                    del param["schema"]
-                    param["content"] = {"application/json": {"schema": {"type": "object"}}}
+                    # JSON text, as the endpoint reads it, of at most so many characters.
+                    param["schema"]["contentMediaType"] = "application/json"
+                    param["schema"]["maxLength"] = settings.explain_action_max_chars
     for name in sorted(_request_components(schema)):
         _ban_controls(components[name], components)
     _setting_limits(components, settings)
@@ -132,9 +134,15 @@ def _ban_controls(node: Any, components: Json | None = None) -> None:
 
 
 def _setting_limits(components: Json, settings: Settings) -> None:
+    clock, extension = settings.clock_max_seconds, settings.clock_max_extension_seconds
     limits: dict[tuple[str, str], Callable[[Json], None]] = {
         ("SpectatorDelayIn", "moves"): _maximum(settings.spectator_delay_max_moves),
         ("SpectatorDelayIn", "seconds"): _maximum(settings.spectator_delay_max_seconds),
+        ("LiveClockIn", "initial"): _maximum(clock),
+        ("LiveClockIn", "per_turn"): _maximum(clock),
+        ("LiveClockIn", "extension"): _maximum(extension),
+        ("DailyClockIn", "per_turn"): _maximum(clock),
+        ("DailyClockIn", "extension"): _maximum(extension),
     }
     for name, component in components.items():
         props = component.get("properties", {})

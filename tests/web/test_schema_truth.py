@@ -37,6 +37,9 @@ def app_settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         learn_answers_max=7,
         spectator_delay_max_moves=5,
         spectator_delay_max_seconds=90,
+        clock_max_seconds=7200,
+        clock_max_extension_seconds=300,
+        explain_action_max_chars=500,
     )
 
 
@@ -138,12 +141,23 @@ def test_names_of_other_scripts_match_the_schema(openapi: dict[str, Any], name: 
     users.clean_display_name(name)
 
 
-def test_explain_says_its_action_is_json(openapi: dict[str, Any]) -> None:
+def test_explain_says_its_action_is_json_text(
+    openapi: dict[str, Any], app_settings: Settings
+) -> None:
     params = openapi["paths"]["/api/games/{game_id}/explain"]["get"]["parameters"]
     [action] = [p for p in params if p["name"] == "action"]
-    assert action["content"] == {"application/json": {"schema": {"type": "object"}}}
-    assert "schema" not in action
+    assert action["schema"]["contentMediaType"] == "application/json"
+    assert action["schema"]["maxLength"] == app_settings.explain_action_max_chars
     assert FREE_JSON in openapi["components"]["schemas"]
+
+
+def test_clock_times_are_the_settings(openapi: dict[str, Any], app_settings: Settings) -> None:
+    schemas = openapi["components"]["schemas"]
+    live, daily = schemas["LiveClockIn"]["properties"], schemas["DailyClockIn"]["properties"]
+    for prop in (live["initial"], live["per_turn"], daily["per_turn"]):
+        assert prop["maximum"] == app_settings.clock_max_seconds
+    for prop in (live["extension"], daily["extension"]):
+        assert prop["maximum"] == app_settings.clock_max_extension_seconds
 
 
 def test_a_query_parameter_given_twice_is_refused(client_factory: Factory) -> None:
