@@ -55,8 +55,9 @@ from app.web import (
     pages_ratings,
     pages_watch,
 )
-from app.web.inputs import ControlCharacterMiddleware
+from app.web.inputs import ControlCharacterMiddleware, RepeatedQueryMiddleware
 from app.web.limits import BodyLimitMiddleware
+from app.web.openapi_truth import install as install_openapi_truth
 from app.web.security import OriginCheckMiddleware, SecurityHeadersMiddleware
 from app.web.throttle import STORAGE_TIMEOUT_S, Throttles
 
@@ -168,9 +169,11 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)
+    install_openapi_truth(app, settings)  # the schema states what the server enforces
     # Middleware: the last added is the outermost. From the outside in: request id and log
     # context, security headers (on every answer, refusals included), the body size limit
-    # (before anything reads a body), control characters in paths and queries, the Origin
+    # (before anything reads a body), control characters in paths and queries, a query parameter
+    # given twice, the Origin
     # check, CORS, and innermost the reader's language (so error answers are in it too).
     app.add_middleware(LanguageMiddleware)
     if settings.allowed_origins:
@@ -186,6 +189,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
         allowed_origins=settings.allowed_origins,
         public_origin=settings.public_origin(),
     )
+    app.add_middleware(RepeatedQueryMiddleware)
     app.add_middleware(ControlCharacterMiddleware)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)

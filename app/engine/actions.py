@@ -102,15 +102,34 @@ def _str(d: dict[str, Any], key: str, optional: bool = False) -> str | None:
     return v
 
 
-def _square(v: Any) -> tuple[int, int]:
-    ok = (
+# A coordinate past this is no number of a square, on the board or off it, but malformed input:
+# the most any JSON reader holds exactly (RFC 7493), so a refusal may name the square back to the
+# client on either road (the socket's encoder cannot even write integers past 64 bits).
+COORDINATE_LIMIT = 2**53 - 1
+
+
+def as_square(v: Any) -> tuple[int, int] | None:
+    """`v` as a square `(row, column)`, on the board or off it; None if it is not one at all.
+    The one reading of a square: parsing and the off-board reason (explain.py) both use it."""
+    if (
         isinstance(v, list | tuple)
         and len(v) == 2
-        and all(type(x) is int and 0 <= x < SIZE for x in v)
-    )
-    if not ok:
+        and all(type(x) is int and -COORDINATE_LIMIT <= x <= COORDINATE_LIMIT for x in v)
+    ):
+        return (v[0], v[1])
+    return None
+
+
+def on_board(square: tuple[int, int]) -> bool:
+    """Whether a square lies inside the 15x15 board (R-01)."""
+    return all(0 <= x < SIZE for x in square)
+
+
+def _square(v: Any) -> tuple[int, int]:
+    square = as_square(v)
+    if square is None or not on_board(square):
         raise _bad(t_("a square must be [row, column] inside the 15x15 board, not {v}", v=repr(v)))
-    return (v[0], v[1])
+    return square
 
 
 def _source(v: Any, optional: bool = False) -> dict[str, str] | None:

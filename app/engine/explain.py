@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, parse_action
-from .board import ISLAND, SIZE, mask_of, neighbours, squares_of
+from .actions import Action, as_square, on_board, parse_action
+from .board import ISLAND, mask_of, neighbours, squares_of
 from .content import content
 from .errors import EngineError
 from .placement import (
@@ -131,14 +131,8 @@ def _off_board(action: Any) -> Reason | None:
     cells = action.get("cells")
     if not isinstance(cells, list):
         return None
-    out = [
-        list(c)
-        for c in cells
-        if isinstance(c, list | tuple)
-        and len(c) == 2
-        and all(type(x) is int for x in c)
-        and not all(0 <= x < SIZE for x in c)
-    ]
+    squares = (as_square(c) for c in cells)
+    out = [list(sq) for sq in squares if sq is not None and not on_board(sq)]
     if not out:
         return None
     return Reason(

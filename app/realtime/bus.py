@@ -110,6 +110,11 @@ class RedisBus(Bus):
         self._reader: asyncio.Task[None] | None = None
         # Always subscribed, so the pub/sub connection exists before any game channel does.
         self._control = "seadragons:control"
+        # Channels whose messages were lost because publishing failed here: once it works again,
+        # RECONNECTED goes to each, for the instances whose own subscription never broke (and so
+        # never heard from their bus that something may be missing). One name per channel: at
+        # most the games active here during the outage.
+        self._unsent: set[str] = set()
 
     async def connect(self) -> None:
         """Connect and start the reader task."""
@@ -137,7 +142,24 @@ class RedisBus(Bus):
 
     async def publish(self, channel: str, message: str) -> None:
         """PUBLISH on Redis; every instance subscribed to `channel` receives it."""
-        await self._redis.publish(channel, message)
+        try:
+            await self._redis.publish(channel, message)
+        except Exception:
+            self._unsent.add(channel)
+            raise
+        if self._unsent:
+            await self._tell_unsent()
+
+    async def _tell_unsent(self) -> None:
+        """Publishing works again: tell every channel whose messages were lost here that some
+        may be missing (rooms then catch up from the database: moves and chat lines)."""
+        channels, self._unsent = sorted(self._unsent), set()
+        for i, channel in enumerate(channels):
+            try:
+                await self._redis.publish(channel, RECONNECTED)
+            except Exception:
+                self._unsent.update(channels[i:])  # away again: the next success tells them
+                return
 
     async def _listen(self, channel: str) -> None:
         if self._pubsub is not None:
@@ -172,6 +194,9 @@ class RedisBus(Bus):
                     continue
                 for channel in list(self._subs):
                     self._dispatch(channel, RECONNECTED)
+                if self._unsent:
+                    with contextlib.suppress(Exception):
+                        await self._tell_unsent()
 
 
 def create_bus(redis_url: str | None) -> Bus:

@@ -3,7 +3,8 @@
 Delivery is local first (this instance's sockets in the game, straight from memory), then the
 bus (the other instances). A line whose bus message is lost (the bus away, or another instance's
 subscription down just then) is not lost: it is stored, and every room catches up on stored lines
-when its bus subscription comes back (Room.catch_up_chat).
+when its bus subscription comes back, or when the instance whose publishing failed can publish
+again and says so on the channel (RedisBus, Room.catch_up_chat).
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ decodes to None and is dropped with a warning: messages are hints, the database 
     {"from": ..., "kind": "chat", "message": {id, user_id, name, seat, text, at}}
     {"from": ..., "kind": "presence", "seats": {"0": 1}, "spectators": 2, "hello": false}
     {"from": ..., "kind": "revoked", "sessions": [sha256, ...]}
-    {"kind": "reconnected"}   (from the bus itself, after its subscription came back)
+    {"kind": "reconnected"}   (from the bus itself, after its subscription came back; or from
+                               an instance whose publishing on the channel failed, once it works)
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
 )
+from pydantic.functional_validators import PlainValidator
+from pydantic_core import PydanticCustomError
 
 from app.i18n import translate, translate_reason
 from app.metrics import count_error
@@ -40,7 +42,35 @@ CLOSE_INTERNAL = 1011
 CLOSE_RESTARTING = 1012  # the server is restarting (or shutting down): reconnect at once
 CLOSE_TRY_AGAIN = 1013  # this socket fell too far behind: reconnect and resync
 
-ActionId = Annotated[StrictStr, Field(min_length=1, max_length=64)] | StrictInt
+# An action's id is echoed in its answer, so it must be one the server can write back: a
+# string of at most 64 characters, or an integer in the signed 64-bit range (what orjson, which
+# writes the frames, can encode, and what most clients' JSON readers hold as an integer).
+ACTION_ID_MAX_CHARS = 64
+ACTION_ID_MIN = -(2**63)
+ACTION_ID_MAX = 2**63 - 1
+
+
+def readable_id(value: object) -> str | int | None:
+    """A frame's `id` if an answer may echo it (within the bounds above), else None."""
+    if isinstance(value, str):
+        return value if 0 < len(value) <= ACTION_ID_MAX_CHARS else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if ACTION_ID_MIN <= value <= ACTION_ID_MAX else None
+    return None
+
+
+def _action_id(value: object) -> str | int:
+    checked = readable_id(value)
+    if checked is None:
+        raise PydanticCustomError(
+            "action_id",
+            "an id is a string of 1 to {chars} characters or an integer from {low} to {high}",
+            {"chars": ACTION_ID_MAX_CHARS, "low": ACTION_ID_MIN, "high": ACTION_ID_MAX},
+        )
+    return checked
+
+
+ActionId = Annotated[str | int, PlainValidator(_action_id)]
 
 
 class _Message(BaseModel):
@@ -127,9 +157,7 @@ def parse_client(data: str | bytes) -> ClientMessage | ProtocolError:
         return ProtocolError("bad_json", "the frame is not valid JSON")
     if not isinstance(raw, dict):
         return ProtocolError("bad_message", "a message is a JSON object with a `type`")
-    msg_id = raw.get("id")
-    if not isinstance(msg_id, str | int) or isinstance(msg_id, bool) or len(str(msg_id)) > 64:
-        msg_id = None
+    msg_id = readable_id(raw.get("id"))
     kind = raw.get("type")
     if kind not in CLIENT_TYPES:
         known = ", ".join(sorted(CLIENT_TYPES))

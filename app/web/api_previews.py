@@ -118,7 +118,8 @@ def explain_action(
 ) -> dict[str, Any]:
     """Why the engine would refuse an action of the seat to act (null `reason` if it would
     not): only that seat, at the game's version. An action longer than
-    SEADRAGONS_EXPLAIN_ACTION_MAX_CHARS or not JSON: 422 invalid_request; past
+    SEADRAGONS_EXPLAIN_ACTION_MAX_CHARS: 422 invalid_request (text that is not JSON is a
+    malformed action, explained like any other); past
     SEADRAGONS_EXPLAIN_LIMITS_PER_USER: 429 too_many_explains."""
     if len(action) > settings.explain_action_max_chars:
         raise ServiceError(
@@ -129,9 +130,11 @@ def explain_action(
             ),
         )
     try:
-        parsed = json.loads(action)
+        parsed: Any = json.loads(action)
     except ValueError:
-        raise ServiceError("invalid_request", "action: not JSON") from None
+        # Text that is not JSON is no action: the engine says so (reason `malformed`), as it
+        # does of JSON that is no action; the schema can state a length, not JSON's grammar.
+        parsed = action
     count_use(request.app.state.throttles.explain, user.id, "too_many_explains", "explanations")
     answer = previews.explain(db, game_id, user.id, version, parsed)
     return {**answer, "reason": translate_reason(answer["reason"])}

@@ -70,6 +70,8 @@ STATUS: dict[str, int] = {
     "not_found": 404,
     "invalid_request": 422,
     "invalid_name": 422,
+    "mixed_scripts": 422,
+    "lookalike_name": 409,
     "invalid_username": 422,
     "invalid_password": 422,
     "invalid_options": 422,

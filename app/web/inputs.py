@@ -10,6 +10,7 @@ invalid_request`, the request changes nothing. Bodies are checked by `app.web.sc
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -66,3 +67,33 @@ class ControlCharacterMiddleware:
             return
         refusal = error_response("invalid_request", f"path or query: {MESSAGE}", 422)
         await refusal(scope, receive, send)
+
+
+class RepeatedQueryMiddleware:
+    """Pure ASGI: `422 invalid_request` for a query string naming a parameter twice.
+
+    No endpoint takes a list in its query: `?since=1&since=9` would silently mean the last one,
+    and a schema cannot say "one value, but several are fine".
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        key = repeated_query_key(scope) if scope["type"] == "http" else None
+        if key is None:
+            await self.app(scope, receive, send)
+            return
+        refusal = error_response("invalid_request", f"query: {key!r} is given more than once", 422)
+        await refusal(scope, receive, send)
+
+
+def repeated_query_key(scope: Scope) -> str | None:
+    """The first query parameter named more than once, if any."""
+    query = scope.get("query_string", b"").decode("utf-8", errors="replace")
+    seen: set[str] = set()
+    for key, _value in parse_qsl(query, keep_blank_values=True, errors="replace"):
+        if key in seen:
+            return key
+        seen.add(key)
+    return None

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from functools import cache
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.db.models import Game, Seat, User
-from app.services.accounts.users import NAME_INPUT, PASSWORD_MAX, PASSWORD_MIN, USERNAME_INPUT
+from app.services.accounts.users import (
+    NAME_SCHEMA,
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    USERNAME_INPUT,
+)
 from app.services.tables import clocks
 from app.services.tables.names import bot_name, names_key, seat_name
 from app.web.inputs import NO_CONTROL_PATTERN, check_text
@@ -17,9 +24,23 @@ from app.web.inputs import NO_CONTROL_PATTERN, check_text
 class Body(BaseModel):
     """A request body: unknown fields are refused rather than silently ignored, values are
     taken as their JSON type says (strict: `0` is no boolean, `"3"` no number), and no text
-    in it, nested or not, holds a control character (app/web/inputs.py)."""
+    in it, nested or not, holds a control character (app/web/inputs.py).
+
+    A whole number written with a fraction (`2.0`) is an integer, as JSON Schema reads it: the
+    OpenAPI document cannot tell `2.0` from `2`, so neither does the server."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers_are_integers(cls, data: object) -> object:
+        if not isinstance(data, dict):
+            return data
+        fields = _integer_fields(cls)
+        return {
+            k: int(v) if k in fields and type(v) is float and v.is_integer() else v
+            for k, v in data.items()
+        }
 
     # After each field's own validation (a before-validator cannot run on a discriminator):
     # the error is the field's, so a name keeps its own code (`invalid_name`).
@@ -29,10 +50,30 @@ class Body(BaseModel):
         return check_text(value)
 
 
+@cache
+def _integer_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of `model` that take an integer (alone or beside None), not a float."""
+
+    def takes_int(annotation: object) -> bool:
+        if annotation is int:
+            return True
+        args = get_args(annotation)
+        return get_origin(annotation) in (Union, UnionType) and int in args and float not in args
+
+    return frozenset(n for n, f in model.model_fields.items() if takes_int(f.annotation))
+
+
 # The schema states the rules app/services/accounts/users.py checks (a pattern with Python `re`
 # semantics, checked by the service with its own error code); anything longer is refused here.
 class GuestIn(Body):
-    name: str = Field(max_length=24, examples=["Nessie"], json_schema_extra={"pattern": NAME_INPUT})
+    name: str = Field(
+        max_length=24,
+        examples=["Nessie"],
+        description="letters and digits of one script (or Latin with Han, Hiragana, Katakana, "
+        "Bopomofo or Hangul), spaces and . ' - _; a name mixing other scripts is refused "
+        "(422 mixed_scripts), a rule no pattern states",
+        json_schema_extra={"pattern": NAME_SCHEMA},
+    )
 
 
 Password = Field(
@@ -105,11 +146,45 @@ FIRST_PLAYER_RULE = {
         }
         for n in range(2, 6)
     ]
+    # A spectator delay is for rated tables, and not daily ones
+    # (app/services/watching/spectator_delay.py).
+    + [
+        {
+            "if": {
+                "properties": {"spectator_delay": {"type": "object"}},
+                "required": ["spectator_delay"],
+            },
+            "then": {
+                "required": ["rated"],
+                "properties": {
+                    "rated": {"const": True},
+                    "clock": {
+                        "not": {
+                            "type": "object",
+                            "properties": {"mode": {"const": "daily"}},
+                            "required": ["mode"],
+                        }
+                    },
+                },
+            },
+        }
+    ]
+}
+
+
+# Exactly one of the two is a number (the other absent or null), as the service checks.
+ONE_DELAY_RULE = {
+    "oneOf": [
+        {"required": [field], "properties": {field: {"type": "integer"}}}
+        for field in ("moves", "seconds")
+    ]
 }
 
 
 class SpectatorDelayIn(Body):
     """Exactly one of the two; at most SEADRAGONS_SPECTATOR_DELAY_MAX_MOVES / _MAX_SECONDS."""
+
+    model_config = ConfigDict(json_schema_extra=ONE_DELAY_RULE)
 
     moves: int | None = Field(default=None, ge=1, le=2**31 - 1, examples=[3])
     seconds: int | None = Field(default=None, ge=1, le=2**31 - 1, examples=[60])

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import orjson
 import pytest
 
-from app.engine import EngineError, apply, legal_actions
+from app.engine import EngineError, apply, legal_actions, parse_action
+from app.engine.actions import COORDINATE_LIMIT
 from app.engine.board import mask_of
 from app.engine.content import content
-from app.engine.explain import REASONS, explain, square_name
+from app.engine.explain import REASONS, explain, explain_unparsed, square_name
 from app.engine.placement import cost_of, gold_gain_of, is_legal_mask, region_for
 from app.engine.shapes import placements
 from tests.engine.helpers import card_of_shape, game, place_action, put
@@ -307,3 +310,29 @@ def test_any_input_gets_a_reason_and_never_an_exception(action):
     reason = explain(s, 0, action)
     assert reason is not None and reason.engine_code == err.value.code
     assert reason.code in REASONS and reason.text
+
+
+@pytest.mark.parametrize(
+    ("cells", "code", "facts"),
+    [
+        ([[10**30, 10**30]], "malformed", {}),
+        ([[COORDINATE_LIMIT + 1, 0]], "malformed", {}),
+        ([[0, 15], [-(2**63) - 1, 0]], "off_board", {"squares": [[0, 15]]}),
+        ([[-COORDINATE_LIMIT, 0]], "off_board", {"squares": [[-COORDINATE_LIMIT, 0]]}),
+    ],
+)
+def test_an_off_board_reason_names_only_squares_a_reader_can_hold_R01(cells, code, facts):
+    s = _placing()
+    action = {"type": "place", "card": I3, "cells": cells}
+    with pytest.raises(EngineError) as err:
+        parse_action(action)
+    assert err.value.code == "bad_action"
+    reason = explain(s, 0, action)
+    assert reason is not None and (reason.code, reason.facts) == (code, facts)
+    # The socket writes reasons with orjson, which refuses integers past 64 bits.
+    assert orjson.loads(orjson.dumps(explain_unparsed(action, err.value).to_json()))
+
+
+def test_docs_api_md_states_the_coordinate_limit():
+    text = " ".join((Path(__file__).parents[2] / "docs" / "api.md").read_text().split())
+    assert f"a coordinate past ±{COORDINATE_LIMIT} (`app.engine.actions.COORDINATE_LIMIT`" in text

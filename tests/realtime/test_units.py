@@ -7,6 +7,7 @@ import json
 import operator
 import random
 import uuid
+from pathlib import Path
 
 import jsonpatch
 import pytest
@@ -17,11 +18,16 @@ from app.realtime.bus import MemoryBus, channel_prefix, create_bus
 from app.realtime.connection import Connection, SocketLimits, TokenBucket
 from app.realtime.documents import SPECTATOR, LogMemo, ViewerKey, document, log_frame
 from app.realtime.protocol import (
+    ACTION_ID_MAX,
+    ACTION_ID_MAX_CHARS,
+    ACTION_ID_MIN,
     MAX_FRAME_BYTES,
     ActionMsg,
     ChatMsg,
     ProtocolError,
     ResyncMsg,
+    ack_frame,
+    error_frame,
     parse_client,
 )
 from app.realtime.storage import Viewer
@@ -30,6 +36,8 @@ from app.services.tables.chat import clean as clean_chat_
 from app.settings import Settings
 from app.shared.diff import diff
 from tests.realtime.helpers import canonical
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_client_messages_parse_into_their_types() -> None:
@@ -71,6 +79,31 @@ def test_frames_over_the_cap_are_refused_before_parsing() -> None:
     assert isinstance(absurd, ProtocolError) and absurd.close == 1009
     msg = parse_client('{"type":"action","id":9,"version":0,"action":[]}')
     assert isinstance(msg, ProtocolError) and msg.id == 9  # the error names the action it answers
+
+
+@pytest.mark.parametrize("msg_id", [ACTION_ID_MIN, ACTION_ID_MAX, "x" * ACTION_ID_MAX_CHARS, 0, -1])
+def test_every_action_id_accepted_can_be_echoed(msg_id: int | str) -> None:
+    msg = parse_client(json.dumps({"type": "action", "id": msg_id, "version": 0, "action": {}}))
+    assert isinstance(msg, ActionMsg) and msg.id == msg_id
+    assert json.loads(ack_frame(msg.id, 1, []))["id"] == msg_id
+    assert json.loads(error_frame("stale_version", "no", msg.id))["id"] == msg_id
+
+
+@pytest.mark.parametrize("msg_id", [ACTION_ID_MAX + 1, 2**64, ACTION_ID_MIN - 1, 10**40, 1.0])
+def test_an_action_id_no_answer_could_echo_is_refused_and_not_echoed(msg_id: object) -> None:
+    frame = {"type": "action", "id": msg_id, "version": 0, "action": {"type": "end_turn"}}
+    err = parse_client(json.dumps(frame))
+    assert isinstance(err, ProtocolError) and err.code == "bad_message" and err.id is None, err
+    del frame["version"]  # malformed otherwise as well: the error still cannot carry the id
+    err = parse_client(json.dumps(frame))
+    assert isinstance(err, ProtocolError) and err.id is None
+    assert json.loads(error_frame(err.code, err.message, err.id))["id"] is None
+
+
+def test_docs_protocol_md_states_the_action_id_range() -> None:
+    text = " ".join((ROOT / "docs" / "protocol.md").read_text().split())
+    assert f"a string (1\u2013{ACTION_ID_MAX_CHARS} characters) or an integer from" in text
+    assert f"from {ACTION_ID_MIN} to {ACTION_ID_MAX} (signed 64 bits)" in text
 
 
 def test_token_bucket_refills_at_its_rate() -> None:
@@ -358,3 +391,34 @@ async def test_redis_bus_reconnects_and_warns_subscribers(redis_url: str) -> Non
     finally:
         await admin.aclose()
         await bus.disconnect()
+
+
+@pytest.mark.anyio
+async def test_redis_bus_tells_channels_whose_messages_it_lost_once_publishing_works(
+    redis_url: str,
+) -> None:
+    from app.realtime.bus import RECONNECTED, RedisBus
+
+    sender, listener = RedisBus(redis_url), RedisBus(redis_url)
+    await sender.connect()
+    await listener.connect()
+    lost, other = f"t:{uuid.uuid4().hex}", f"t:{uuid.uuid4().hex}"
+    try:
+        async with listener.subscribe(lost) as sub:
+            await asyncio.sleep(0.1)  # the SUBSCRIBE is acknowledged
+            working = sender._redis.publish
+
+            async def away(channel: str, message: str) -> None:
+                raise ConnectionError("the bus is away")
+
+            sender._redis.publish = away  # only the sender's side fails
+            with pytest.raises(ConnectionError):
+                await sender.publish(lost, "lost line")
+            sender._redis.publish = working
+            await sender.publish(other, "the bus is back")  # any success tells the lost channels
+            assert await asyncio.wait_for(sub.__anext__(), 5) == RECONNECTED
+            await sender.publish(lost, "next")  # told once only
+            assert await asyncio.wait_for(sub.__anext__(), 5) == "next"
+    finally:
+        await sender.disconnect()
+        await listener.disconnect()

@@ -73,7 +73,11 @@ def test_explain_only_for_the_seat_to_act_R60(start_game: Start, client_factory:
     assert answer(client_factory("Watcher")) == (403, "not_seated")
     assert answer(client_factory()) == (401, "not_signed_in")
     assert answer(me, version=version + 1) == (409, "stale_version")
-    assert answer(me, action="{not json") == (422, "invalid_request")
+    # Text that is not JSON is no action: explained as malformed, like JSON that is no action.
+    for text in ("{not json", "0000", json.dumps([1, 2])):
+        r = me.get(url, params={"version": version, "action": text})
+        assert r.status_code == 200, r.text
+        assert r.json()["legal"] is False and r.json()["reason"]["code"] == "malformed"
     assert answer(me, action=json.dumps({"type": "pass", "x": "y" * 2000})) == (
         422,
         "invalid_request",

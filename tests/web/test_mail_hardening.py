@@ -9,6 +9,7 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from email.policy import default
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from sqlalchemy import select
 
 from app.db.models import OutboxEmail
 from app.main import create_app
-from app.services.accounts.account import clean_email
+from app.services.accounts.account import EMAIL_MAX, LOCAL_PART_MAX, clean_email
 from app.settings import Settings
 from app.shared.errors import ServiceError
 
@@ -104,6 +105,40 @@ def test_addresses_that_are_not_plain_mailboxes_are_refused(address: str) -> Non
 def test_addresses_are_normalised_to_what_mail_is_sent_to() -> None:
     assert clean_email("  Nessie@Example.ORG ") == "Nessie@example.org"
     assert clean_email("x@bücher.example") == "x@xn--bcher-kva.example"
+
+
+def test_a_local_part_over_64_or_an_address_over_254_characters_is_refused() -> None:
+    """RFC 5321 section 4.5.3.1: a mailbox name has at most 64 octets, a path at most 256
+    (254 characters of address between its angle brackets)."""
+    assert clean_email("a" * LOCAL_PART_MAX + "@example.org").startswith("a" * LOCAL_PART_MAX)
+    longest = "a" * LOCAL_PART_MAX + "@" + ".".join(["b" * 61] * 3) + ".org"
+    assert len(longest) == EMAIL_MAX and clean_email(longest) == longest
+    for address in (
+        "a" * (LOCAL_PART_MAX + 1) + "@example.org",
+        "a" * 100 + "@example.org",
+        "a" * LOCAL_PART_MAX + "@" + ".".join(["b" * 61] * 3) + ".orgs",  # 255 characters
+    ):
+        with pytest.raises(ServiceError) as refused:
+            clean_email(address)
+        assert refused.value.code == "invalid_email", address
+
+
+def test_docs_api_md_states_the_address_limits() -> None:
+    text = " ".join((Path(__file__).parents[2] / "docs" / "api.md").read_text().split())
+    assert f"of at most {LOCAL_PART_MAX} characters before the `@` and {EMAIL_MAX} in all" in text
+
+
+def test_a_local_part_over_64_characters_is_refused_over_http(
+    inbox: tuple[RawInbox, int], sqlite_url: str, make_settings: Callable[..., Settings]
+) -> None:
+    box, port = inbox
+    with TestClient(_app(sqlite_url, make_settings, port)) as ann:
+        _account(ann, "ann")
+        for length in (65, 100):
+            r = ann.post("/api/me/email", json={"email": "a" * length + "@example.org"})
+            assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_email", r.text
+        assert ann.get("/api/me/account").json()["email"] is None
+    assert box.raw == []
 
 
 def test_an_encoded_word_address_is_refused_over_http(

@@ -14,8 +14,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import AuthSession, User
+from app.db.models import AuthSession, Game, Seat, User
 from app.i18n import t_
+from app.services.tables import lookalikes
 from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier
@@ -26,9 +27,13 @@ DISPLAY_NAME = re.compile(r"^[^\W_](?:[\w .'-]{0,22}[\w.'-])?$")
 USERNAME = re.compile(r"^[a-z0-9_.-]{3,24}$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 # The same rules for what a request may send, before spaces are normalised and letters
-# lower-cased, as the OpenAPI schema states them (Python `re` semantics; pinned to the checks
-# above by tests/web/test_schema_rules.py): every string they match passes the check.
+# lower-cased (Python `re` semantics; pinned to the checks above by tests/web/test_input_edges.py):
+# every string they match passes the check (a name mixing scripts aside: mixed_scripts).
 NAME_INPUT = r"^ *[^\W_][\w .'-]*$"
+# NAME_INPUT as the OpenAPI schema states it, in its own dialect (ECMA 262 with Unicode
+# properties), where `\w` means ASCII only while Python reads it as letters and digits of every
+# script, as this spells out (tests/web/test_schema_truth.py compares the two readings).
+NAME_SCHEMA = r"^ *[\p{L}\p{N}][\p{L}\p{N}_ .'-]*$"
 USERNAME_INPUT = r"^[A-Za-z0-9_.-]{3,24}$"
 
 _hasher = PasswordHasher()
@@ -37,12 +42,19 @@ _DUMMY_HASH = _hasher.hash("not a real password")
 
 
 def clean_display_name(name: str) -> str:
-    """Normalise spaces and check a display name (1-24 characters, letters/digits first)."""
+    """Normalise spaces and check a display name (1-24 characters, letters/digits first, in one
+    script or scripts written together: app/services/tables/lookalikes.py). Invisible characters are
+    refused, not dropped: none is a letter, a digit or a space (and the schema says the same)."""
     name = " ".join(name.split())
     if not DISPLAY_NAME.match(name):
         raise ServiceError(
             "invalid_name",
             "a name is 1 to 24 letters, digits, spaces or . ' - _, starting with a letter or digit",
+        )
+    if lookalikes.mixes_scripts(name):
+        raise ServiceError(
+            "mixed_scripts",
+            "a name is written in one script (letters of several alphabets can imitate a name)",
         )
     return name
 
@@ -139,6 +151,21 @@ def user_for_token(db: Session, token: str) -> User | None:
     return row.user
 
 
+def _tablemates(db: Session, user: User) -> list[str]:
+    """The names of everyone else seated at the open and live tables where `user` sits."""
+    tables = (
+        select(Seat.game_id)
+        .join(Game, Game.id == Seat.game_id)
+        .where(Seat.user_id == user.id, Game.status.in_(("open", "live")))
+    )
+    names = db.scalars(
+        select(User.display_name)
+        .join(Seat, Seat.user_id == User.id)
+        .where(Seat.game_id.in_(tables), User.id != user.id)
+    )
+    return list(names)
+
+
 def start_guest(
     db: Session,
     name: str,
@@ -159,6 +186,8 @@ def start_guest(
     if current is not None and not current.is_guest:
         raise ServiceError("already_signed_in", "log out before playing as a guest")
     if current is not None:
+        if display != current.display_name:
+            lookalikes.refuse_lookalike(display, _tablemates(db, current))
         current.display_name = display
         # The caller's live session stays; one that is gone or expired is replaced.
         live = old_token is not None and user_for_token(db, old_token) is current

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import ChatMessage
 from app.i18n import t_
+from app.services.tables import lookalikes
 from app.shared.errors import ServiceError
 
 CHAT_MAX_CHARS = 500  # the chat_messages.text column holds this many
@@ -25,10 +26,13 @@ _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def clean(text: str) -> str | None:
-    """Chat text as stored: control characters dropped, spaces trimmed; None if empty or long."""
-    kept = "".join(
+    """Chat text as stored: control characters and bidirectional overrides made spaces, other
+    invisible format characters dropped (lookalikes.strip_invisible), spaces trimmed; None if
+    empty or long."""
+    spaced = "".join(
         " " if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI else ch for ch in text
-    ).strip()
+    )
+    kept = lookalikes.strip_invisible(spaced, keep=lookalikes.CHAT_JOINERS).strip()
     if not kept or len(kept) > CHAT_MAX_CHARS:
         return None
     return kept

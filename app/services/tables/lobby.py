@@ -13,7 +13,7 @@ import app.engine as rules
 from app.db.models import Game, Seat, User
 from app.i18n import t_
 from app.infra import turn_notices as notices
-from app.services.tables import caps, clocks
+from app.services.tables import caps, clocks, lookalikes
 from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier, notify
@@ -200,6 +200,13 @@ def join_game(
         raise ServiceError(
             "game_full", t_("every seat of game {game_id} is taken", game_id=game_id)
         )
+    # Two names alike at one table: nobody could tell who moved or said what.
+    others = [s.user.display_name for s in game.seats if s.user is not None]
+    try:
+        lookalikes.refuse_lookalike(user.display_name, others)
+    except ServiceError:
+        db.rollback()
+        raise
     free.reserved_for = None
     free.user_id = user.id
     free.joined_at = now_in(db)
