@@ -8,11 +8,10 @@ uses the card exactly when it pays more than keeping it.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Protocol
 
-from app.engine import realm_heads
-from app.engine.board import ISLAND, bit, mask_of, neighbours
+from app.engine import realm_head_bits
+from app.engine.board import ISLAND, mask_of, neighbours
 from app.engine.content import content
 from app.engine.shapes import placements
 
@@ -34,12 +33,6 @@ class Scorer(Protocol):
     def card_value(self, card: str) -> float: ...
 
     def draw_value(self, source: Json | None) -> float: ...
-
-
-@lru_cache(maxsize=1 << 12)
-def _ancestral_heads(mask: int) -> tuple[int, ...]:
-    """The heads (square bits) the engine offers the Ancestral head on these squares (R-56)."""
-    return tuple(bit(*sq) for sq in realm_heads(mask))
 
 
 PRIORITY = 50.0  # a Coral Reef worth playing goes first: its treasure may serve this very turn
@@ -133,8 +126,9 @@ def _best_with(
             best = max(best, scores[i])  # the plain placement stays legal
             continue
         if effect == "ancestral":
-            # The player picks the head's realm (R-56): the best one counts.
-            delta = max(ev.place_delta(mask, head=h, effects=eff) for h in _ancestral_heads(mask))
+            # The player picks the head's realm (R-56), among the heads the engine offers: the
+            # best one counts.
+            delta = max(ev.place_delta(mask, head=h, effects=eff) for h in realm_head_bits(mask))
         else:
             head = 1 << (a["head"][0] * 15 + a["head"][1])
             delta = ev.place_delta(mask, head=head, effects=eff)

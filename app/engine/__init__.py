@@ -17,7 +17,8 @@ Public API:
 Rules other layers apply themselves, so that each has one definition (here):
     packed_legal(state, seat), pack_legal(actions), expand_legal(packed): the compact wire form
         of the legal actions (the sockets send it)
-    realm_heads(mask): the heads the Ancestral head may take on a set of squares (R-56)
+    realm_heads(mask), realm_head_bits(mask): the heads the Ancestral head may take on a set
+        of squares, as squares and as square bits (R-56)
     realm_vp(dragons, pieces, whirlpools, players): a realm's ranking, fast form (R-43)
     ranking_key(player): a player's place in the final ranking (R-44)
     reef_ships(card), reef_gold(card), reef_vp(card): a Reef card held at the end (R-40)
@@ -37,7 +38,7 @@ from .content import TRACKS
 from .errors import CODES, EngineError
 from .events import describe, line
 from .explain import Reason, explain, explain_unparsed
-from .legal import legal_actions, listed_form, realm_heads
+from .legal import legal_actions, listed_form, realm_head_bits, realm_heads
 from .legal_wire import expand_legal, pack_legal, packed_legal
 from .rules import apply, to_act
 from .scoring import final_scores, ranking_key, realm_vp
@@ -92,6 +93,7 @@ __all__ = [
     "packed_legal",
     "parse_action",
     "ranking_key",
+    "realm_head_bits",
     "realm_heads",
     "realm_vp",
     "reef_gold",

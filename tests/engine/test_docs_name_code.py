@@ -28,6 +28,7 @@ NAMED = [
     ("rules-engine.md", "pack_legal(actions)", "app.engine", "pack_legal"),
     ("rules-engine.md", "expand_legal(packed)", "app.engine", "expand_legal"),
     ("rules-engine.md", "realm_heads(mask)", "app.engine", "realm_heads"),
+    ("rules-engine.md", "realm_head_bits(mask)", "app.engine", "realm_head_bits"),
     ("rules-engine.md", "`legal.realm_heads`", "app.engine.legal", "realm_heads"),
     ("rules-engine.md", "realm_vp(dragons, pieces, whirlpools, players)", "app.engine", "realm_vp"),
     ("rules-engine.md", "`scoring.majority_vp`", "app.engine.scoring", "majority_vp"),

@@ -22,12 +22,16 @@ from app.engine import (
     legal_actions,
     new_game,
     ranking_key,
+    realm_head_bits,
+    realm_heads,
     reef_gold,
     reef_ships,
     reef_vp,
     to_act,
 )
+from app.engine.board import bit, realm_of, squares_of
 from app.engine.content import content, expansion_content
+from app.engine.shapes import placements
 
 ROOT = Path(__file__).resolve().parents[2]
 REEFS = content().reefs
@@ -130,3 +134,29 @@ def test_the_client_keeps_no_copy_of_the_tracks_or_the_card_values() -> None:
         if tracks.search(path.read_text()) or values.search(path.read_text())
     ]
     assert found == []
+
+
+def _heads_by_realm_of(mask: int) -> tuple[tuple[int, int], ...]:
+    """R-56 read straight: walk the squares in reading order, keep the first in each realm;
+    on currents only, the first square."""
+    heads: dict[str, tuple[int, int]] = {}
+    squares = list(squares_of(mask))
+    for sq in squares:
+        realm = realm_of(*sq)
+        if realm is not None and realm not in heads:
+            heads[realm] = sq
+    return tuple(heads.values()) or (squares[0],)
+
+
+def test_the_ancestral_heads_of_every_placement_R56() -> None:
+    """`realm_head_bits` (the bots' form) and `realm_heads` (the listed squares) are the rule
+    for every placement of every shape on the board, several realms and currents included."""
+    several = currents_only = 0
+    for shape in content().shapes:
+        for mask in placements(shape):
+            want = _heads_by_realm_of(mask)
+            assert realm_heads(mask) == want
+            assert realm_head_bits(mask) == tuple(bit(*sq) for sq in want)
+            several += len(want) > 1
+            currents_only += realm_of(*want[0]) is None
+    assert several > 100 and currents_only > 0
