@@ -1,6 +1,7 @@
 """Rule constants have one definition, in the engine, and everyone takes them from there: the
 Reward Board's tracks (R-50), a Reef card's value while held (R-40), the realm ranking (R-43),
-the final ranking key (R-44), the Ancestral head's realms (R-56), the compact legal form. The
+the final ranking key (R-44), the Ancestral head's realms (R-56), the compact legal form, the
+most-missions bonus (R-41), a placement's Gold (R-22, R-54), the Bonus tiles' values (R-53). The
 client gets them in /content.json (`client_content`) or in the documents the server sends."""
 
 from __future__ import annotations
@@ -98,6 +99,13 @@ ENGINE_ONLY = {
     "score_key",
     "ranking_key",
     "reef_vp",
+    "tile_per",
+    "most_missions_seats",
+    "MOST_MISSIONS_VP",
+    "GOLD_PER_TURBULENT_SQUARE",
+    "TRIPLE_GOLD_FACTOR",
+    "CONTACT_GOLD_PER_DRAGON",
+    "realm_head_bits",
     "pack_legal",
     "packed_legal",
     "expand_legal",
