@@ -26,6 +26,7 @@ Rules other layers apply themselves, so that each has one definition (here):
         tile_per(tile, players): its VP per item counted (R-53)
     most_missions_seats(counts, vps), MOST_MISSIONS_VP: who gets the most-missions VP (R-41)
     GOLD_PER_TURBULENT_SQUARE (R-22), TRIPLE_GOLD_FACTOR, CONTACT_GOLD_PER_DRAGON (R-54)
+    MIN_PLAYERS, MAX_PLAYERS: a game's size (GameOptions refuses others)
     client_content(): the printed content and rule constants the client is sent (/content.json)
 """
 
@@ -48,7 +49,14 @@ from .placement import CONTACT_GOLD_PER_DRAGON, GOLD_PER_TURBULENT_SQUARE, TRIPL
 from .rules import apply, to_act
 from .scoring import MOST_MISSIONS_VP, final_scores, most_missions_seats, ranking_key, realm_vp
 from .setup import new_game
-from .state import GameOptions, State, state_from_json, state_to_json
+from .state import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameOptions,
+    State,
+    state_from_json,
+    state_to_json,
+)
 from .tally import reef_gold, reef_ships, reef_vp
 from .views import event_for, replay_view, shared_view, view_for
 
@@ -76,6 +84,8 @@ __all__ = [
     "CODES",
     "CONTACT_GOLD_PER_DRAGON",
     "GOLD_PER_TURBULENT_SQUARE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "MOST_MISSIONS_VP",
     "TRACKS",
     "TRIPLE_GOLD_FACTOR",

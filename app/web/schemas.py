@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.db.models import Game, Seat, User
+from app.engine import MAX_PLAYERS, MIN_PLAYERS
 from app.services import clocks
 from app.services.names import bot_name, names_key, seat_name
 from app.services.users import NAME_INPUT, PASSWORD_MAX, PASSWORD_MIN, USERNAME_INPUT
@@ -118,7 +119,7 @@ class SpectatorDelayIn(Body):
 class CreateGameIn(Body):
     model_config = ConfigDict(json_schema_extra=FIRST_PLAYER_RULE)
 
-    players: int = Field(ge=2, le=5, examples=[3])
+    players: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS, examples=[3])
     expansion: bool = False
     visibility: Literal["public", "private"] = "public"
     # Passed to the engine's GameOptions: fixed realm layouts, a fixed first player.
