@@ -9,7 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from app.engine import realm_vp, reef_gold, reef_ships
+from app.engine import (
+    CONTACT_GOLD_PER_DRAGON,
+    GOLD_PER_TURBULENT_SQUARE,
+    MOST_MISSIONS_VP,
+    TRIPLE_GOLD_FACTOR,
+    most_missions_seats,
+    realm_vp,
+    reef_gold,
+    reef_ships,
+)
 from app.engine.board import CURRENTS, REALMS, neighbours
 from app.engine.content import content
 from app.engine.missions import minimal_payments
@@ -27,7 +36,7 @@ class Weights:
     reef_draw: float = 3.0  # a Reef draw: keep the better of two cards
     unknown_reef: float = 2.5  # a Reef card an opponent holds, unseen
     realm_hard_min: float = 0.35  # weight of the current realm ranking at the start of the game
-    most_missions: float = 5.0
+    most_missions: float = float(MOST_MISSIONS_VP)  # the rule's VP (R-41)
 
 
 DEFAULT = Weights()
@@ -149,16 +158,12 @@ class Evaluator:
         """R-41 under the current Missions, as VP per seat."""
         missions = content().missions
         counts = [len(m) for m in mission_lists]
-        top = max(counts)
         out = [0.0] * len(counts)
-        if top == 0:
+        if max(counts) == 0:
             return out
         vps = [sum(missions[m].vp for m in ms) for ms in mission_lists]
-        tied = [s for s, c in enumerate(counts) if c == top]
-        best = max(vps[s] for s in tied)
-        for s in tied:
-            if vps[s] == best:
-                out[s] = self.w.most_missions
+        for s in most_missions_seats(counts, vps):
+            out[s] = self.w.most_missions
         return out
 
     def seat_value(self, seat: int) -> float:
@@ -229,12 +234,12 @@ class Evaluator:
         deltas = [0.0] * n
         effects = self.effects | effects if effects else self.effects
         gain = (mask & board.gold_spaces).bit_count()
-        cost = 2 * (mask & self.turbulent).bit_count()
+        cost = GOLD_PER_TURBULENT_SQUARE * (mask & self.turbulent).bit_count()
         if effects:
             if "no_cost" in effects:
                 cost = 0
             if "triple_gold" in effects:
-                gain *= 3
+                gain *= TRIPLE_GOLD_FACTOR
         d = float(gain - cost)
         ships = mask & pos.ship_mask
         gained: list[str] = []
@@ -259,7 +264,7 @@ class Evaluator:
                     touched = sum(1 for dm in p.dragon_masks if dm & ring)
                     deltas[p.seat] += touched
                     if "contact_gold" in effects:
-                        deltas[me] += 2 * touched
+                        deltas[me] += CONTACT_GOLD_PER_DRAGON * touched
         ancestral = self.ancestral_now or "ancestral" in effects
         whirlpools = board.whirlpools
         for i, rm in enumerate(REALM_LIST):

@@ -8,12 +8,16 @@ uses the card exactly when it pays more than keeping it.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Protocol
 
-from app.engine import realm_heads
-from app.engine.board import ISLAND, bit, mask_of, neighbours
-from app.engine.content import content
+from app.engine import (
+    CONTACT_GOLD_PER_DRAGON,
+    GOLD_PER_TURBULENT_SQUARE,
+    TRIPLE_GOLD_FACTOR,
+    realm_head_bits,
+)
+from app.engine.board import ISLAND, mask_of, neighbours
+from app.engine.content import DECKS, content
 from app.engine.shapes import placements
 
 from .evaluate import Evaluator, _payments
@@ -34,12 +38,6 @@ class Scorer(Protocol):
     def card_value(self, card: str) -> float: ...
 
     def draw_value(self, source: Json | None) -> float: ...
-
-
-@lru_cache(maxsize=1 << 12)
-def _ancestral_heads(mask: int) -> tuple[int, ...]:
-    """The heads (square bits) the engine offers the Ancestral head on these squares (R-56)."""
-    return tuple(bit(*sq) for sq in realm_heads(mask))
 
 
 PRIORITY = 50.0  # a Coral Reef worth playing goes first: its treasure may serve this very turn
@@ -133,8 +131,9 @@ def _best_with(
             best = max(best, scores[i])  # the plain placement stays legal
             continue
         if effect == "ancestral":
-            # The player picks the head's realm (R-56): the best one counts.
-            delta = max(ev.place_delta(mask, head=h, effects=eff) for h in _ancestral_heads(mask))
+            # The player picks the head's realm (R-56), among the heads the engine offers: the
+            # best one counts.
+            delta = max(ev.place_delta(mask, head=h, effects=eff) for h in realm_head_bits(mask))
         else:
             head = 1 << (a["head"][0] * 15 + a["head"][1])
             delta = ev.place_delta(mask, head=head, effects=eff)
@@ -160,13 +159,18 @@ def _any_tail_gain(sc: Scorer, ships: list[str] | None) -> float:
 def _fits(sc: Scorer, m: int, effects: frozenset[str]) -> bool:
     """Whether the viewer can afford `m` under these effects (R-22, R-54)."""
     pos = sc.pos
-    cost = 0 if "no_cost" in effects else 2 * (m & sc.ev.turbulent).bit_count()
-    gain = (m & pos.board.gold_spaces).bit_count() * (3 if "triple_gold" in effects else 1)
+    cost = (
+        0 if "no_cost" in effects else GOLD_PER_TURBULENT_SQUARE * (m & sc.ev.turbulent).bit_count()
+    )
+    triple = TRIPLE_GOLD_FACTOR if "triple_gold" in effects else 1
+    gain = (m & pos.board.gold_spaces).bit_count() * triple
     if "contact_gold" in effects:
         # The contact Gold is Gold for placing there, so it pays this very cost (R-22).
         ring = neighbours(m) & ~m
         others = (p for p in pos.players if p.seat != pos.me)
-        gain += 2 * sum(1 for p in others for dm in p.dragon_masks if dm & ring)
+        gain += CONTACT_GOLD_PER_DRAGON * sum(
+            1 for p in others for dm in p.dragon_masks if dm & ring
+        )
     return cost <= pos.spendable(pos.me) + gain
 
 
@@ -224,7 +228,7 @@ def _free_shape(sc: Scorer) -> float:
                 continue
             pre = (
                 (m & board.gold_spaces).bit_count()
-                - 2 * (m & sc.ev.turbulent).bit_count()
+                - GOLD_PER_TURBULENT_SQUARE * (m & sc.ev.turbulent).bit_count()
                 + 2 * (m & pos.ship_mask).bit_count()
                 + 3 * (m & board.reef_spaces).bit_count()
             )
@@ -286,7 +290,7 @@ def _same_deck_score(sc: Scorer) -> float:
     same = [sc.card_value(c) for c in market[deck]]
     if sc.view["deck_sizes"].get(deck):
         same.append(sc.draw_value({"source": "deck", "deck": deck}))
-    other = [sc.card_value(c) for d in ("S", "M", "L") if d != deck for c in market[d]]
+    other = [sc.card_value(c) for d in DECKS if d != deck for c in market[d]]
     if not same:
         return -1.0
     return sc.future * (max(same) - max(other, default=0.0))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.engine.board import mask_of
+from app.engine import GOLD_PER_TURBULENT_SQUARE
+from app.engine.board import REALMS, mask_of
 from app.engine.content import content
 from app.engine.shapes import placements
 
@@ -62,7 +63,7 @@ class Scorer:
             for m in placements(shape):
                 if m & blocked or not m & touch:
                     continue
-                cost = 2 * (m & self.ev.turbulent).bit_count()
+                cost = GOLD_PER_TURBULENT_SQUARE * (m & self.ev.turbulent).bit_count()
                 if cost > spend + (m & board.gold_spaces).bit_count():
                     continue
                 best = max(best, self.ev.place_delta(m, mission_now=False))
@@ -98,7 +99,7 @@ class Scorer:
         card = content().reefs[cid]
         if card.kind != "hidden_dragon":
             return ev.reef_value(self.pos.me, cid)
-        i = ("starfish", "conch", "seahorse", "turtle").index(card.realm)
+        i = REALMS.index(card.realm)
         counts = list(ev.counts[i])
         counts[self.pos.me] += 1
         new = ev.realm_value(counts, ev.pieces[i], ev.whirl[i])

@@ -13,9 +13,9 @@ import math
 from functools import cache
 from typing import Any
 
-from app.engine import BONUS_TILE_CAP, TRACKS
+from app.engine import BONUS_TILE_CAP, TRACKS, tile_per
 from app.engine.board import OUTER_EDGE
-from app.engine.content import content, expansion_content
+from app.engine.content import DECKS, content, expansion_content
 
 from .position import REALM_LIST, Position
 
@@ -61,7 +61,6 @@ class Reward:
         self.spaces: dict[str, list[str]] = r["spaces"]
         self.arrows: dict[str, dict[str, str]] = r["arrows"]
         self.tiles = {t: expansion_content().bonus_tiles[r["bonus"][t]] for t in TRACKS}
-        self.big = pos.n >= 4
         self.pv = pos.view["players"]
         self.tails = [dict(p["tails"]) for p in self.pv]
         self.proj = [{t: self.projected_raw(s, t) for t in TRACKS} for s in range(pos.n)]
@@ -71,7 +70,7 @@ class Reward:
 
     def per(self, track: str) -> float:
         """The tile's VP per counted item with this player count (R-53)."""
-        return float(self.tiles[track]["values"][1 if self.big else 0])
+        return float(tile_per(self.tiles[track], self.pos.n))
 
     def projected_raw(self, seat: int, track: str) -> float:
         """The tile's raw VP for the seat at the end, projected from now (uncapped)."""
@@ -103,9 +102,7 @@ class Reward:
         if kind == "least_used_deck":
             decks = content().pattern_deck
             played = pv["played"]
-            return per * min(
-                sum(1 for c in played if decks[c] == d) + 0.25 * left for d in ("S", "M", "L")
-            )
+            return per * min(sum(1 for c in played if decks[c] == d) + 0.25 * left for d in DECKS)
         if kind == "weakest_realm":
             counts = [sum(1 for m in p.dragon_masks if m & r) for r in REALM_LIST]
             return per * min(c + 0.2 * left for c in counts)

@@ -17,11 +17,16 @@ Public API:
 Rules other layers apply themselves, so that each has one definition (here):
     packed_legal(state, seat), pack_legal(actions), expand_legal(packed): the compact wire form
         of the legal actions (the sockets send it)
-    realm_heads(mask): the heads the Ancestral head may take on a set of squares (R-56)
+    realm_heads(mask), realm_head_bits(mask): the heads the Ancestral head may take on a set
+        of squares, as squares and as square bits (R-56)
     realm_vp(dragons, pieces, whirlpools, players): a realm's ranking, fast form (R-43)
     ranking_key(player): a player's place in the final ranking (R-44)
     reef_ships(card), reef_gold(card), reef_vp(card): a Reef card held at the end (R-40)
-    TRACKS: the Reward Board's tracks (R-50); BONUS_TILE_CAP: a Bonus tile's most VP (R-53)
+    TRACKS: the Reward Board's tracks (R-50); BONUS_TILE_CAP: a Bonus tile's most VP and
+        tile_per(tile, players): its VP per item counted (R-53)
+    most_missions_seats(counts, vps), MOST_MISSIONS_VP: who gets the most-missions VP (R-41)
+    GOLD_PER_TURBULENT_SQUARE (R-22), TRIPLE_GOLD_FACTOR, CONTACT_GOLD_PER_DRAGON (R-54)
+    MIN_PLAYERS, MAX_PLAYERS: a game's size (GameOptions refuses others)
     client_content(): the printed content and rule constants the client is sent (/content.json)
 """
 
@@ -32,17 +37,26 @@ from typing import Any
 from .actions import Action, parse_action
 from .actions import to_json as _action_json
 from .bonus import TILE_CAP as BONUS_TILE_CAP
+from .bonus import tile_per
 from .client_content import client_content
 from .content import TRACKS
 from .errors import CODES, EngineError
 from .events import describe, line
 from .explain import Reason, explain, explain_unparsed
-from .legal import legal_actions, listed_form, realm_heads
+from .legal import legal_actions, listed_form, realm_head_bits, realm_heads
 from .legal_wire import expand_legal, pack_legal, packed_legal
+from .placement import CONTACT_GOLD_PER_DRAGON, GOLD_PER_TURBULENT_SQUARE, TRIPLE_GOLD_FACTOR
 from .rules import apply, to_act
-from .scoring import final_scores, ranking_key, realm_vp
+from .scoring import MOST_MISSIONS_VP, final_scores, most_missions_seats, ranking_key, realm_vp
 from .setup import new_game
-from .state import GameOptions, State, state_from_json, state_to_json
+from .state import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameOptions,
+    State,
+    state_from_json,
+    state_to_json,
+)
 from .tally import reef_gold, reef_ships, reef_vp
 from .views import event_for, replay_view, shared_view, view_for
 
@@ -68,7 +82,13 @@ def replay(options: GameOptions, seed: int, moves: list[tuple[int, dict[str, Any
 __all__ = [
     "BONUS_TILE_CAP",
     "CODES",
+    "CONTACT_GOLD_PER_DRAGON",
+    "GOLD_PER_TURBULENT_SQUARE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "MOST_MISSIONS_VP",
     "TRACKS",
+    "TRIPLE_GOLD_FACTOR",
     "Action",
     "EngineError",
     "GameOptions",
@@ -87,11 +107,13 @@ __all__ = [
     "legal_actions",
     "line",
     "listed_form",
+    "most_missions_seats",
     "new_game",
     "pack_legal",
     "packed_legal",
     "parse_action",
     "ranking_key",
+    "realm_head_bits",
     "realm_heads",
     "realm_vp",
     "reef_gold",
@@ -102,6 +124,7 @@ __all__ = [
     "shared_view",
     "state_from_json",
     "state_to_json",
+    "tile_per",
     "to_act",
     "view_for",
 ]

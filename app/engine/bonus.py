@@ -13,9 +13,15 @@ from .tally import gold_vp, mission_vp, realm_presence
 TILE_CAP = 20
 
 
+def tile_per(tile: dict[str, Any], players: int) -> int:
+    """A Bonus tile's VP per item it counts (R-53): its first value with 2-3 players, its
+    second with 4-5."""
+    return tile["values"][0 if players <= 3 else 1]
+
+
 def _tile_raw(s: State, seat: int, tile: dict[str, Any]) -> int:
     p = s.players[seat]
-    per = tile["values"][0 if len(s.players) <= 3 else 1]
+    per = tile_per(tile, len(s.players))
     kind = tile["kind"]
     dragons = [d for d in s.dragons if d.owner == seat]
     if kind == "treasures":

@@ -8,7 +8,7 @@ from typing import Any
 from . import expansion
 from .actions import parse_action
 from .actions import to_json as action_json
-from .board import realm_of, squares_of
+from .board import REALM_MASKS, SIZE, realm_of, squares_of
 from .content import content
 from .missions import minimal_payments
 from .placement import affordable_masks, gold_cards_held, region_for
@@ -152,19 +152,25 @@ def _first_square(mask: int) -> tuple[tuple[int, int], ...]:
     return _squares(mask)[:1]
 
 
-@lru_cache(maxsize=1 << 12)
-def realm_heads(mask: int) -> tuple[tuple[int, int], ...]:
-    """The first square of the mask in each realm it covers, in reading order (R-56).
+_REALM_MASKS = tuple(REALM_MASKS.values())
+
+
+def realm_head_bits(mask: int) -> tuple[int, ...]:
+    """The heads the Ancestral head may take on a set of squares (R-56), as square bits: the
+    first square of the mask in each realm it covers, in reading order.
 
     A head on a Sea Current counts in no realm (R-42), so it is offered only when every square
-    is on a current; placing it there by hand stays legal.
+    is on a current (then the first square); placing it there by hand stays legal. A few integer
+    operations, for the bots' lookahead; `realm_heads` is the same as squares.
     """
-    heads: dict[str, tuple[int, int]] = {}
-    for sq in _squares(mask):
-        realm = realm_of(*sq)
-        if realm is not None and realm not in heads:
-            heads[realm] = sq
-    return tuple(heads.values()) or _squares(mask)[:1]
+    heads = sorted(inside & -inside for realm in _REALM_MASKS if (inside := mask & realm))
+    return tuple(heads) if heads else (mask & -mask,)
+
+
+@lru_cache(maxsize=1 << 12)
+def realm_heads(mask: int) -> tuple[tuple[int, int], ...]:
+    """`realm_head_bits` as squares (row, col), as the `place` actions list the heads (R-56)."""
+    return tuple(divmod(head.bit_length() - 1, SIZE) for head in realm_head_bits(mask))
 
 
 def listed_form(state: State, action: Json) -> Json:

@@ -15,6 +15,9 @@ EXTRA_BODY = "extra_body"
 FREE_SHAPE = "free_shape"
 DOUBLE_CONTACT = "contact_gold"
 MAX_DRAGON_SQUARES = 6  # a Large card plus the extra-body treasure
+GOLD_PER_TURBULENT_SQUARE = 2  # the cost of each Whirlpool or Sea Current square covered (R-22)
+TRIPLE_GOLD_FACTOR = 3  # Gold symbols pay three times with that Hidden Treasure (R-54)
+CONTACT_GOLD_PER_DRAGON = 2  # the contact treasure: Gold per other Dragon touched (R-54)
 
 
 @dataclass(frozen=True)
@@ -44,13 +47,13 @@ def cost_of(state: State, mask: int) -> int:
     """Gold to pay: 2 per Whirlpool or Sea Current square covered (R-22)."""
     if NO_COST in state.turn.effects:
         return 0
-    return 2 * (mask & state.board.turbulent).bit_count()
+    return GOLD_PER_TURBULENT_SQUARE * (mask & state.board.turbulent).bit_count()
 
 
 def gold_gain_of(state: State, mask: int) -> int:
     """Gold from Gold symbols covered (R-23), tripled by the Hidden Treasure that says so."""
     gain = (mask & state.board.gold_spaces).bit_count()
-    return 3 * gain if TRIPLE_GOLD in state.turn.effects else gain
+    return TRIPLE_GOLD_FACTOR * gain if TRIPLE_GOLD in state.turn.effects else gain
 
 
 def gold_cards_held(state: State, seat: int) -> list[str]:
@@ -61,14 +64,15 @@ def gold_cards_held(state: State, seat: int) -> list[str]:
 
 def spendable_gold(state: State, seat: int) -> int:
     """Gold held plus what Gold cards held would give if cashed (R-22)."""
-    return state.players[seat].gold + 4 * len(gold_cards_held(state, seat))
+    reefs = content().reefs
+    return state.players[seat].gold + sum(reefs[c].gold for c in gold_cards_held(state, seat))
 
 
 def contact_gold_of(state: State, mask: int, seat: int) -> int:
     """Gold from the contact treasure: 2 per other Dragon touching the new one (R-54)."""
     if DOUBLE_CONTACT not in state.turn.effects:
         return 0
-    return 2 * sum(touching_dragons(state, mask, seat).values())
+    return CONTACT_GOLD_PER_DRAGON * sum(touching_dragons(state, mask, seat).values())
 
 
 def affordable(state: State, seat: int, mask: int, spendable: int | None = None) -> bool:
@@ -86,24 +90,25 @@ def affordable(state: State, seat: int, mask: int, spendable: int | None = None)
 def affordable_masks(state: State, seat: int, masks: list[int]) -> list[int]:
     """The masks the seat can afford (R-22); one pass with the board's masks hoisted."""
     spendable = spendable_gold(state, seat)
-    if spendable >= 2 * MAX_DRAGON_SQUARES:
+    if spendable >= GOLD_PER_TURBULENT_SQUARE * MAX_DRAGON_SQUARES:
         return masks  # nothing on the board can cost more
     board = state.board
     turbulent = 0 if NO_COST in state.turn.effects else board.turbulent
     gold = board.gold_spaces
-    mult = 3 if TRIPLE_GOLD in state.turn.effects else 1
+    mult = TRIPLE_GOLD_FACTOR if TRIPLE_GOLD in state.turn.effects else 1
+    per = GOLD_PER_TURBULENT_SQUARE
     if DOUBLE_CONTACT in state.turn.effects:
         # Rare (one treasure, one turn): only the masks short of Gold count their contacts.
         out = []
         for m in masks:
-            need = 2 * (m & turbulent).bit_count() - mult * (m & gold).bit_count()
+            need = per * (m & turbulent).bit_count() - mult * (m & gold).bit_count()
             if need <= spendable or need <= spendable + contact_gold_of(state, m, seat):
                 out.append(m)
         return out
     return [
         m
         for m in masks
-        if 2 * (m & turbulent).bit_count() <= spendable + mult * (m & gold).bit_count()
+        if per * (m & turbulent).bit_count() <= spendable + mult * (m & gold).bit_count()
     ]
 
 

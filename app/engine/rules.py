@@ -11,6 +11,7 @@ from .content import DECKS, content
 from .errors import EngineError
 from .missions import is_minimal
 from .placement import (
+    CONTACT_GOLD_PER_DRAGON,
     DOUBLE_CONTACT,
     affordable,
     cost_of,
@@ -144,7 +145,7 @@ def _place(s: State, a: Action, events: Events) -> None:
     contact_gold = 0
     if DOUBLE_CONTACT in s.turn.effects:
         # Gold "for placing the Dragon in that position": it helps pay this cost.
-        contact_gold = 2 * sum(touching.values())
+        contact_gold = CONTACT_GOLD_PER_DRAGON * sum(touching.values())
         player.gold += contact_gold
     cost = cost_of(s, mask)
     cashed = _cash_for(s, seat, cost, events)

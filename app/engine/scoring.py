@@ -12,17 +12,26 @@ from .state import State
 from .tally import gold_vp, hidden_dragons, mission_vp, realm_presence, ships_vp
 
 CATEGORIES = ("gold", "ships", "missions", "most_missions", "realms")
+MOST_MISSIONS_VP = 5  # for the most missions completed (R-41)
 
 
-def most_missions(state: State) -> list[int]:
-    """Seats that get the 5 VP for most missions (R-41)."""
-    counts = [len(p.missions) for p in state.players]
+def most_missions_seats(counts: Sequence[int], vps: Sequence[int]) -> list[int]:
+    """Seats that get the most-missions VP (R-41), from each seat's missions completed and
+    their printed VP: the most missions; tied, the most VP from them; still tied, each."""
     top = max(counts)
     if top == 0:
         return []
     tied = [s for s, n in enumerate(counts) if n == top]
-    best_vp = max(mission_vp(state, s) for s in tied)
-    return [s for s in tied if mission_vp(state, s) == best_vp]
+    best_vp = max(vps[s] for s in tied)
+    return [s for s in tied if vps[s] == best_vp]
+
+
+def most_missions(state: State) -> list[int]:
+    """Seats that get the `MOST_MISSIONS_VP` for most missions (R-41)."""
+    seats = range(len(state.players))
+    return most_missions_seats(
+        [len(p.missions) for p in state.players], [mission_vp(state, s) for s in seats]
+    )
 
 
 def uncovered_whirlpools(state: State, realm: str) -> int:
@@ -101,7 +110,7 @@ def final_scores(state: State) -> dict[str, Any]:
             "gold": gold_vp(state, seat),
             "ships": ships_vp(state, seat),
             "missions": mission_vp(state, seat),
-            "most_missions": 5 if seat in most else 0,
+            "most_missions": MOST_MISSIONS_VP if seat in most else 0,
             "realms": sum(r.get(seat, 0) for r in realms.values()),
         }
         entry: dict[str, Any] = {

@@ -10,6 +10,7 @@ from .board import Board, build_board, mask_of
 from .content import content
 
 COLOURS = ("orange", "green", "purple", "pink", "yellow")  # seat order
+MIN_PLAYERS, MAX_PLAYERS = 2, 5  # a game's size
 HEADS_BY_PLAYERS = {2: 14, 3: 11, 4: 8, 5: 7}
 
 
@@ -23,8 +24,8 @@ class GameOptions:
     first_player: int | None = None  # None: drawn at random
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 5:
-            raise ValueError(f"players must be 2 to 5, not {self.players}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {self.players}")
         if self.layouts is not None:
             # lid[:1], not lid[0]: an empty id must be refused as invalid, not crash.
             boards = sorted(lid[:1] for lid in self.layouts)

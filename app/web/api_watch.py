@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 
+from app.engine import MAX_PLAYERS, MIN_PLAYERS
 from app.services.watching import watch
 from app.web.deps import DbDep, SettingsDep
 from app.web.schemas import errors
@@ -32,7 +33,9 @@ def live_games(
     request: Request,
     db: DbDep,
     settings: SettingsDep,
-    players: Annotated[int | None, Query(ge=2, le=5, description="only games of this size")] = None,
+    players: Annotated[
+        int | None, Query(ge=MIN_PLAYERS, le=MAX_PLAYERS, description="only games of this size")
+    ] = None,
     expansion: Annotated[bool | None, Query(description="only with (or without) it")] = None,
     clock: Annotated[Literal["none", "live", "daily"] | None, Query()] = None,
 ) -> dict[str, Any]:

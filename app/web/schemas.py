@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.db.models import Game, Seat, User
+from app.engine import MAX_PLAYERS, MIN_PLAYERS
 from app.services.accounts.users import (
     NAME_SCHEMA,
     PASSWORD_MAX,
@@ -193,7 +194,7 @@ class SpectatorDelayIn(Body):
 class CreateGameIn(Body):
     model_config = ConfigDict(json_schema_extra=FIRST_PLAYER_RULE)
 
-    players: int = Field(ge=2, le=5, examples=[3])
+    players: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS, examples=[3])
     expansion: bool = False
     visibility: Literal["public", "private"] = "public"
     # Passed to the engine's GameOptions: fixed realm layouts, a fixed first player.

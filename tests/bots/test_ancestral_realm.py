@@ -61,7 +61,7 @@ def test_the_lookahead_weighs_exactly_the_heads_the_engine_lists_R56() -> None:
     """The bots take the Ancestral head's choices from the engine (one head per realm the
     squares cover, R-56), so they weigh the very placements the legal actions will offer once
     the head is declared, a Dragon lying only on Sea Currents included."""
-    from app.bots.expansion_moves import _ancestral_heads
+    from app.engine import realm_head_bits
     from app.engine.board import bit, mask_of
 
     s, _ = apply(_position(), {"type": "use_ancestral"}, 0)
@@ -71,6 +71,6 @@ def test_the_lookahead_weighs_exactly_the_heads_the_engine_lists_R56() -> None:
             listed.setdefault(mask_of(map(tuple, a["cells"])), set()).add(bit(*a["head"]))
     assert any(len(heads) == 2 for heads in listed.values())
     for mask, heads in listed.items():
-        assert set(_ancestral_heads(mask)) == heads
+        assert set(realm_head_bits(mask)) == heads
     current = mask_of([(7, 0), (7, 1), (7, 2)])  # a Sea Current only: the head counts nowhere
-    assert _ancestral_heads(current) == (bit(7, 0),)
+    assert realm_head_bits(current) == (bit(7, 0),)

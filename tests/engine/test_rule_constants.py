@@ -1,6 +1,7 @@
 """Rule constants have one definition, in the engine, and everyone takes them from there: the
 Reward Board's tracks (R-50), a Reef card's value while held (R-40), the realm ranking (R-43),
-the final ranking key (R-44), the Ancestral head's realms (R-56), the compact legal form. The
+the final ranking key (R-44), the Ancestral head's realms (R-56), the compact legal form, the
+most-missions bonus (R-41), a placement's Gold (R-22, R-54), the Bonus tiles' values (R-53). The
 client gets them in /content.json (`client_content`) or in the documents the server sends."""
 
 from __future__ import annotations
@@ -22,12 +23,16 @@ from app.engine import (
     legal_actions,
     new_game,
     ranking_key,
+    realm_head_bits,
+    realm_heads,
     reef_gold,
     reef_ships,
     reef_vp,
     to_act,
 )
+from app.engine.board import bit, realm_of, squares_of
 from app.engine.content import content, expansion_content
+from app.engine.shapes import placements
 
 ROOT = Path(__file__).resolve().parents[2]
 REEFS = content().reefs
@@ -94,6 +99,13 @@ ENGINE_ONLY = {
     "score_key",
     "ranking_key",
     "reef_vp",
+    "tile_per",
+    "most_missions_seats",
+    "MOST_MISSIONS_VP",
+    "GOLD_PER_TURBULENT_SQUARE",
+    "TRIPLE_GOLD_FACTOR",
+    "CONTACT_GOLD_PER_DRAGON",
+    "realm_head_bits",
     "pack_legal",
     "packed_legal",
     "expand_legal",
@@ -130,3 +142,29 @@ def test_the_client_keeps_no_copy_of_the_tracks_or_the_card_values() -> None:
         if tracks.search(path.read_text()) or values.search(path.read_text())
     ]
     assert found == []
+
+
+def _heads_by_realm_of(mask: int) -> tuple[tuple[int, int], ...]:
+    """R-56 read straight: walk the squares in reading order, keep the first in each realm;
+    on currents only, the first square."""
+    heads: dict[str, tuple[int, int]] = {}
+    squares = list(squares_of(mask))
+    for sq in squares:
+        realm = realm_of(*sq)
+        if realm is not None and realm not in heads:
+            heads[realm] = sq
+    return tuple(heads.values()) or (squares[0],)
+
+
+def test_the_ancestral_heads_of_every_placement_R56() -> None:
+    """`realm_head_bits` (the bots' form) and `realm_heads` (the listed squares) are the rule
+    for every placement of every shape on the board, several realms and currents included."""
+    several = currents_only = 0
+    for shape in content().shapes:
+        for mask in placements(shape):
+            want = _heads_by_realm_of(mask)
+            assert realm_heads(mask) == want
+            assert realm_head_bits(mask) == tuple(bit(*sq) for sq in want)
+            several += len(want) > 1
+            currents_only += realm_of(*want[0]) is None
+    assert several > 100 and currents_only > 0
