@@ -79,13 +79,19 @@ class Reason:
         return {"code": self.code, "facts": dict(self.facts), "text": self.text}
 
 
+# The board's column letters: a square is named as the board's edges and the screen reader name
+# it ("D8": column D, row 8), the one way every page names squares.
+COLUMNS = "ABCDEFGHIJKLMNO"
+
+
 def square_name(sq: tuple[int, int] | list[int]) -> str:
-    """A square as the table names it: rows and columns counted from 1 (the engine's from 0)."""
-    return f"row {sq[0] + 1}, column {sq[1] + 1}"
+    """A square as the table names it: its column letter and its row counted from 1 ("D8" for
+    the engine's [7, 3])."""
+    return f"{COLUMNS[sq[1]]}{sq[0] + 1}"
 
 
 def _names(squares: list[tuple[int, int]]) -> str:
-    return "; ".join(square_name(sq) for sq in squares)
+    return ", ".join(square_name(sq) for sq in squares)
 
 
 def explain(state: State, seat: int, action: Any) -> Reason | None:
