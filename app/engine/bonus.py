@@ -11,11 +11,17 @@ from .state import State
 TRACKS = ("green", "purple", "red")
 
 
+def tile_value(tile: dict[str, Any], players: int) -> int:
+    """The VP a Bonus tile pays per item counted at a table of `players` (R-53): the printed
+    tile's first value up to 3 players, its second from 4."""
+    return tile["values"][0 if players <= 3 else 1]
+
+
 def _tile_raw(s: State, seat: int, tile: dict[str, Any]) -> int:
     from .scoring import gold_vp, mission_vp, realm_presence  # scoring imports this module
 
     p = s.players[seat]
-    per = tile["values"][0 if len(s.players) <= 3 else 1]
+    per = tile_value(tile, len(s.players))
     kind = tile["kind"]
     dragons = [d for d in s.dragons if d.owner == seat]
     if kind == "treasures":

@@ -27,7 +27,7 @@ from app.db.models import Game, Rating, Seat, User
 from app.services import rating_model as rm
 from app.services import spectator_delay
 from app.services.cache import cache_for
-from app.services.names import display_seat_name
+from app.services.names import bot_name, display_seat_name
 
 ClockKind = Literal["none", "live", "daily"]
 CLOCK_KINDS = ("none", "live", "daily")
@@ -231,6 +231,10 @@ def _seats(db: Session, games: list[LiveGame]) -> dict[int, list[dict[str, Any]]
                 "name": display_seat_name(game.names_key, r.seat, r.display_name, r.bot_level),
                 "user": r.username,
                 "bot": r.bot_level,
+                # A bot's own name, so a page words its level in its reader's language.
+                "bot_name": bot_name(game.names_key, r.seat)
+                if r.bot_level and r.display_name is None
+                else None,
                 "rating": ratings.get((r.user_id, variant)) if r.username else None,
             }
         )

@@ -16,7 +16,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
+from app.engine.bonus import tile_value
 from app.engine.content import content, expansion_content
+from app.engine.expansion import TRACK_LENGTH
 from app.i18n import t_, translate
 from app.i18n.templating import install_i18n
 from app.services.chat import CHAT_MAX_CHARS
@@ -102,10 +104,17 @@ def client_content() -> dict[str, Any]:
             }
             for k, r in c.reefs.items()
         },
-        # Treasures of the Deep: what each Hidden Treasure does, and the Bonus tiles' text.
+        # Treasures of the Deep: what each Hidden Treasure does, and the Bonus tiles' text; a
+        # tile's `vp` is what it pays per item at each player count, as the engine scores it,
+        # so a table shows its own value only.
         "treasures": dict(x.treasures),
         "bonus_tiles": {
-            k: {"kind": t["kind"], "values": t["values"], "text": t["text"]}
+            k: {
+                "kind": t["kind"],
+                "values": t["values"],
+                "text": t["text"],
+                "vp": {str(n): tile_value(t, n) for n in TRACK_LENGTH},
+            }
             for k, t in x.bonus_tiles.items()
         },
     }

@@ -1,0 +1,183 @@
+"""A page-wide check of what a reader sees: English-only words on a Spanish page, and labels
+whose text does not fit their box.
+
+English-only words. The site's own vocabulary decides: a word is English-only when it occurs
+in the English text (`static/i18n/en.json`'s values, the gettext catalogue's msgids) and never
+in the Spanish text (`es.json`'s values, the catalogue's msgstrs). A word both languages use
+("no", "Sea", "VP"...) is never flagged, nor a word neither catalogue knows (a player's name, a
+card id). So a Spanish page fails when it shows a word the site only ever writes in English:
+an untranslated catalogue entry, a literal left in a template or a module, a server message
+that skipped the catalogue.
+
+`ALLOWED` lists the words a Spanish page may show although only the English text uses them:
+proper names (the game's name, the players' names of the tests and the tutorial) and the
+tokens of formats that are not words. Numbers and single letters are never words here.
+
+Clipped labels. An element that holds text directly (not through a child) is clipped when its
+text is wider or taller than its box: `scrollWidth > clientWidth` or `scrollHeight >
+clientHeight` (by more than a pixel, for rounding) while it is not a scrolling panel (a log or
+a list that scrolls on purpose: `overflow` auto or scroll), or when an ellipsis is drawn. The
+board's canvas draws no text through the DOM; the Reward Board, the chart's SVG and every panel
+are DOM and checked. SVG `<text>` is clipped when its box leaves the `<svg>`'s box.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
+# A `{name}` place or a `%(name)s` one: not words of either language.
+PLACE = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]")
+
+# Words a Spanish page may show though only the English text has them (lower case):
+ALLOWED = {
+    # the game's and the site's names
+    "sea",
+    "dragons",
+    "online",
+    # the players' names: the tests' guests and bots, the tutorial's and the examples' players
+    "nessie",
+    "moray",
+    "alice",
+    "bob",
+    "ann",
+    "bo",
+    "cy",
+    "kraken",
+    "triton",
+    "ondina",
+    # tokens of formats: e-mail placeholders, units
+    "example",
+    "com",
+    "px",
+}
+
+
+def _vocabulary(texts: list[str]) -> set[str]:
+    words: set[str] = set()
+    for text in texts:
+        words.update(w.lower() for w in WORD.findall(PLACE.sub(" ", text)))
+    return words
+
+
+@cache
+def english_only_words() -> frozenset[str]:
+    """Words the site writes in English and never in Spanish (see the module's docstring)."""
+    en = json.loads((ROOT / "static/i18n/en.json").read_text())
+    es = json.loads((ROOT / "static/i18n/es.json").read_text())
+    po = ROOT / "app/i18n/locale/es/LC_MESSAGES/messages.po"
+    with po.open("rb") as source:
+        catalog = read_po(source, locale="es")
+    msgids: list[str] = []
+    msgstrs: list[str] = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strs = message.string if isinstance(message.string, tuple) else (message.string,)
+        msgids.extend(ids)
+        msgstrs.extend(s for s in strs if s)
+    english = _vocabulary([*en.values(), *msgids])
+    spanish = _vocabulary([*es.values(), *msgstrs])
+    return frozenset(english - spanish - ALLOWED)
+
+
+# Every visible text node (its own text, with the element that holds it) and the visible
+# elements' title / aria-label / placeholder / alt.
+VISIBLE_TEXTS = """() => {
+  const seen = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden') return false;
+    }
+    return el.getClientRects().length > 0;
+  };
+  const where = (el) => {
+    const id = el.closest('[id]');
+    return (id ? '#' + id.id + ' ' : '') + el.tagName.toLowerCase() +
+      (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '');
+  };
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    const text = n.textContent.trim();
+    if (!text || !el || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName)) continue;
+    if (el.closest('.sr-only, [aria-hidden=true] .sr-only')) { out.push([where(el), text]); continue; }
+    if (seen(el)) out.push([where(el), text]);
+  }
+  for (const el of document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
+    if (!seen(el)) continue;
+    for (const a of ['title', 'aria-label', 'placeholder', 'alt']) {
+      const v = (el.getAttribute(a) || '').trim();
+      if (v) out.push([where(el) + '@' + a, v]);
+    }
+  }
+  return out;
+}"""
+
+# Elements whose own text does not fit their box (see the module's docstring).
+CLIPPED = """() => {
+  const out = [];
+  const own = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  const where = (el) => {
+    const id = el.closest('[id]');
+    return (id ? '#' + id.id + ' ' : '') + el.tagName.toLowerCase() +
+      (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ').join('.') : '');
+  };
+  for (const el of document.body.querySelectorAll('*')) {
+    if (!own(el) || !el.getClientRects().length) continue;
+    if (el.closest('.sr-only')) continue;
+    const s = getComputedStyle(el);
+    if (s.visibility === 'hidden' || s.display === 'inline' || s.display === 'contents') continue;
+    if (el instanceof SVGElement) {
+      if (el.tagName !== 'text') continue;
+      const svg = el.ownerSVGElement.getBoundingClientRect(), r = el.getBoundingClientRect();
+      if (r.left < svg.left - 1 || r.right > svg.right + 1 || r.top < svg.top - 1 || r.bottom > svg.bottom + 1) {
+        out.push([where(el), el.textContent.trim()]);
+      }
+      continue;
+    }
+    const scrolls = /(auto|scroll)/.test(s.overflowX + ' ' + s.overflowY);
+    if (scrolls) continue;
+    const wide = el.scrollWidth > el.clientWidth + 1;
+    const tall = el.scrollHeight > el.clientHeight + 1 && s.overflowY !== 'visible';
+    if (wide || tall || (s.textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth)) {
+      out.push([where(el), el.textContent.trim().slice(0, 60)]);
+    }
+  }
+  return out;
+}"""
+
+
+def english_words_on(page: Any) -> list[tuple[str, str, str]]:
+    """(where, word, text) for every English-only word the page shows."""
+    banned = english_only_words()
+    found = []
+    for where, text in page.evaluate(VISIBLE_TEXTS):
+        for word in WORD.findall(text):
+            if word.lower() in banned:
+                found.append((where, word, text[:80]))
+    return found
+
+
+def clipped_on(page: Any) -> list[tuple[str, str]]:
+    """(where, text) for every element whose text overflows its box."""
+    return [tuple(x) for x in page.evaluate(CLIPPED)]
+
+
+def assert_page_reads_right(page: Any, name: str, spanish: bool = True) -> None:
+    """Fail with the findings when the page shows an English-only word (a Spanish page) or a
+    clipped label."""
+    english = english_words_on(page) if spanish else []
+    clipped = clipped_on(page)
+    assert not english and not clipped, (
+        f"{name}: English-only words {english}; clipped labels {clipped}"
+    )
