@@ -126,12 +126,17 @@ class LeaderboardOut(BaseModel):
     entries: list[LeaderEntryOut]
 
 
+class HistoryLineOut(GameLineOut):
+    # A bot held my seat at the end while I had not left: I stepped away, I did not leave.
+    stepped_away: bool = False
+
+
 class HistoryOut(BaseModel):
     page: int
     page_size: int
     total: int
     pages: int
-    games: list[GameLineOut]
+    games: list[HistoryLineOut]
 
 
 class SeatPredictionOut(BaseModel):

@@ -113,12 +113,13 @@ export function connLabel(status, over) {
   return { status, text: CONN_STATES.includes(status) ? t(`seats.conn.${status}`) : status };
 }
 
-/** A finished game's result in one line: the winner(s) by name, then every total, best first. */
+/** A finished game's result in one line: the winner(s) by name, then each player's name beside
+ * their total, best first ("Marina won · Marina 87, Ann 64, Cy 51"). */
 export function resultText(scores, names) {
   if (!scores?.players?.length) return "";
   const name = (s) => names[s] || seatLabel(s);
   const winners = scores.winners ?? [];
   const who = winners.length > 1 ? t("seats.result_shared", { names: formatList(winners.map(name)) }) : t("seats.result_won", { name: name(winners[0]) });
-  const totals = scores.players.map((p) => p.total).sort((a, b) => b - a);
-  return `${who} · ${totals.join(" – ")}`;
+  const totals = [...scores.players].sort((a, b) => b.total - a.total).map((p) => t("seats.result_score", { name: name(p.seat), total: p.total }));
+  return `${who} · ${totals.join(", ")}`;
 }

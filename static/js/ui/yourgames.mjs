@@ -31,7 +31,8 @@ function finishedItem(g) {
       ? t("yourgames.result_pending")
       : t("yourgames.result", { place: formatOrdinal(g.place), players: g.players, vp: formatNumber(g.total) }),
   ];
-  if (g.place !== null && g.quit) parts.push(t("yourgames.left"));
+  // Stepping away (a bot plays on, the seat stays mine) is not leaving the table.
+  if (g.place !== null && g.quit) parts.push(t(g.stepped_away ? "yourgames.stepped_away" : "yourgames.left"));
   if (g.rated && g.rating_change !== null) {
     const change = `${g.rating_change >= 0 ? "+" : ""}${formatRating(g.rating_change)}`;
     parts.push(t("yourgames.rated_change", { change, after: formatRating(g.rating_after) }));
