@@ -40,6 +40,7 @@ STATUS: dict[str, int] = {
     "not_started": 409,
     "not_open": 409,
     "game_full": 409,
+    "name_taken": 409,
     "seats_not_full": 409,
     "seat_has_bot": 409,
     # bot seats (app/services/seats.py)
