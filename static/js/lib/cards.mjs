@@ -141,6 +141,8 @@ export function actionLabel(content, a) {
       return t("cards.action.draw_reefs");
     case "decline":
       return t("cards.action.decline");
+    case "take_back":
+      return t("cards.action.take_back");
     default:
       return genericLabel(a);
   }
