@@ -35,6 +35,8 @@ Json = dict[str, Any]
 
 # The ship colours' names in reasons, marked so each language names them.
 SHIP_NAMES = {"green": t_("green"), "purple": t_("purple"), "red": t_("red"), "blue": t_("blue")}
+# The Pattern decks' names in reasons ("the Medium deck", never its letter).
+DECK_NAMES = {"S": t_("Small"), "M": t_("Medium"), "L": t_("Large")}
 
 # Every reason code, with the engine error code it refines (tests pin each to `apply`).
 REASONS: dict[str, str] = {
@@ -277,7 +279,10 @@ def _draw(state: State, a: Action, code: str) -> Reason | None:
         deck = state.turn.played_deck
         return Reason(
             "played_deck",
-            t_("The {deck} deck is the one you played from: draw from another (R-27).", deck=deck),
+            t_(
+                "You played from the {deck} deck this turn: draw from another (R-27).",
+                deck=DECK_NAMES.get(deck or "", deck),
+            ),
             {"deck": deck},
         )
     if source.get("source") == "deck":
