@@ -2,8 +2,9 @@
 whose text does not fit their box.
 
 English-only words. The site's own vocabulary decides: a word is English-only when it occurs
-in the English text (`static/i18n/en.json`'s values, the gettext catalogue's msgids) and never
-in the Spanish text (`es.json`'s values, the catalogue's msgstrs). A word both languages use
+in the English text (`static/i18n/en.json`'s values, the gettext catalogue's msgids, the pages
+written per language: `templates/**/en.html`) and never in the Spanish text (`es.json`'s values,
+the catalogue's msgstrs, `templates/**/es.html`). A word both languages use
 ("no", "Sea", "VP"...) is never flagged, nor a word neither catalogue knows (a player's name, a
 card id). So a Spanish page fails when it shows a word the site only ever writes in English:
 an untranslated catalogue entry, a literal left in a template or a module, a server message
@@ -11,7 +12,8 @@ that skipped the catalogue.
 
 `ALLOWED` lists the words a Spanish page may show although only the English text uses them:
 proper names (the game's name, the players' names of the tests and the tutorial) and the
-tokens of formats that are not words. Numbers and single letters are never words here.
+tokens of formats that are not words. Numbers and single letters are never words here, nor is
+text marked as another language (`lang="en"`: the language switch's "English").
 
 Clipped labels. An element that holds text directly (not through a child) is clipped when its
 text is wider or taller than its box: `scrollWidth > clientWidth` or `scrollHeight >
@@ -32,9 +34,10 @@ from typing import Any
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
+LANGS = ("en", "es")
 WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
-# A `{name}` place or a `%(name)s` one: not words of either language.
-PLACE = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]")
+# A `{name}` place, a `%(name)s` one, a tag or a template's code: not words of either language.
+PLACE = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]|<[^>]*>|\{[{%].*?[%}]\}", re.DOTALL)
 
 # Words a Spanish page may show though only the English text has them (lower case):
 ALLOWED = {
@@ -84,8 +87,11 @@ def english_only_words() -> frozenset[str]:
         strs = message.string if isinstance(message.string, tuple) else (message.string,)
         msgids.extend(ids)
         msgstrs.extend(s for s in strs if s)
-    english = _vocabulary([*en.values(), *msgids])
-    spanish = _vocabulary([*es.values(), *msgstrs])
+    pages = {
+        lang: [p.read_text() for p in ROOT.glob(f"templates/**/{lang}.html")] for lang in LANGS
+    }
+    english = _vocabulary([*en.values(), *msgids, *pages["en"]])
+    spanish = _vocabulary([*es.values(), *msgstrs, *pages["es"]])
     return frozenset(english - spanish - ALLOWED)
 
 
@@ -101,8 +107,9 @@ VISIBLE_TEXTS = """() => {
   };
   const where = (el) => {
     const id = el.closest('[id]');
-    return (id ? '#' + id.id + ' ' : '') + el.tagName.toLowerCase() +
-      (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '');
+    const cls = typeof el.className === 'string' && el.className ? el.className : '';
+    const tag = el.tagName.toLowerCase() + (cls ? '.' + cls.split(' ').join('.') : '');
+    return (id ? '#' + id.id + ' ' : '') + tag;
   };
   const out = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -110,8 +117,10 @@ VISIBLE_TEXTS = """() => {
     const el = n.parentElement;
     const text = n.textContent.trim();
     if (!text || !el || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(el.tagName)) continue;
-    if (el.closest('.sr-only, [aria-hidden=true] .sr-only')) { out.push([where(el), text]); continue; }
-    if (seen(el)) out.push([where(el), text]);
+    // Text marked as another language (the language switch's "English") is meant so.
+    if (el.closest('[lang]').lang !== document.documentElement.lang) continue;
+    // Screen-reader text is read although not seen: its words count too.
+    if (el.closest('.sr-only') || seen(el)) out.push([where(el), text]);
   }
   for (const el of document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')) {
     if (!seen(el)) continue;
@@ -129,8 +138,9 @@ CLIPPED = """() => {
   const own = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
   const where = (el) => {
     const id = el.closest('[id]');
-    return (id ? '#' + id.id + ' ' : '') + el.tagName.toLowerCase() +
-      (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ').join('.') : '');
+    const cls = typeof el.className === 'string' && el.className ? el.className : '';
+    const tag = el.tagName.toLowerCase() + (cls ? '.' + cls.split(' ').join('.') : '');
+    return (id ? '#' + id.id + ' ' : '') + tag;
   };
   for (const el of document.body.querySelectorAll('*')) {
     if (!own(el) || !el.getClientRects().length) continue;
@@ -139,8 +149,10 @@ CLIPPED = """() => {
     if (s.visibility === 'hidden' || s.display === 'inline' || s.display === 'contents') continue;
     if (el instanceof SVGElement) {
       if (el.tagName !== 'text') continue;
-      const svg = el.ownerSVGElement.getBoundingClientRect(), r = el.getBoundingClientRect();
-      if (r.left < svg.left - 1 || r.right > svg.right + 1 || r.top < svg.top - 1 || r.bottom > svg.bottom + 1) {
+      const svg = el.ownerSVGElement.getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      const outX = r.left < svg.left - 1 || r.right > svg.right + 1;
+      if (outX || r.top < svg.top - 1 || r.bottom > svg.bottom + 1) {
         out.push([where(el), el.textContent.trim()]);
       }
       continue;

@@ -50,7 +50,7 @@ function identityForms() {
         if (signUp) Object.assign(attrs, name === "password" ? { minlength: PASSWORD_MIN } : { pattern: "[A-Za-z0-9_.\\-]{3,24}", minlength: 3 }, { "aria-describedby": "signup-rules" });
         return h("input", attrs);
       }),
-      signUp ? h("p.muted.small#signup-rules", {}, t("lobby.signup_rules", { min: PASSWORD_MIN, max: PASSWORD_MAX })) : null,
+      signUp ? h("p#signup-rules.muted.small", {}, t("lobby.signup_rules", { min: PASSWORD_MIN, max: PASSWORD_MAX })) : null,
       h("button.primary", { type: "submit" }, label),
     );
     fill(
