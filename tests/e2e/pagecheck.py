@@ -35,7 +35,9 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("en", "es")
-WORD = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
+# A word: two letters or more, not part of a token with digits or underscores (card ids such as
+# "HT14", "M01" and codes are not words).
+WORD = re.compile(r"(?<![\w])[^\W\d_]{2,}(?![\w])", re.UNICODE)
 # A `{name}` place, a `%(name)s` one, a tag or a template's code: not words of either language.
 PLACE = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)[sd]|<[^>]*>|\{[{%].*?[%}]\}", re.DOTALL)
 
