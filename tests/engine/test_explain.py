@@ -245,7 +245,18 @@ def test_cannot_afford_gives_cost_gold_and_landing_gold_R22():
 
 def test_played_deck_names_the_deck_R27():
     state, action, seat = _played_deck()
-    assert explain(state, seat, action).facts == {"deck": state.turn.played_deck}
+    reason = explain(state, seat, action)
+    assert reason.facts == {"deck": state.turn.played_deck}
+    # The deck by its name in the reader's language, never its letter ("the M deck").
+    from app.i18n import translate, use_language
+
+    name = {"S": "Small", "M": "Medium", "L": "Large"}[state.turn.played_deck]
+    assert (
+        translate(reason.text) == f"You played from the {name} deck this turn: draw from another."
+    )
+    with use_language("es"):
+        spanish = {"S": "Pequeño", "M": "Mediano", "L": "Grande"}[state.turn.played_deck]
+        assert translate(reason.text) == f"Este turno jugaste del mazo {spanish}: roba de otro."
 
 
 def test_legal_actions_have_no_reason():
