@@ -21,7 +21,7 @@ from app.i18n import t_
 from app.services import profile_summaries
 from app.services import rating_model as rm
 from app.services.errors import ServiceError
-from app.services.names import display_seat_name
+from app.services.names import bot_name, display_seat_name
 
 RESULT_COLUMNS = tuple(GameResult.__table__.c)  # rows, not ORM objects: reads stay cheap
 # Built once: an alias proxies every column, and building one per read shows in its cost.
@@ -448,6 +448,8 @@ def _seat_line(r: Any) -> dict[str, Any]:
     return {
         "seat": r.s_seat,
         "name": display_seat_name(key, r.s_seat, r.display_name, r.s_bot_level),
+        # A bot's own name on its own seat, so a page words its level in its reader's language.
+        "bot_name": bot_name(key, r.s_seat) if r.s_bot_level and r.display_name is None else None,
         "username": r.username,
         "bot_level": r.s_bot_level if r.s_user_id is None else None,
         "place": r.place,
@@ -497,6 +499,9 @@ def _result_seat_line(r: Any) -> dict[str, Any]:
     return {
         "seat": r.seat,
         "name": display_seat_name(r.bot_names_of or r.game_id, r.seat, r.display_name, r.bot_level),
+        "bot_name": bot_name(r.bot_names_of or r.game_id, r.seat)
+        if r.bot_level and r.display_name is None
+        else None,
         "username": r.username,
         "bot_level": r.bot_level,
         "place": r.place,

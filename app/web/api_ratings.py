@@ -61,6 +61,7 @@ class AveragesOut(BaseModel):
 class SeatResultOut(BaseModel):
     seat: int
     name: str
+    bot_name: str | None = None  # a bot's own name on its own seat: pages word its level
     username: str | None  # an account: its profile is /u/{username}
     bot_level: str | None
     place: int | None

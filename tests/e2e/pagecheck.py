@@ -182,16 +182,26 @@ def english_words_on(page: Any) -> list[tuple[str, str, str]]:
     return found
 
 
+RULE_ID = re.compile(r"\bR-\d+\b")
+
+
+def rule_ids_on(page: Any) -> list[tuple[str, str]]:
+    """(where, text) for every visible text citing a ruling's id ("R-21"): those are for the
+    code, its tests and the docs, never for players."""
+    return [(w, text[:80]) for w, text in page.evaluate(VISIBLE_TEXTS) if RULE_ID.search(text)]
+
+
 def clipped_on(page: Any) -> list[tuple[str, str]]:
     """(where, text) for every element whose text overflows its box."""
     return [tuple(x) for x in page.evaluate(CLIPPED)]
 
 
 def assert_page_reads_right(page: Any, name: str, spanish: bool = True) -> None:
-    """Fail with the findings when the page shows an English-only word (a Spanish page) or a
-    clipped label."""
+    """Fail with the findings when the page shows an English-only word (a Spanish page), a
+    clipped label or a ruling's id."""
     english = english_words_on(page) if spanish else []
     clipped = clipped_on(page)
-    assert not english and not clipped, (
-        f"{name}: English-only words {english}; clipped labels {clipped}"
+    rules = rule_ids_on(page)
+    assert not english and not clipped and not rules, (
+        f"{name}: English-only words {english}; clipped labels {clipped}; rulings' ids {rules}"
     )

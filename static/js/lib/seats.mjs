@@ -11,6 +11,17 @@ export function botLevelName(level) {
   return hasKey(`bot.level.${level}`) ? t(`bot.level.${level}`) : level;
 }
 
+/**
+ * A finished or watched game's seat name in the reader's language: a bot's own name and its
+ * level ("Marina (greedy bot)" / "Marina (bot codicioso)") from `bot_name` and `bot` /
+ * `bot_level`, else the server's `name` (a player's; the server words a bot in English).
+ */
+export function seatDisplayName(seat) {
+  if (!seat) return null;
+  const level = seat.bot ?? seat.bot_level;
+  return seat.bot_name && level ? t("seats.bot_seat", { name: seat.bot_name, level: botLevelName(level) }) : seat.name;
+}
+
 /** "Seat 3": a seat without a name (seats counted from 1). */
 export function seatLabel(seat) {
   return t("seats.seat", { n: seat + 1 });

@@ -3,7 +3,7 @@
 
 import { SIZE } from "./geometry.mjs";
 import { formatRating, t, tn } from "./i18n.mjs";
-import { botLevelName } from "./seats.mjs";
+import { seatDisplayName as seatWords } from "./seats.mjs";
 
 const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
 const SHIP = { g: "green", p: "purple", r: "red", b: "blue" };
@@ -50,13 +50,6 @@ export function applyWatchFrame(picture, frame) {
   picture.order = frame.order.filter((id) => picture.games.has(id));
   picture.featured = frame.featured ?? null;
   return picture;
-}
-
-/** A seat's name in the reader's language: a bot's own name and its level ("Marina (greedy
- * bot)" / "Marina (bot codicioso)"), else the player's (the server's `name`). */
-function seatWords(seat) {
-  if (!seat) return null;
-  return seat.bot && seat.bot_name ? t("watch.bot_seat", { name: seat.bot_name, level: botLevelName(seat.bot) }) : seat.name;
 }
 
 /** "Ann (1043), Marina (greedy bot)": who plays, with ratings once they exist. */

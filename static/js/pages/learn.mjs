@@ -119,7 +119,8 @@ function renderLesson() {
     h("p.lesson-step", {}, t("learn.step_of", { step: pos.step + 1, steps: pos.steps })),
     h("h3.lesson-title", {}, step.title),
     h("p.lesson-do", {}, h("b", {}, t("learn.do")), " ", step.do),
-    h("p.lesson-why", {}, step.why, step.rulings.length ? h("small.muted", {}, ` (${step.rulings.join(", ")})`) : null),
+    // The step's rulings (R-xx) stay in the answer, for tests and the docs: players never read ids.
+    h("p.lesson-why", {}, step.why),
     pos.gives?.length ? h("div.lesson-gives", {}, h("b", {}, t("learn.gives")), " ", pos.gives.map((line) => h("span", {}, `${line} `))) : null,
     pos.target?.cells ? h("p", {}, h("button.link", { type: "button", onclick: showMe, dataset: { key: "show-me" } }, t("learn.show_me")), h("small.muted", {}, " ", t("learn.show_me_note"))) : null,
     pos.tries.length

@@ -5,6 +5,7 @@
 import { api } from "../lib/api.mjs";
 import { homeLine, titleWithCount } from "../lib/clock.mjs";
 import { formatNumber, formatOrdinal, formatRating, t, tParts } from "../lib/i18n.mjs";
+import { seatDisplayName } from "../lib/seats.mjs";
 import { fill, h } from "./dom.mjs";
 
 function item(game, me, kind) {
@@ -46,7 +47,7 @@ function finishedItem(g) {
       {},
       h("b", {}, t("common.table", { id: g.game_id })),
       h("div.meta.result", {}, parts.join(" · ")),
-      h("div.meta", {}, ...tParts("clock.home.with", { names: others.flatMap((s, i) => [i ? ", " : "", s.username ? h("a", { href: `/u/${encodeURIComponent(s.username)}` }, s.name) : s.name]) })),
+      h("div.meta", {}, ...tParts("clock.home.with", { names: others.flatMap((s, i) => [i ? ", " : "", s.username ? h("a", { href: `/u/${encodeURIComponent(s.username)}` }, s.name) : seatDisplayName(s)]) })),
     ),
     h("a", { href: g.replay }, t("yourgames.replay")),
   );
