@@ -69,6 +69,20 @@ def _act(page: Any, url: str, game_id: int, rng: random.Random) -> None:
     assert r.status in (200, 409), r.text()
 
 
+def _play_out(page: Any, url: str, game_id: int, deadline: float) -> None:
+    """My moves through the API until the game is over (the server's bot plays the rest)."""
+    rng = random.Random(game_id)
+    while time.monotonic() < deadline:
+        state = page.request.get(f"{url}/api/games/{game_id}/state").json()
+        if state["view"]["over"]:
+            return
+        if state["legal_actions"]:
+            _act(page, url, game_id, rng)
+        else:  # the bot's turn: wait until the version moves on
+            page.wait_for_timeout(50)
+    raise AssertionError("the game did not finish in time")
+
+
 def test_the_table_in_each_decision_the_end_and_the_replay_read_spanish(
     browser: Any, real_server: str
 ) -> None:
@@ -192,16 +206,22 @@ def test_the_lobby_sign_up_account_tutorial_and_other_pages_read_spanish(
     desk.click("#identity button[type=submit]")
     desk.wait_for_selector("#identity h2:has-text('ondina')")
     _share_session(pages)
+    # A game of mine played out against a bot: "Your games" and the profile list it, the bot by
+    # its name and level in Spanish.
+    mine = desk.request.post(url + "/api/games", data={"players": 2, "first_player": 0}).json()
+    assert desk.request.post(url + f"/api/games/{mine['id']}/bots", data={"level": "greedy"}).ok
+    assert desk.request.post(url + f"/api/games/{mine['id']}/start").ok
+    _play_out(desk, url, mine["id"], time.monotonic() + 240)
     # A table of bots, live, for the watch pages.
     game = desk.request.post(url + "/api/games", data={"players": 3}).json()
     for level in ("greedy", "random"):
         assert desk.request.post(url + f"/api/games/{game['id']}/bots", data={"level": level}).ok
     assert desk.request.post(url + f"/api/games/{game['id']}/start").ok
     for path, ready in [
-        ("/", "#identity h2"),
+        ("/", "#my-games li[data-group=finished]"),
         ("/account", "#account h1"),
         ("/leaderboard", "#leaderboard h1"),
-        ("/u/ondina", "#profile h1"),
+        ("/u/ondina", "#recent li.game-line"),
         ("/rules", "#main h1"),
         ("/watch", "#watch-games li"),
         ("/tv", "#tv-info"),
