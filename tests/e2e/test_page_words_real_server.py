@@ -129,7 +129,9 @@ def test_the_table_in_each_decision_the_end_and_the_replay_read_spanish(
             )
     else:
         raise AssertionError("the game did not finish in time")
-    assert len(seen) >= 2, seen  # more than one kind of decision was read
+    print("decisions read:", sorted(seen))
+    kinds = {k for key in seen for k in json.loads(key)[0]}
+    assert {"place", "draw"} <= kinds, seen  # the placement and the draw at least were read
     desk.locator("#reward").screenshot(path=str(ARTIFACTS / "words-reward-es.png"))
     _check(pages, "table at the end")
     shot(desk, "words-table-end-es")
