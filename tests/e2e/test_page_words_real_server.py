@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from typing import Any
 
@@ -133,6 +134,12 @@ def test_the_table_in_each_decision_the_end_and_the_replay_read_spanish(
     kinds = {k for key in seen for k in json.loads(key)[0]}
     assert {"place", "draw"} <= kinds, seen  # the placement and the draw at least were read
     desk.locator("#reward").screenshot(path=str(ARTIFACTS / "words-reward-es.png"))
+    # Gold as coins (never "1O", read as ten); each Bonus tile with this table's value only.
+    reward = desk.inner_text("#reward")
+    assert desk.locator("#reward .rw-coin").count() > 0
+    assert not re.search(r"\b\d[GO]\b", reward), reward
+    tiles = desk.locator("#reward .rw-tile small").all_inner_texts()
+    assert len(tiles) == 3 and not any(re.search(r"\d/\d", x) for x in tiles), tiles
     _check(pages, "table at the end")
     shot(desk, "words-table-end-es")
 
