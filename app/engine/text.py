@@ -65,11 +65,12 @@ def sentence(message: str) -> Text:
     return Text("{message}.", {"message": message}, capitalise=True)
 
 
-# A rulings citation written in a message, " (R-21)" or " (R-42, R-43)": the rulings' ids are
-# for the code, its tests and the docs, and mean nothing to a player.
-RULE_CITATION = re.compile(r" ?\(R-\d+(?:, R-\d+)*\)")
+# A rulings citation written in a message, " (R-21)", " (R-42, R-43)" or the last words of a
+# parenthesis ("(use it before the first, R-57)"): the rulings' ids are for the code, its tests
+# and the docs, and mean nothing to a player.
+RULE_CITATION = re.compile(r" ?\(R-\d+(?:, R-\d+)*\)|, R-\d+(?:, R-\d+)*(?=\))")
 
 
 def without_rule_ids(text: str) -> str:
     """`text` as a player reads it: without the rulings' ids the source cites."""
-    return RULE_CITATION.sub("", text) if "(R-" in text else text
+    return RULE_CITATION.sub("", text) if "R-" in text else text

@@ -140,8 +140,22 @@ def test_the_table_in_each_decision_the_end_and_the_replay_read_spanish(
     assert not re.search(r"\b\d[GO]\b", reward), reward
     tiles = desk.locator("#reward .rw-tile small").all_inner_texts()
     assert len(tiles) == 3 and not any(re.search(r"\d/\d", x) for x in tiles), tiles
+    # The rematch panel says who may offer one and until when, beside its button.
+    desk.wait_for_selector("#rematch button[data-key=rematch-offer]")
+    assert "Cualquier jugador de esta partida puede ofrecer la revancha" in desk.inner_text(
+        "#rematch"
+    )
     _check(pages, "table at the end")
     shot(desk, "words-table-end-es")
+    # Someone signed out watching the end: no button, and the panel says why.
+    ctx = browser.new_context(locale="es-ES", viewport=SIZES["desktop"])
+    stranger = ctx.new_page()
+    stranger.goto(url + f"/games/{gid}")
+    stranger.wait_for_selector("#rematch p")
+    assert "Entra como uno de los jugadores" in stranger.inner_text("#rematch")
+    assert stranger.locator("#rematch button").count() == 0
+    _check({"spectator": stranger}, "the end, signed out")
+    ctx.close()
 
     # The replay and its review (the analysis supplied: a real one is a minute of CPU).
     replay = desk.request.get(f"{url}/api/games/{gid}/replay").json()
