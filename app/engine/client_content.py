@@ -7,7 +7,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from .bonus import tile_per
 from .content import TRACKS, content, expansion_content
+from .state import MAX_PLAYERS, MIN_PLAYERS
 from .tally import reef_vp
 
 
@@ -38,7 +40,14 @@ def client_content() -> dict[str, Any]:
         # Treasures of the Deep: what each Hidden Treasure does, and the Bonus tiles' text.
         "treasures": dict(x.treasures),
         "bonus_tiles": {
-            k: {"kind": t["kind"], "values": t["values"], "text": t["text"]}
+            k: {
+                "kind": t["kind"],
+                "values": t["values"],
+                "text": t["text"],
+                # What the tile pays per item at each player count, as the engine scores it,
+                # so a table shows its own value only.
+                "vp": {str(n): tile_per(t, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)},
+            }
             for k, t in x.bonus_tiles.items()
         },
         "tracks": list(TRACKS),

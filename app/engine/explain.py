@@ -35,6 +35,8 @@ Json = dict[str, Any]
 
 # The ship colours' names in reasons, marked so each language names them.
 SHIP_NAMES = {"green": t_("green"), "purple": t_("purple"), "red": t_("red"), "blue": t_("blue")}
+# The Pattern decks' names in reasons ("the Medium deck", never its letter).
+DECK_NAMES = {"S": t_("Small"), "M": t_("Medium"), "L": t_("Large")}
 
 # Every reason code, with the engine error code it refines (tests pin each to `apply`).
 REASONS: dict[str, str] = {
@@ -79,13 +81,19 @@ class Reason:
         return {"code": self.code, "facts": dict(self.facts), "text": self.text}
 
 
+# The board's column letters: a square is named as the board's edges and the screen reader name
+# it ("D8": column D, row 8), the one way every page names squares.
+COLUMNS = "ABCDEFGHIJKLMNO"
+
+
 def square_name(sq: tuple[int, int] | list[int]) -> str:
-    """A square as the table names it: rows and columns counted from 1 (the engine's from 0)."""
-    return f"row {sq[0] + 1}, column {sq[1] + 1}"
+    """A square as the table names it: its column letter and its row counted from 1 ("D8" for
+    the engine's [7, 3])."""
+    return f"{COLUMNS[sq[1]]}{sq[0] + 1}"
 
 
 def _names(squares: list[tuple[int, int]]) -> str:
-    return "; ".join(square_name(sq) for sq in squares)
+    return ", ".join(square_name(sq) for sq in squares)
 
 
 def explain(state: State, seat: int, action: Any) -> Reason | None:
@@ -265,7 +273,10 @@ def _draw(state: State, a: Action, code: str) -> Reason | None:
         deck = state.turn.played_deck
         return Reason(
             "played_deck",
-            t_("The {deck} deck is the one you played from: draw from another (R-27).", deck=deck),
+            t_(
+                "You played from the {deck} deck this turn: draw from another (R-27).",
+                deck=DECK_NAMES.get(deck or "", deck),
+            ),
             {"deck": deck},
         )
     if source.get("source") == "deck":

@@ -10,6 +10,7 @@ translated too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -62,3 +63,14 @@ def N_(template: str) -> str:
 def sentence(message: str) -> Text:
     """`message` as a sentence: a capital first letter and a full stop, in any language."""
     return Text("{message}.", {"message": message}, capitalise=True)
+
+
+# A rulings citation written in a message, " (R-21)", " (R-42, R-43)" or the last words of a
+# parenthesis ("(use it before the first, R-57)"): the rulings' ids are for the code, its tests
+# and the docs, and mean nothing to a player.
+RULE_CITATION = re.compile(r" ?\(R-\d+(?:, R-\d+)*\)|, R-\d+(?:, R-\d+)*(?=\))")
+
+
+def without_rule_ids(text: str) -> str:
+    """`text` as a player reads it: without the rulings' ids the source cites."""
+    return RULE_CITATION.sub("", text) if "R-" in text else text

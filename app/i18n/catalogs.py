@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
 from app.engine.events import LineText
-from app.engine.text import Text
+from app.engine.text import Text, without_rule_ids
 from app.i18n.context import current_language
 from app.i18n.languages import DEFAULT_LANGUAGE
 
@@ -39,19 +39,19 @@ def translations(language: str) -> NullTranslations:
 
 
 def gettext(message: str) -> str:
-    """`message` in the current language."""
-    return translations(current_language()).gettext(message)
+    """`message` in the current language, without the rulings' ids the source cites."""
+    return without_rule_ids(translations(current_language()).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for `n`, in the current language."""
-    return translations(current_language()).ngettext(singular, plural, n)
+    return without_rule_ids(translations(current_language()).ngettext(singular, plural, n))
 
 
 def translate(text: str) -> str:
     """Text built for people (a `Text`, or a plain marked sentence) in the current language."""
     if isinstance(text, Text):
-        return text.render(gettext)
+        return without_rule_ids(text.render(gettext))
     if isinstance(text, LineText):
         from app.i18n.log_lines import render_line  # reads the client catalogues: only when used
 

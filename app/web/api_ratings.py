@@ -64,6 +64,7 @@ class AveragesOut(BaseModel):
 class SeatResultOut(BaseModel):
     seat: int
     name: str
+    bot_name: str | None = None  # a bot's own name on its own seat: pages word its level
     username: str | None  # an account: its profile is /u/{username}
     bot_level: str | None
     place: int | None
@@ -129,12 +130,17 @@ class LeaderboardOut(BaseModel):
     entries: list[LeaderEntryOut]
 
 
+class HistoryLineOut(GameLineOut):
+    # A bot held my seat at the end while I had not left: I stepped away, I did not leave.
+    stepped_away: bool = False
+
+
 class HistoryOut(BaseModel):
     page: int
     page_size: int
     total: int
     pages: int
-    games: list[GameLineOut]
+    games: list[HistoryLineOut]
 
 
 class SeatPredictionOut(BaseModel):

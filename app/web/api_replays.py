@@ -21,6 +21,9 @@ class FrameOut(BaseModel):
     seat: int
     action: dict[str, Any]
     lines: list[str]  # the move's log lines, secrets included (the game is over)
+    # The same lines in pieces (`[key, params]`), so the page words them in its reader's
+    # language (docs/i18n.md); without them a Spanish replay read the English `lines`.
+    pieces: list[list[list[Any]]]
     ops: list[dict[str, Any]]  # RFC 6902 ops from the previous position's document
 
 

@@ -17,6 +17,7 @@ from starlette.routing import Match
 from app.i18n import translate, translate_reason
 from app.logging_setup import bind_request
 from app.metrics import count_error
+from app.services.accounts.users import NAME_RULE, PASSWORD_RULE, USERNAME_RULE
 from app.shared.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ STATUS: dict[str, int] = {
     "not_started": 409,
     "not_open": 409,
     "game_full": 409,
+    "name_taken": 409,
     "seats_not_full": 409,
     "seat_has_bot": 409,
     # bot seats (app/services/tables/seats.py)
@@ -200,6 +202,15 @@ FIELD_CODES = {
 }
 
 
+# A person's field refused by the schema (too short, too long) is answered with its rule in the
+# reader's language, as the service words it; `details` keeps the schema's own words for code.
+FIELD_RULES = {
+    "invalid_name": NAME_RULE,
+    "invalid_username": USERNAME_RULE,
+    "invalid_password": PASSWORD_RULE,
+}
+
+
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     details = [
@@ -208,6 +219,8 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     first = details[0] if details else {"loc": [], "msg": "invalid request"}
     where = ".".join(str(part) for part in first["loc"])
     code = FIELD_CODES.get(tuple(first["loc"]), "invalid_request")
+    if code in FIELD_RULES:
+        return error_response(code, translate(FIELD_RULES[code]), details=details)
     return error_response(
         code, f"{where}: {first['msg']}" if where else first["msg"], details=details
     )

@@ -76,6 +76,11 @@ def test_the_panel_draws_lists_and_selects(browser: Any, stub_url: str) -> None:
     assert page.locator("button.analysis-next").is_disabled()  # no mistake after the last
     detail = page.locator("p.analysis-move").inner_text()
     assert "blunder" in detail and f"{judged[30]['win']['played']:g}%" in detail
+    # A drop is said in percentage points, not bare "points" that read like VP.
+    assert "percentage points of chance to win lost" in detail
+    # The chart's key: each player by name, the marks, what the axes are.
+    legend = page.locator(".analysis-legend").inner_text()
+    assert "Ann" in legend and "?! inaccuracy" in legend and "Up: each player's chance" in legend
 
     box = page.locator("canvas.analysis-graph").bounding_box()
     assert box is not None

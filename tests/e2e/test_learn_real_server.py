@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from app.i18n import translate
 from app.tutorial import session
 from app.tutorial.lessons import LESSONS, script
 from tests.e2e.helpers import shot, watch_console
@@ -62,6 +63,8 @@ def try_moves(page: Any, move: dict[str, Any], pos: session.Position) -> None:
     for i, t in enumerate(move.get("tries", [])):
         expected = session.explain_here(pos, t["action"])
         assert expected is not None and expected.code == t["reason"]
+        shown = translate(expected.text)  # as players read it: no ruling's id (docs/i18n.md)
+        assert "(R-" in expected.text and "(R-" not in shown
         if t["action"]["type"] == "place":
             card = t["action"]["card"]
             if page.evaluate("() => window.seadragons.state.selected") != card:
@@ -71,12 +74,12 @@ def try_moves(page: Any, move: dict[str, Any], pos: session.Position) -> None:
             page.wait_for_function(
                 "(t) => document.querySelector('#actions .reason-tip:not([hidden])')"
                 "?.textContent === t",
-                arg=expected.text,
+                arg=shown,
                 timeout=15000,
             )
         page.click(f"#lesson-more button[data-key=try-{i}]")
         refusal = page.wait_for_selector(f".lesson-refusal[data-code={t['reason']}]", timeout=15000)
-        assert expected.text in refusal.inner_text()
+        assert shown in refusal.inner_text()
 
 
 def off_script(page: Any, move: dict[str, Any]) -> bool:

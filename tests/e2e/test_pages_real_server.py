@@ -99,9 +99,13 @@ def test_signed_out_pages_are_clean_at_every_viewport(browser: Any, real_server:
                 # The guest name field takes what the server takes (24), no more.
                 assert page.get_attribute("#identity input[name=name]", "maxlength") == "24"
                 result = page.inner_text(f"#finished-games li[data-game-id='{finished['id']}']")
-                totals = sorted((p["total"] for p in scores["players"]), reverse=True)
-                dash = " \u2013 "  # the result line separates totals with en dashes
-                assert "won" in result and dash.join(map(str, totals)) in result, result
+                # Each name beside its own total, best first (never names in seat order and
+                # totals in score order side by side).
+                seats = host.get(f"/api/games/{finished['id']}").json()["seats"]
+                named = [(s["player"] or {}).get("display_name") or s["bot_name"] for s in seats]
+                ranked = sorted(scores["players"], key=lambda p: -p["total"])
+                line = ", ".join(f"{named[p['seat']]} {p['total']}" for p in ranked)
+                assert f"won · {line}" in result, result
             if name == "finished":
                 page.wait_for_function("() => document.getElementById('conn').textContent")
                 page.wait_for_selector("#conn[data-status=over]")

@@ -45,7 +45,7 @@ def test_hovering_an_illegal_spot_reads_the_reason(browser: Any, real_server: st
     # The far corner: empty water, touching neither the island nor a Dragon.
     _hover(page, [1, 1])
     tip = page.wait_for_selector(TIP, timeout=10000)
-    assert tip.inner_text() == "Not next to the Central Island or another player's Dragon (R-21)."
+    assert tip.inner_text() == "Not next to the Central Island or another player's Dragon."
     assert (
         page.evaluate("() => window.seadragons.st.currentAction(window.seadragons.state)") is None
     )

@@ -245,7 +245,7 @@ def test_log_codes_legends_and_keys_under_csp(
     page.mouse.move(5, 5)
     page.wait_for_selector(".card-peek", state="hidden")
     legend = page.inner_text("#reward .rw-legend")
-    for words in ("HT", "Hidden Treasure", "2G", "Gold", "Arrow", "milestone", "tail"):
+    for words in ("HT", "Hidden Treasure", "2 Gold", "Arrow", "milestone", "tail"):
         assert words in legend, words
     page.click(f"#hand button[data-card='{page.evaluate(PLACEABLE_CARDS)[0]}']")
     assert "squares of legal spots" in page.inner_text("#actions .ghost-legend")

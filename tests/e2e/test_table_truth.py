@@ -324,7 +324,8 @@ def test_an_idle_table_runs_no_endless_animation(
 def test_the_small_things_on_the_table(
     browser: Any, stub_url: str, stub_tables: dict[int, Any]
 ) -> None:
-    """The board's label counts from 1; a "How to play" link on the table."""
+    """The board's label names the square as every page does (column letter, row from 1: "G7");
+    a "How to play" link on the table."""
     t = Table(2, 9)
     stub_tables[1] = t
     page, errors = _open(browser, stub_url, DESKTOP)
@@ -334,13 +335,13 @@ def test_the_small_things_on_the_table(
     page.click("#actions button[data-key=next]")
     anchor = page.evaluate("() => window.seadragons.state.anchor")
     # The label is written with the next frame the board paints: wait for it, then read it.
-    want = f"row {anchor[0] + 1}, column {anchor[1] + 1}"
+    want = f"at {'ABCDEFGHIJKLMNO'[anchor[1]]}{anchor[0] + 1},"
     page.wait_for_function(
         "w => (document.getElementById('board').getAttribute('aria-label') || '').includes(w)",
         arg=want,
     )
     label = page.get_attribute("#board", "aria-label")
-    assert want in label and "row 0" not in label and "column 0" not in label, label
+    assert want in label and "row" not in label and "column" not in label, label
     link = page.locator("#rules-link")
     assert link.inner_text() == "How to play" and link.get_attribute("href") == "/rules"
     assert errors == []

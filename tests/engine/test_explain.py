@@ -223,9 +223,19 @@ def test_touches_own_names_the_square_as_the_table_does_R21():
     state, action, seat = _touches_own()
     reason = explain(state, seat, action)
     assert reason.facts == {"squares": [[6, 6]]}
-    assert (
-        square_name((6, 6)) in reason.text == "Touches your own Dragon at row 7, column 7 (R-21)."
-    )
+    # Column letter and row from 1, as the screen reader and the board's label name it; the
+    # ruling's id stays in the source text, for tests and logs.
+    assert square_name((6, 6)) in reason.text == "Touches your own Dragon at G7 (R-21)."
+
+
+def test_reason_text_reaches_players_without_the_ruling_id_R21() -> None:
+    from app.i18n import translate, translate_reason, use_language
+
+    state, action, seat = _touches_own()
+    wire = explain(state, seat, action).to_json()
+    assert translate_reason(wire)["text"] == "Touches your own Dragon at G7."
+    with use_language("es"):
+        assert translate(explain(state, seat, action).text) == "Toca tu propio Dragón en G7."
 
 
 def test_cannot_afford_gives_cost_gold_and_landing_gold_R22():
@@ -238,7 +248,18 @@ def test_cannot_afford_gives_cost_gold_and_landing_gold_R22():
 
 def test_played_deck_names_the_deck_R27():
     state, action, seat = _played_deck()
-    assert explain(state, seat, action).facts == {"deck": state.turn.played_deck}
+    reason = explain(state, seat, action)
+    assert reason.facts == {"deck": state.turn.played_deck}
+    # The deck by its name in the reader's language, never its letter ("the M deck").
+    from app.i18n import translate, use_language
+
+    name = {"S": "Small", "M": "Medium", "L": "Large"}[state.turn.played_deck]
+    assert (
+        translate(reason.text) == f"You played from the {name} deck this turn: draw from another."
+    )
+    with use_language("es"):
+        spanish = {"S": "Pequeño", "M": "Mediano", "L": "Grande"}[state.turn.played_deck]
+        assert translate(reason.text) == f"Este turno jugaste del mazo {spanish}: roba de otro."
 
 
 def test_legal_actions_have_no_reason():

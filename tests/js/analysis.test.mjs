@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import {
   bestMoveOf,
   drawGraph,
+  forcedText,
   graphGeometry,
   markersOf,
   moveEntry,
@@ -100,4 +101,13 @@ test("drawing strokes one line per seat in its colour and a dot per marker", () 
   for (const colour of ["#a00", "#0a0", "#00a"]) assert.ok(strokes.includes(colour));
   assert.equal(calls.filter((c) => c[0] === "arc").length, 1);
   assert.ok(calls.some((c) => c[0] === "fillText" && c[1] === "??"));
+});
+
+test("a forced step says what was done, never a bare \"Forced move\"", () => {
+  // As app/review writes a move with one legal action: its seat, turn and the action played.
+  const forced = { seat: 0, turn: 25, played: { type: "decline" }, forced: true };
+  assert.equal(forcedText(forced, "Ann"), "Ann: Decline (use no treasure) (the only move there was).");
+  const drawn = { seat: 1, turn: 26, played: { type: "draw", source: "deck", deck: "M" }, forced: true };
+  assert.match(forcedText(drawn, "Bo"), /^Bo: Draw .+ \(the only move there was\)\.$/);
+  assert.equal(forcedText({ forced: true, taken_back: true, played: { type: "take_back" } }, "Bo"), "Bo took back a switch (a correction, not judged).");
 });

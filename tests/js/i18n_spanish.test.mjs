@@ -82,8 +82,12 @@ test("clocks, seats and results in Spanish", () => {
   assert.equal(seats.seatName({ bot_level: "random" }), "Bot aleatorio");
   assert.equal(seats.connLabel("live", true).text, "Partida terminada");
   assert.equal(seats.titleFor("Mesa 3", true), "● Tu turno · Mesa 3");
-  const scores = { players: [{ total: 70 }, { total: 70 }, { total: 60 }], winners: [0, 2] };
-  assert.equal(seats.resultText(scores, ["Ana", "Bo", "Cy"]), "Ana y Cy compartieron la victoria · 70 – 70 – 60");
+  const scores = { players: [{ seat: 0, total: 70 }, { seat: 1, total: 60 }, { seat: 2, total: 70 }], winners: [0, 2] };
+  assert.equal(seats.resultText(scores, ["Ana", "Bo", "Cy"]), "Ana y Cy compartieron la victoria · Ana 70, Cy 70, Bo 60");
+  // A bot's seat on the watch pages, in "Your games" and on profiles: its level in Spanish.
+  assert.equal(seats.seatDisplayName({ name: "Marina (greedy bot)", bot: "greedy", bot_name: "Marina" }), "Marina (bot codicioso)");
+  assert.equal(seats.seatDisplayName({ name: "Marina (greedy bot)", bot_level: "greedy", bot_name: "Marina" }), "Marina (bot codicioso)");
+  assert.equal(seats.seatDisplayName({ name: "Ana", bot_level: null, bot_name: null }), "Ana");
 });
 
 test("a placement's outcome and a realm's summary in Spanish", () => {

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api, ApiError, errorText } from "../../static/js/lib/api.mjs";
 
-const reason = { code: "touches_own", facts: { squares: [[6, 6]] }, text: "Touches your own Dragon at row 7, column 7 (R-21)." };
+const reason = { code: "touches_own", facts: { squares: [[6, 6]] }, text: "Touches your own Dragon at G7." };
 
 test("an HTTP refusal carries the reason, and its text is shown", async () => {
   const body = { error: { code: "illegal_placement", message: "place ...", reason } };

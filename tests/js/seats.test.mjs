@@ -70,12 +70,12 @@ test("the connection badge says the game is over instead of Live", async () => {
   assert.deepEqual(connLabel("offline", true), { status: "offline", text: "Offline, retrying…" });
 });
 
-test("a finished game's result: winners by name and every total", async () => {
+test("a finished game's result: winners by name, then each name beside its total, best first", async () => {
   const { resultText } = await import("../../static/js/lib/seats.mjs");
   const scores = { winners: [1], players: [{ seat: 0, total: 64 }, { seat: 1, total: 87 }, { seat: 2, total: 51 }] };
-  assert.equal(resultText(scores, ["Ann", "Marina", "Cy"]), "Marina won · 87 – 64 – 51");
+  assert.equal(resultText(scores, ["Ann", "Marina", "Cy"]), "Marina won · Marina 87, Ann 64, Cy 51");
   const shared = { winners: [0, 2], players: [{ seat: 0, total: 70 }, { seat: 1, total: 60 }, { seat: 2, total: 70 }] };
-  assert.equal(resultText(shared, ["Ann", "Bo", "Cy"]), "Ann and Cy shared the win · 70 – 70 – 60");
+  assert.equal(resultText(shared, ["Ann", "Bo", "Cy"]), "Ann and Cy shared the win · Ann 70, Cy 70, Bo 60");
   assert.equal(resultText(null, []), "");
 });
 

@@ -73,7 +73,8 @@ test("what is switched on comes from the view's turn; Undo only while the view o
 });
 
 test("the mission phase says draw when no mission can be completed", () => {
-  assert.equal(phaseText("mission"), "complete a mission or draw");
+  // Unknown (a spectator: the view cannot say, R-60): no claim that a Mission is possible.
+  assert.equal(phaseText("mission"), "a Mission if they can pay for one, then a draw");
   assert.equal(phaseText("mission", true), "complete a mission or draw");
   assert.equal(phaseText("mission", false), "draw a Pattern card");
   assert.equal(phaseText("place", false), "place a Dragon or pass");

@@ -13,7 +13,7 @@ const game = (id, v, extra = {}) => ({
   delay: null,
   seats: [
     { name: "Ann", user: "ann", bot: null, rating: 1043 },
-    { name: "Marina (greedy bot)", user: null, bot: "greedy", rating: null },
+    { name: "Marina (greedy bot)", user: null, bot: "greedy", bot_name: "Marina", rating: null },
   ],
   spectators: 3,
   turn: 7,

@@ -82,6 +82,29 @@ def test_username_taken_and_validation(client_factory: Factory) -> None:
     assert r.status_code == 409 and r.json()["error"]["code"] == "already_signed_in"
 
 
+def test_a_refused_sign_up_is_worded_for_people_in_their_language(
+    client_factory: Factory,
+) -> None:
+    """The schema's refusal of a short password or a long name reads as the rule, in the
+    reader's language, not as "body.password: String should have at least 8 characters"."""
+    client = client_factory()
+    r = client.post("/api/users", json={"username": "bobby", "password": "short"})
+    error = r.json()["error"]
+    assert (r.status_code, error["code"]) == (422, "invalid_password")
+    assert error["message"] == "a password has 8 to 128 characters"
+    assert error["details"][0]["loc"] == ["body", "password"]  # the schema's words, for code
+    es = {"accept-language": "es"}
+    r = client.post("/api/users", json={"username": "bobby", "password": "short"}, headers=es)
+    assert r.json()["error"]["message"] == "una contraseña tiene de 8 a 128 caracteres"
+    r = client.post("/api/users", json={"username": "b" * 30, "password": "long enough"})
+    assert r.json()["error"]["code"] == "invalid_username"
+    assert r.json()["error"]["message"] == "a username is 3 to 24 of a-z, 0-9, _ . -"
+    r = client.post("/api/session/guest", json={"name": "N" * 30}, headers=es)
+    assert r.json()["error"]["code"] == "invalid_name"
+    assert "body." not in r.json()["error"]["message"]
+    assert r.json()["error"]["message"].startswith("un nombre")
+
+
 def test_guest_who_registers_keeps_their_games(client_factory: Factory) -> None:
     guest = client_factory("Wanderer")
     me = guest.get("/api/me").json()

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 import app.engine as rules
 from app.engine import preview
 from app.engine.state import GameOptions
+from app.i18n import translate_reason
 from app.main import create_app
 from app.settings import Settings
 from app.tutorial import session
@@ -86,10 +87,10 @@ def test_the_ghosts_reason_and_preview_are_the_engines(client: TestClient) -> No
     t = first["tries"][0]
     r = client.post("/api/learn/base/explain", json={"answers": [], "action": t["action"]})
     assert r.status_code == 200
-    assert r.json() == {
-        "legal": False,
-        "reason": session.explain_here(session.position("base", []), t["action"]).to_json(),
-    }
+    # The engine's reason as a player reads it: the ruling's id left out (R-21 stays in code).
+    engine = session.explain_here(session.position("base", []), t["action"]).to_json()
+    assert r.json() == {"legal": False, "reason": translate_reason(engine)}
+    assert "(R-" in engine["text"] and "(R-" not in r.json()["reason"]["text"]
     ok = client.post("/api/learn/base/explain", json={"answers": [], "action": first["action"]})
     assert ok.json() == {"legal": True, "reason": None}
     card = first["action"]["card"]

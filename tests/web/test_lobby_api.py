@@ -79,6 +79,23 @@ def test_join_fill_and_start(client_factory: Factory) -> None:
     assert gid in live
 
 
+def test_a_second_player_may_not_join_under_a_name_already_at_the_table(
+    client_factory: Factory,
+) -> None:
+    host = client_factory("Alice")
+    gid = host.post("/api/games", json={"players": 3}).json()["id"]
+    for name in ("Alice", "ALICE"):
+        r = client_factory(name).post(f"/api/games/{gid}/join")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", r.text
+        assert "Alice" in r.json()["error"]["message"]
+    spanish = client_factory("alice")
+    r = spanish.post(f"/api/games/{gid}/join", headers={"accept-language": "es"})
+    assert r.status_code == 409 and "ya se llama Alice" in r.json()["error"]["message"], r.text
+    seats = host.get(f"/api/games/{gid}").json()["seats"]
+    assert [s["player"] is not None for s in seats] == [True, False, False]  # nothing changed
+    assert client_factory("Alicia").post(f"/api/games/{gid}/join").status_code == 200
+
+
 def test_private_game_needs_the_invite_code(client_factory: Factory) -> None:
     host = client_factory("Host")
     game = host.post("/api/games", json={"players": 2, "visibility": "private"}).json()

@@ -16,11 +16,14 @@ def test_the_http_answers_name_the_codes(client_factory: Callable[..., TestClien
     assert r.status_code == 422 and r.json()["error"]["code"] == "mixed_scripts", r.text
     r = gus.post("/api/session/guest", json={"name": "An\u200bn"})
     assert r.status_code == 422, r.text
-    host = client_factory("Ann")
+    host = client_factory("mary")
     game = host.post("/api/games", json={"players": 2}).json()
-    alike = client_factory("Ann")
+    alike = client_factory("rnary")  # "rn" reads as "m"
     r = alike.post(f"/api/games/{game['id']}/join", json={"invite_code": game["invite_code"]})
     assert r.status_code == 409 and r.json()["error"]["code"] == "lookalike_name", r.text
+    same = client_factory("Mary")  # the same name, letter case aside: said as such
+    r = same.post(f"/api/games/{game['id']}/join", json={"invite_code": game["invite_code"]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", r.text
     other = client_factory("Bob")
     r = other.post(f"/api/games/{game['id']}/join", json={"invite_code": game["invite_code"]})
     assert r.status_code == 200, r.text

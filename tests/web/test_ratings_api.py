@@ -147,6 +147,24 @@ def test_history_is_paged_and_needs_a_session(
     assert ann.get("/api/me/history?page=0").status_code == 422
 
 
+def test_history_tells_stepping_away_from_leaving(
+    app: FastAPI, client_factory: Callable[..., TestClient]
+) -> None:
+    """ "Step away" (a bot plays on, the seat stays yours) is not "left" in "Your games": both
+    are `quit` (ranked last), only the first is `stepped_away`."""
+    ann, bob = _account(client_factory, "ann"), _account(client_factory, "bob")
+    game = _rated_table(ann, bob)
+    gid = game["id"]
+    assert ann.post(f"/api/games/{gid}/start").status_code == 200
+    assert ann.post(f"/api/games/{gid}/seats/0/bot", json={"level": "greedy"}).status_code == 200
+    assert bob.post(f"/api/games/{gid}/leave").status_code == 200
+    _finish(app, gid)
+    mine = ann.get("/api/me/history").json()["games"][0]
+    theirs = bob.get("/api/me/history").json()["games"][0]
+    assert (mine["game_id"], mine["quit"], mine["stepped_away"]) == (gid, True, True)
+    assert (theirs["game_id"], theirs["quit"], theirs["stepped_away"]) == (gid, True, False)
+
+
 def test_unknown_players_guests_and_bad_queries_are_clear_errors(
     client_factory: Callable[..., TestClient],
 ) -> None:

@@ -101,6 +101,13 @@ def test_every_frame_is_the_engines_view_with_every_hand_R60(
     log = clients[0].get(f"/api/games/{gid}/log").json()["moves"]
     assert [f["seq"] for f in replay["frames"]] == [m["seq"] for m in log]
     assert [f["action"] for f in replay["frames"]] == [m["action"] for m in log]
+    # Each line also in pieces, so a page words it in its reader's language.
+    assert [len(f["pieces"]) for f in replay["frames"]] == [
+        len(f["lines"]) for f in replay["frames"]
+    ]
+    assert all(
+        isinstance(k, str) for f in replay["frames"] for line in f["pieces"] for k, _ in line
+    )
     if expansion:  # hands of a finished expansion game include Hidden Treasures
         assert any(p["treasures"] for d in docs for p in d["players"])
     # A second request is served from the cache: the same document.

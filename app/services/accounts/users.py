@@ -41,16 +41,26 @@ _hasher = PasswordHasher()
 _DUMMY_HASH = _hasher.hash("not a real password")
 
 
+# Each rule in words, for the refusal and for the sign-up form's request answered before any
+# check (app.web.errors words a schema's refusal of these fields with them).
+NAME_RULE = t_(
+    "a name is 1 to 24 letters, digits, spaces or . ' - _, starting with a letter or digit"
+)
+USERNAME_RULE = t_("a username is 3 to 24 of a-z, 0-9, _ . -")
+PASSWORD_RULE = t_(
+    "a password has {password_min} to {password_max} characters",
+    password_min=PASSWORD_MIN,
+    password_max=PASSWORD_MAX,
+)
+
+
 def clean_display_name(name: str) -> str:
     """Normalise spaces and check a display name (1-24 characters, letters/digits first, in one
     script or scripts written together: app/services/tables/lookalikes.py). Invisible characters are
     refused, not dropped: none is a letter, a digit or a space (and the schema says the same)."""
     name = " ".join(name.split())
     if not DISPLAY_NAME.match(name):
-        raise ServiceError(
-            "invalid_name",
-            "a name is 1 to 24 letters, digits, spaces or . ' - _, starting with a letter or digit",
-        )
+        raise ServiceError("invalid_name", NAME_RULE)
     if lookalikes.mixes_scripts(name):
         raise ServiceError(
             "mixed_scripts",
@@ -63,20 +73,13 @@ def clean_username(username: str) -> str:
     """Lower-case and check a username (3-24 of a-z 0-9 _ . -)."""
     username = username.strip().lower()
     if not USERNAME.match(username):
-        raise ServiceError("invalid_username", "a username is 3 to 24 of a-z, 0-9, _ . -")
+        raise ServiceError("invalid_username", USERNAME_RULE)
     return username
 
 
 def _check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise ServiceError(
-            "invalid_password",
-            t_(
-                "a password has {password_min} to {password_max} characters",
-                password_min=PASSWORD_MIN,
-                password_max=PASSWORD_MAX,
-            ),
-        )
+        raise ServiceError("invalid_password", PASSWORD_RULE)
 
 
 def token_hash(token: str) -> str:

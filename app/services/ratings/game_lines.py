@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Game, GameResult, Seat, User
 from app.services.ratings import model as rm
-from app.services.tables.names import display_seat_name
+from app.services.tables.names import bot_name, display_seat_name
 
 RESULT_COLUMNS = tuple(GameResult.__table__.c)  # rows, not ORM objects: reads stay cheap
 
@@ -46,6 +46,8 @@ def seat_line(r: Any) -> dict[str, Any]:
     return {
         "seat": r.s_seat,
         "name": display_seat_name(key, r.s_seat, r.display_name, r.s_bot_level),
+        # A bot's own name on its own seat, so a page words its level in its reader's language.
+        "bot_name": bot_name(key, r.s_seat) if r.s_bot_level and r.display_name is None else None,
         "username": r.username,
         "bot_level": r.s_bot_level if r.s_user_id is None else None,
         "place": r.place,
@@ -95,6 +97,9 @@ def result_seat_line(r: Any) -> dict[str, Any]:
     return {
         "seat": r.seat,
         "name": display_seat_name(r.bot_names_of or r.game_id, r.seat, r.display_name, r.bot_level),
+        "bot_name": bot_name(r.bot_names_of or r.game_id, r.seat)
+        if r.bot_level and r.display_name is None
+        else None,
         "username": r.username,
         "bot_level": r.bot_level,
         "place": r.place,

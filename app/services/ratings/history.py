@@ -41,11 +41,23 @@ def history(db: Session, user: User, page: int, settings: Any) -> dict[str, Any]
     missing = [gid for gid in ids if gid not in mine]  # finished a moment ago: not recorded yet
     games = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(missing)))}
     names = names_of(db, ids)
+    # A bot held the caller's seat at the end while they had not left: they stepped away and
+    # let it play on (theirs to take back), which "Your games" does not call leaving.
+    stepped_away = set(
+        db.scalars(
+            select(Seat.game_id).where(
+                Seat.game_id.in_(ids),
+                Seat.user_id == user.id,
+                Seat.bot_level.is_not(None),
+                Seat.left_at.is_(None),
+            )
+        )
+    )
     entries = []
     for gid in ids:
         r = mine.get(gid)
         if r is not None:
-            entries.append(game_line(r, names[gid]))
+            entries.append({**game_line(r, names[gid]), "stepped_away": gid in stepped_away})
             continue
         game = games[gid]
         entries.append(
@@ -59,6 +71,7 @@ def history(db: Session, user: User, page: int, settings: Any) -> dict[str, Any]
                 "place": None,
                 "total": None,
                 "quit": False,
+                "stepped_away": gid in stepped_away,
                 "rating_after": None,
                 "rating_change": None,
                 "seats": names[gid],

@@ -203,6 +203,7 @@ def join_game(
     # Two names alike at one table: nobody could tell who moved or said what.
     others = [s.user.display_name for s in game.seats if s.user is not None]
     try:
+        check_name_free_at_table(game, user)
         lookalikes.refuse_lookalike(user.display_name, others)
     except ServiceError:
         db.rollback()
@@ -217,6 +218,23 @@ def join_game(
         return get_game(db, game_id)
     notify(notifier, game_id, game.version)
     return get_game(db, game_id)
+
+
+def check_name_free_at_table(game: Game, user: User) -> None:
+    """Two players at one table never share a name ("Alice" and "alice" read alike in the log
+    and the scores): a second one must pick another name (`name_taken`). Case-insensitive only;
+    look-alike letters are the names service's to refuse."""
+    mine = user.display_name.casefold()
+    for seat in game.seats:
+        other = seat.user
+        if other is not None and other.id != user.id and other.display_name.casefold() == mine:
+            raise ServiceError(
+                "name_taken",
+                t_(
+                    "someone at this table is already called {name}: change your name to join",
+                    name=other.display_name,
+                ),
+            )
 
 
 def leave_game(db: Session, game_id: int, user: User, notifier: Notifier | None = None) -> Game:

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 import app.engine as rules
 from app.db.models import Game, Rating, Seat, User
 from app.services.ratings import model as rm
-from app.services.tables.names import display_seat_name
+from app.services.tables.names import bot_name, display_seat_name
 from app.services.watching import spectator_delay
 from app.shared.state_cache import states_of
 
@@ -232,6 +232,10 @@ def _seats(db: Session, games: list[LiveGame]) -> dict[int, list[dict[str, Any]]
                 "name": display_seat_name(game.names_key, r.seat, r.display_name, r.bot_level),
                 "user": r.username,
                 "bot": r.bot_level,
+                # A bot's own name, so a page words its level in its reader's language.
+                "bot_name": bot_name(game.names_key, r.seat)
+                if r.bot_level and r.display_name is None
+                else None,
                 "rating": ratings.get((r.user_id, variant)) if r.username else None,
             }
         )

@@ -141,6 +141,8 @@ export function actionLabel(content, a) {
       return t("cards.action.draw_reefs");
     case "decline":
       return t("cards.action.decline");
+    case "take_back":
+      return t("cards.action.take_back");
     default:
       return genericLabel(a);
   }
@@ -169,10 +171,12 @@ export function actionGroup(a) {
 /**
  * What the phase asks for. `canMission` (from the listed actions of the seat to act, or the
  * view's own flag) says whether a mission can be completed now: without one, the mission phase
- * is only a draw. Unknown (undefined) keeps both.
+ * is only a draw. Unknown (undefined: a spectator or another seat, whose view cannot say, as it
+ * hangs on the Reef cards held) names the step without claiming a Mission is possible.
  */
 export function phaseText(phase, canMission = undefined) {
   if (phase === "mission" && canMission === false) return t("phase.draw");
+  if (phase === "mission" && canMission === undefined) return t("phase.mission_step");
   return ["place", "mission", "draw", "over"].includes(phase) ? t(`phase.${phase}`) : String(phase);
 }
 

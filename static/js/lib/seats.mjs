@@ -11,6 +11,17 @@ export function botLevelName(level) {
   return hasKey(`bot.level.${level}`) ? t(`bot.level.${level}`) : level;
 }
 
+/**
+ * A finished or watched game's seat name in the reader's language: a bot's own name and its
+ * level ("Marina (greedy bot)" / "Marina (bot codicioso)") from `bot_name` and `bot` /
+ * `bot_level`, else the server's `name` (a player's; the server words a bot in English).
+ */
+export function seatDisplayName(seat) {
+  if (!seat) return null;
+  const level = seat.bot ?? seat.bot_level;
+  return seat.bot_name && level ? t("seats.bot_seat", { name: seat.bot_name, level: botLevelName(level) }) : seat.name;
+}
+
 /** "Seat 3": a seat without a name (seats counted from 1). */
 export function seatLabel(seat) {
   return t("seats.seat", { n: seat + 1 });
@@ -113,12 +124,13 @@ export function connLabel(status, over) {
   return { status, text: CONN_STATES.includes(status) ? t(`seats.conn.${status}`) : status };
 }
 
-/** A finished game's result in one line: the winner(s) by name, then every total, best first. */
+/** A finished game's result in one line: the winner(s) by name, then each player's name beside
+ * their total, best first ("Marina won · Marina 87, Ann 64, Cy 51"). */
 export function resultText(scores, names) {
   if (!scores?.players?.length) return "";
   const name = (s) => names[s] || seatLabel(s);
   const winners = scores.winners ?? [];
   const who = winners.length > 1 ? t("seats.result_shared", { names: formatList(winners.map(name)) }) : t("seats.result_won", { name: name(winners[0]) });
-  const totals = scores.players.map((p) => p.total).sort((a, b) => b - a);
-  return `${who} · ${totals.join(" – ")}`;
+  const totals = [...scores.players].sort((a, b) => b.total - a.total).map((p) => t("seats.result_score", { name: name(p.seat), total: p.total }));
+  return `${who} · ${totals.join(", ")}`;
 }

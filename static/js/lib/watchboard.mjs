@@ -3,6 +3,7 @@
 
 import { SIZE } from "./geometry.mjs";
 import { formatRating, t, tn } from "./i18n.mjs";
+import { seatDisplayName as seatWords } from "./seats.mjs";
 
 const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
 const SHIP = { g: "green", p: "purple", r: "red", b: "blue" };
@@ -53,12 +54,12 @@ export function applyWatchFrame(picture, frame) {
 
 /** "Ann (1043), Marina (greedy bot)": who plays, with ratings once they exist. */
 export function seatsText(summary) {
-  return summary.seats.map((s) => (s.rating !== null && s.rating !== undefined ? `${s.name} (${formatRating(s.rating)})` : s.name)).join(", ");
+  return summary.seats.map((s) => (s.rating !== null && s.rating !== undefined ? `${seatWords(s)} (${formatRating(s.rating)})` : seatWords(s))).join(", ");
 }
 
 /** "turn 7 · Ann to play · 3 watching · 2 moves behind". */
 export function statusText(summary) {
-  const who = summary.seats[summary.to_act]?.name;
+  const who = seatWords(summary.seats[summary.to_act]);
   const parts = [t("actions.turn_number", { n: summary.turn })];
   if (who) parts.push(t("watch.to_play", { name: who }));
   parts.push(tn("game.watching", summary.spectators));

@@ -44,7 +44,7 @@ function renderMail(settings, status = {}) {
   const typed = status.keepTyped ? mail.querySelector("input[name=email]")?.value : undefined;
   const parts = [h("h2", {}, t("account.email_notices"))];
   if (!s.email_enabled) {
-    parts.push(note(t("account.no_email_server", { setting: "SEADRAGONS_SMTP_URL" })));
+    parts.push(note(t("account.no_email_server")));
     fill(mail, ...parts);
     return;
   }

@@ -28,7 +28,7 @@ import { HintPanel } from "../ui/hint.mjs"; // the expert's move, at unrated tab
 import { BoardText } from "../ui/boardtext.mjs"; // the board as a table, for screen readers
 import { Announcer } from "../ui/announce.mjs"; // live regions: moves and the ghost
 import { paletteToggle } from "../ui/palette.mjs"; // the colour-blind palette
-import { ghostSentence, moveSentences } from "../lib/speech.mjs";
+import { ghostSentence, moveSentences, squareName } from "../lib/speech.mjs";
 import { decisionControls, installPlacementKeys, placementControls } from "../ui/placementkeys.mjs"; // the placement keys and buttons
 import { Sound } from "../ui/sound.mjs"; // the table's sounds and their switch
 import { TableCues } from "../ui/tablecues.mjs"; // sounds, favicon, unread chat
@@ -155,10 +155,10 @@ function keyed(id, inputs, draw) {
 }
 
 function boardLabel(view) {
-  // Rows and columns counted from 1, as people count (the engine's are from 0).
+  // The square named as everywhere else: column letter and row from 1 ("D8").
   const dragons = tn("game.board.dragons_placed", view.board.dragons.length);
   if (!state.selected) return t("game.board.label", { dragons });
-  const at = state.anchor ? t("game.board.at", { row: state.anchor[0] + 1, column: state.anchor[1] + 1 }) : t("game.board.nowhere");
+  const at = state.anchor ? squareName(state.anchor) : t("game.board.nowhere");
   const key = st.lookingOnly(state) ? "game.board.label_looking" : st.currentAction(state) ? "game.board.label_legal" : "game.board.label_illegal";
   return t(key, { dragons, card: state.selected, at });
 }

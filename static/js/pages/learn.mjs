@@ -136,7 +136,8 @@ function renderLesson() {
   fill(
     more,
     pos.step === 0 ? h("p.lesson-intro", {}, pos.intro) : null,
-    h("p.lesson-why", {}, step.why, step.rulings.length ? h("small.muted", {}, ` (${step.rulings.join(", ")})`) : null),
+    // The step's rulings (R-xx) stay in the answer, for tests and the docs: players never read ids.
+    h("p.lesson-why", {}, step.why),
     pos.gives?.length ? h("div.lesson-gives", {}, h("b", {}, t("learn.gives")), " ", pos.gives.map((line) => h("span", {}, `${line} `))) : null,
     pos.target?.cells ? h("p", {}, h("button.link", { type: "button", onclick: showMe, dataset: { key: "show-me" } }, t("learn.show_me")), h("small.muted", {}, " ", t("learn.show_me_note"))) : null,
     pos.tries.length

@@ -10,8 +10,10 @@ import { renderYourGames } from "../ui/yourgames.mjs";
 import { showFeatured } from "../ui/featured.mjs";
 
 let me = null; // the signed-in user or null
-// The server's limits (app/services/users.py): names and usernames 24 characters, passwords 128.
+// The server's limits (app/services/users.py): names and usernames 24 characters, passwords 8
+// to 128.
 const NAME_MAX = 24;
+const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 128;
 const baseTitle = document.title; // "(n) " is put in front for games waiting for me
 
@@ -26,6 +28,7 @@ function identityForms() {
       ["/api/session/login", [["username", t("lobby.username"), "text", NAME_MAX], ["password", t("account.password"), "password", PASSWORD_MAX]], t("lobby.tab_login")],
       ["/api/users", [["username", t("lobby.username"), "text", NAME_MAX], ["password", t("account.password"), "password", PASSWORD_MAX]], t("lobby.create_account")],
     ][current];
+    const signUp = current === 2;
     const form = h(
       "form",
       {
@@ -41,7 +44,13 @@ function identityForms() {
           }
         },
       },
-      fields.map(([name, ph, type, max]) => h("input", { name, placeholder: ph, type, required: true, maxlength: max, "aria-label": ph, autocomplete: type === "password" ? "current-password" : "username" })),
+      fields.map(([name, ph, type, max]) => {
+        const attrs = { name, placeholder: ph, type, required: true, maxlength: max, "aria-label": ph, autocomplete: type === "password" ? (signUp ? "new-password" : "current-password") : "username" };
+        // Sign-up: the rules are said before sending, and the browser holds to them too.
+        if (signUp) Object.assign(attrs, name === "password" ? { minlength: PASSWORD_MIN } : { pattern: "[A-Za-z0-9_.\\-]{3,24}", minlength: 3 }, { "aria-describedby": "signup-rules" });
+        return h("input", attrs);
+      }),
+      signUp ? h("p#signup-rules.muted.small", {}, t("lobby.signup_rules", { min: PASSWORD_MIN, max: PASSWORD_MAX })) : null,
       h("button.primary", { type: "submit" }, label),
     );
     fill(

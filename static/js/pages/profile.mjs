@@ -8,6 +8,7 @@ import { formatNumber, formatOrdinal, formatRating, hasKey, t, tn, tParts } from
 import { $, fill, h } from "../ui/dom.mjs";
 import { ratingChart } from "../ui/ratingchart.mjs";
 import { watchSocket } from "../lib/watchsocket.mjs";
+import { seatDisplayName } from "../lib/seats.mjs";
 
 const root = $("profile");
 const username = document.body.dataset.username;
@@ -21,7 +22,8 @@ export function ratingText(r) {
 
 function playerLink(seat) {
   const place = seat.place ? formatOrdinal(seat.place) : null;
-  const label = !place ? seat.name : t(seat.quit ? "profile.player_place_left" : "profile.player_place", { name: seat.name, place });
+  const name = seatDisplayName(seat);
+  const label = !place ? name : t(seat.quit ? "profile.player_place_left" : "profile.player_place", { name, place });
   return seat.username ? h("a.player-link", { href: `/u/${encodeURIComponent(seat.username)}` }, label) : h("span", {}, label);
 }
 

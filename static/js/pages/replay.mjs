@@ -16,7 +16,7 @@ import { maxBoardSide, watchBars } from "../ui/layout.mjs";
 import { renderPlayers } from "../ui/panels.mjs";
 import { renderRealms } from "../ui/realms.mjs";
 import { renderScores } from "../ui/scores.mjs";
-import { seatInfo } from "../lib/seats.mjs";
+import { seatInfo, seatLabel } from "../lib/seats.mjs";
 import { logText } from "../ui/seats.mjs";
 import { BoardText } from "../ui/boardtext.mjs";
 import { paletteToggle } from "../ui/palette.mjs";
@@ -34,7 +34,14 @@ let review = null; // the mounted analysis panel, once the game's analysis exist
 let analysis = null;
 
 /** A frame's log lines in the reader's language (an older replay's English `lines` without pieces). */
-const linesOf = (f) => (Array.isArray(f?.pieces) ? f.pieces.map(renderLine) : f?.lines ?? []);
+const logLinesOf = (f) => (Array.isArray(f?.pieces) ? f.pieces.map(renderLine) : f?.lines ?? []);
+// A move the log has no line for (a step with nothing to choose: a tail that moves on, no
+// treasure used) is said by its action, so no entry of the list is blank.
+const linesOf = (f) => {
+  const lines = logLinesOf(f);
+  if (lines.length || !f?.action) return lines;
+  return [t("replay.step_by", { name: state.names[f.seat] ?? seatLabel(f.seat), action: actionLabel(state.content, f.action) })];
+};
 
 const board = new Board($("board"), state, { redraw: () => (frame ||= requestAnimationFrame(draw)), maxSide: maxBoardSide });
 watchBars(() => board.resize());
@@ -114,6 +121,7 @@ async function loadAnalysis(replay) {
     fill(el, h("h3", {}, t("replay.review")), holder, h("p#analysis-best.analysis-best", { "aria-live": "polite" }));
     review = mountAnalysis(holder, analysis, {
       names,
+      content: state.content,
       colours: seatColours(replay.start.players.map((p) => p.colour)),
       onSelect: (move) => show(move),
     });
@@ -125,6 +133,12 @@ async function loadAnalysis(replay) {
   }
 }
 
+/** A game still being played has no replay yet: the page says so instead of an empty board,
+ * slider and move list. */
+function notOver() {
+  fill(document.querySelector(".table.replay"), h("section.panel.replay-not-over", {}, h("p", {}, t("replay.not_over")), h("a.button", { href: `/games/${gameId}${location.search}` }, t("replay.back_to_game"))));
+}
+
 async function main() {
   try {
     const [content, game] = await Promise.all([
@@ -133,7 +147,7 @@ async function main() {
     ]);
     state.content = content;
     if (game && game.status !== "finished") {
-      fill($("move-text"), h("p", {}, t("replay.not_over")), h("a", { href: `/games/${gameId}${location.search}` }, t("replay.back_to_game")));
+      notOver();
       return;
     }
     const replay = await api(`/api/games/${gameId}/replay${q}`);
@@ -148,7 +162,8 @@ async function main() {
     show(0);
     loadAnalysis(replay).catch(() => {}); // the review is extra: the replay works without it
   } catch (e) {
-    fill($("move-text"), h("p.error", {}, e?.code === "not_finished" ? t("replay.not_over") : errorText(e)));
+    if (e?.code === "not_finished") notOver();
+    else fill($("move-text"), h("p.error", {}, errorText(e)));
   }
 }
 

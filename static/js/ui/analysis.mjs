@@ -4,6 +4,7 @@
 // mounts it and tells it the move shown (docs/review.md, "In the replay").
 // Every number comes from the server's analysis; nothing here judges a move.
 
+import { actionLabel } from "../lib/cards.mjs";
 import { formatNumber, formatPercent, hasKey, t } from "../lib/i18n.mjs";
 import { seatLabel } from "../lib/seats.mjs";
 import { h, fill } from "./dom.mjs";
@@ -134,12 +135,31 @@ export function seatColours(names = SEAT_ORDER) {
   return names.map((c) => SEAT_HEX[c] ?? "#444");
 }
 
+const labelWord = (label) => (hasKey(`analysis.label.${label}`) ? t(`analysis.label.${label}`) : label);
+
+/** The chart's key: each player's colour and name, the marks' meanings, what the axes are. */
+function chartLegend(analysis, names, colours) {
+  return h(
+    "div.analysis-legend",
+    {},
+    h("ul.analysis-seats", {}, analysis.players.map((p) => h("li", {}, h("i.swatch", { style: { background: colours[p.seat] } }), names[p.seat] ?? seatLabel(p.seat)))),
+    h("p.muted.small", {}, LABELS.map((label) => `${MARK[label]} ${labelWord(label)}`).join(" · ")),
+    h("p.muted.small.analysis-axes", {}, t("analysis.axes")),
+  );
+}
+
+/** What the move's words say: a forced step names what was done (the replay's list too). */
+export function forcedText(m, name, content = null) {
+  return m.taken_back ? t("analysis.taken_back", { name }) : t("analysis.forced_step", { name, action: actionLabel(content, m.played ?? {}) });
+}
+
 /**
  * Mount the analysis panel in `el`. Options: `names` (per seat), `colours` (CSS, per seat),
- * `onSelect(move)` (the replay jumps there: a click on the graph or "Next mistake").
+ * `onSelect(move)` (the replay jumps there: a click on the graph or "Next mistake"),
+ * `content` (the printed cards, to word a forced step's card).
  * Returns {show(move)}: the replay calls it whenever the move shown changes.
  */
-export function mountAnalysis(el, analysis, { names = [], colours = seatColours(), onSelect = () => {}, width = 480, height = 140 } = {}) {
+export function mountAnalysis(el, analysis, { names = [], colours = seatColours(), onSelect = () => {}, width = 480, height = 140, content = null } = {}) {
   let current = null;
   const canvas = h("canvas.analysis-graph", { width, height, role: "img", "aria-label": t("analysis.graph_label") });
   const detail = h("p.analysis-move", { "aria-live": "polite" });
@@ -152,8 +172,8 @@ export function mountAnalysis(el, analysis, { names = [], colours = seatColours(
       h("td", {}, p.accuracy === null ? "–" : formatPercent(p.accuracy)),
       h("td", {}, String(p.inaccuracies)), h("td", {}, String(p.mistakes)), h("td", {}, String(p.blunders))));
   const table = h("table.analysis-players", {},
-    h("tr", {}, ...[t("analysis.player"), t("analysis.accuracy"), "?!", "?", "??"].map((text) => h("th", {}, text))), ...rows);
-  fill(el, canvas, next, detail, table);
+    h("tr", {}, h("th", {}, t("analysis.player")), h("th", {}, t("analysis.accuracy")), ...LABELS.map((label) => h("th", { title: labelWord(label), "aria-label": labelWord(label) }, MARK[label]))), ...rows);
+  fill(el, canvas, chartLegend(analysis, names, colours), next, detail, table);
   canvas.addEventListener("click", (ev) => {
     const rect = canvas.getBoundingClientRect();
     const g = graphGeometry(analysis, width, height);
@@ -164,17 +184,17 @@ export function mountAnalysis(el, analysis, { names = [], colours = seatColours(
     drawGraph(canvas.getContext("2d"), analysis, { width, height, colours, current });
     const m = moveEntry(analysis, move);
     next.disabled = nextMistake(analysis, move) === null;
+    const name = m ? names[m.seat] ?? seatLabel(m.seat) : "";
     if (!m || m.forced) {
-      detail.textContent = m ? t("analysis.forced") : "";
+      detail.textContent = m ? forcedText(m, name, content) : "";
       return;
     }
-    const words = { name: names[m.seat] ?? seatLabel(m.seat), played: formatPercent(m.win.played), best: formatPercent(m.win.best) };
+    const words = { name, played: formatPercent(m.win.played), best: formatPercent(m.win.best) };
     if (!m.label) {
       detail.textContent = t("analysis.detail", words);
       return;
     }
-    const label = hasKey(`analysis.label.${m.label}`) ? t(`analysis.label.${m.label}`) : m.label;
-    detail.textContent = t("analysis.detail_labelled", { ...words, label, drop: formatNumber(m.drop) });
+    detail.textContent = t("analysis.detail_labelled", { ...words, label: labelWord(m.label), drop: formatNumber(m.drop) });
   };
   show(0);
   return { show };

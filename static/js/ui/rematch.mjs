@@ -53,7 +53,10 @@ export class RematchPanel {
     const seated = !!mine;
     const parts = [h("h3", {}, t("rematch.title"))];
     if (!data || !data.rematch_id) {
-      parts.push(seated ? h("button.primary", { type: "button", dataset: { key: "rematch-offer" }, onclick: () => this.post("") }, t("rematch.offer")) : h("p.muted", {}, t("rematch.none")));
+      // Who may offer one, and until when (no time limit: any player, any time after the end),
+      // so a page without the button says why.
+      if (seated) parts.push(h("button.primary", { type: "button", dataset: { key: "rematch-offer" }, onclick: () => this.post("") }, t("rematch.offer")), h("p.muted.small", {}, t("rematch.window")));
+      else parts.push(h("p.muted", {}, t(this.me ? "rematch.none_not_seated" : "rematch.none_signed_out")));
     } else {
       parts.push(h("ul.rematch-seats", {}, data.seats.map((s) => h("li", { dataset: { answer: s.answer } }, t("rematch.seat_answer", { name: s.name, answer: answerText(s.answer) })))));
       if (mine?.answer === "pending") {

@@ -11,12 +11,15 @@ import { glyphOf } from "../lib/marks.mjs";
 import { fill, h } from "./dom.mjs";
 import { PLAYER_HEX, SHIP_HEX } from "./paint.mjs";
 
+/** Gold drawn as a coin with its amount on it: "1G" / "1O" read as ten. */
+const coin = (n) => h("span.rw-coin", {}, String(n));
+
 /** A space's reward as a short label and a tooltip. */
 function spaceLabel(code, arrow) {
   if (code === "T") return [t("reward.abbr.treasure"), t("reward.tip.treasure")];
   if (code === "A") return arrow ? ["➜", t("reward.tip.arrow", { track: trackName(arrow) })] : ["·", t("reward.tip.arrow_empty")];
   const gold = /^g(\d)$/.exec(code ?? "");
-  if (gold) return [t("reward.abbr.gold", { n: gold[1] }), t("reward.tip.gold", { n: gold[1] })];
+  if (gold) return [coin(gold[1]), t("reward.tip.gold", { n: gold[1] })];
   return [code ?? "", code ? String(code) : t("reward.tip.none")];
 }
 
@@ -26,12 +29,23 @@ function legend() {
     "p.legend.rw-legend",
     {},
     h("span", {}, h("b", {}, t("reward.abbr.treasure")), " ", t("reward.legend.treasure")),
-    h("span", {}, h("b", {}, t("reward.abbr.gold", { n: 2 })), " ", t("reward.legend.gold")),
+    h("span", {}, coin(2), " ", t("reward.tip.gold", { n: 2 })),
     h("span", {}, h("b", {}, "➜"), " ", t("reward.legend.arrow")),
     h("span", {}, h("b", {}, "B"), " ", t("reward.legend.milestone")),
     h("span", {}, h("b", {}, "A"), " ", t("reward.legend.end")),
     h("span", {}, h("i.legend-tail"), " ", t("reward.legend.tail")),
   );
+}
+
+/**
+ * A Bonus tile's words for this table: the value it pays at this player count only (the
+ * engine's, from /content.json), in the reader's language; the printed English if the kind is
+ * unknown.
+ */
+function tileWords(tile, players) {
+  if (!tile) return "";
+  const key = `reward.bonus.${tile.kind}`;
+  return hasKey(key) ? t(key, { vp: tile.vp?.[String(players)] ?? "?" }) : tile.text;
 }
 
 /**
@@ -61,12 +75,13 @@ export function rewardBoard(view, names, content, opts = {}) {
       );
     }
     const tile = tiles[bonus[track]];
+    const words = tileWords(tile, view.players.length);
     const pick = choose[track];
     const mine = opts.seat !== undefined && opts.seat !== null ? view.players[opts.seat]?.tails?.[track] : null;
     const parts = [
       h("span.rw-name", {}, trackName(track)),
       h("span.rw-spaces", { style: { gridTemplateColumns: `repeat(${length + 1}, minmax(0, 1fr))` } }, cells),
-      h("span.rw-tile", { title: tile?.text ?? t("reward.bonus_tile") }, bonus[track] ?? "?", h("small", {}, tile?.text ?? "")),
+      h("span.rw-tile", { title: words || t("reward.bonus_tile") }, bonus[track] ?? "?", h("small", {}, words)),
     ];
     if (!pick) return h(`div.rw-track.track-${track}`, { dataset: { track } }, parts);
     const advance = mine !== null && mine !== undefined ? t("reward.advance_mine_at", { track: trackName(track), space: mine }) : t("reward.advance_mine", { track: trackName(track) });

@@ -5,6 +5,7 @@
 import { api } from "../lib/api.mjs";
 import { homeLine, titleWithCount } from "../lib/clock.mjs";
 import { formatNumber, formatOrdinal, formatRating, t, tParts } from "../lib/i18n.mjs";
+import { seatDisplayName } from "../lib/seats.mjs";
 import { fill, h } from "./dom.mjs";
 
 function item(game, me, kind) {
@@ -31,7 +32,8 @@ function finishedItem(g) {
       ? t("yourgames.result_pending")
       : t("yourgames.result", { place: formatOrdinal(g.place), players: g.players, vp: formatNumber(g.total) }),
   ];
-  if (g.place !== null && g.quit) parts.push(t("yourgames.left"));
+  // Stepping away (a bot plays on, the seat stays mine) is not leaving the table.
+  if (g.place !== null && g.quit) parts.push(t(g.stepped_away ? "yourgames.stepped_away" : "yourgames.left"));
   if (g.rated && g.rating_change !== null) {
     const change = `${g.rating_change >= 0 ? "+" : ""}${formatRating(g.rating_change)}`;
     parts.push(t("yourgames.rated_change", { change, after: formatRating(g.rating_after) }));
@@ -45,7 +47,7 @@ function finishedItem(g) {
       {},
       h("b", {}, t("common.table", { id: g.game_id })),
       h("div.meta.result", {}, parts.join(" · ")),
-      h("div.meta", {}, ...tParts("clock.home.with", { names: others.flatMap((s, i) => [i ? ", " : "", s.username ? h("a", { href: `/u/${encodeURIComponent(s.username)}` }, s.name) : s.name]) })),
+      h("div.meta", {}, ...tParts("clock.home.with", { names: others.flatMap((s, i) => [i ? ", " : "", s.username ? h("a", { href: `/u/${encodeURIComponent(s.username)}` }, s.name) : seatDisplayName(s)]) })),
     ),
     h("a", { href: g.replay }, t("yourgames.replay")),
   );
