@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from app.settings import Settings
+from tests import tiers
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
@@ -140,6 +141,27 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'test.db'}"
 
 
+tiers.register_fast_profile()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tiers' markers (tests/tiers.py)."""
+    tiers.configure(config)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the browser tests last: they are the slowest, and they run an event loop of their own."""
+    """Mark each test with what it needs (its tier); run the browser tests last: they are the
+    slowest, and they run an event loop of their own."""
+    tiers.mark_tiers(items)
     items.sort(key=lambda item: "tests/e2e/" in item.nodeid.replace("\\", "/"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """Let helpers that start processes see which test is running (tiers.starts)."""
+    tiers.set_current(item)
+    try:
+        return (yield)
+    finally:
+        tiers.set_current(None)

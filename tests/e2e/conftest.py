@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests import tiers
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -99,6 +101,7 @@ def stub_url(stub_tables: dict[int, Any]) -> Iterator[str]:
 def app_process(tmp_path: Path, **settings: str) -> Iterator[str]:
     """The real app in its own process, on a temp SQLite database and a free port; `settings`:
     more SEADRAGONS_* variables (name without the prefix). Yields its URL."""
+    tiers.starts("server", "a server process")
     port = free_port()
     env = {
         **os.environ,

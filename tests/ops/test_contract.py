@@ -77,6 +77,7 @@ def test_the_schema_states_the_real_limits(openapi: dict[str, Any]) -> None:
     assert bounds["since"]["maximum"] == 2**31 - 1
 
 
+@pytest.mark.server
 @pytest.mark.timeout(420)
 def test_schemathesis_finds_no_server_error_or_undocumented_status(
     tmp_path: Path, make_postgres_db: Callable[[], str]
