@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
+import shutil
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -85,6 +87,10 @@ def postgres_url(postgres_admin_url: str) -> Iterator[str]:
     with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
         _drop_stale_databases(conn)
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        # A commit need not wait for the WAL to reach the disk: only a crash of the Postgres
+        # server itself could lose one, which no test does to this service. Commits then cost
+        # what they cost the code, not the (shared, busy) disk.
+        conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     yield f"{postgres_admin_url.rsplit('/', 1)[0]}/{name}"
     with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
         # FORCE: a leaked pool connection must not leave the database behind.
@@ -109,6 +115,40 @@ def make_postgres_db(postgres_url: str) -> Callable[[], str]:
     return make
 
 
+def _migration_sql() -> str:
+    """The SQL of every migration for Postgres, written once by Alembic (offline mode)."""
+    from alembic import command
+
+    from app.db.migrate import alembic_config
+
+    out = io.StringIO()
+    cfg = alembic_config("postgresql+psycopg://nobody@127.0.0.1/none")  # never connected to
+    cfg.output_buffer = out
+    command.upgrade(cfg, "head", sql=True)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def make_migrated_postgres_db(make_postgres_db: Callable[[], str]) -> Callable[[], str]:
+    """A factory of migrated Postgres databases: each a fresh schema holding the schema at head.
+
+    The migrations' SQL is written once per run and replayed into each new schema, instead of
+    an Alembic upgrade (loading and running ten revisions) per test. tests/db/test_migrations.py
+    checks that such a copy is exactly what a real upgrade builds.
+    """
+    import psycopg
+
+    sql = _migration_sql()
+
+    def make() -> str:
+        url = make_postgres_db()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.encode())  # one round trip; the script has its own BEGIN/COMMIT
+        return url
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> str:
     """Redis on 127.0.0.1:6379 (database 15, to keep clear of a developer's data)."""
@@ -117,11 +157,30 @@ def redis_url() -> str:
     return f"redis://{REDIS_HOST}:{REDIS_PORT}/15"
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file brought to the newest schema once per run (per worker), to be copied."""
+    from app.db.migrate import upgrade_to_head
+
+    path = tmp_path_factory.mktemp("template") / "migrated.db"
+    upgrade_to_head(f"sqlite:///{path}")
+    return path
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database of each kind: a SQLite file, or a fresh Postgres database."""
+    """A database of each kind at the newest schema: a copied SQLite file, or a fresh Postgres
+    schema. The app's own upgrade at start then finds nothing to do."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'test.db'}"
+        return request.getfixturevalue("sqlite_url")
+    return request.getfixturevalue("make_migrated_postgres_db")()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each kind (for the migrations' own tests)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.db'}"
     return request.getfixturevalue("make_postgres_db")()
 
 
@@ -136,9 +195,11 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    """An empty SQLite database file."""
-    return f"sqlite:///{tmp_path / 'test.db'}"
+def sqlite_url(tmp_path: Path, migrated_sqlite_file: Path) -> str:
+    """A SQLite database file at the newest schema (a copy of the run's migrated file)."""
+    path = tmp_path / "test.db"
+    shutil.copyfile(migrated_sqlite_file, path)
+    return f"sqlite:///{path}"
 
 
 tiers.register_fast_profile()

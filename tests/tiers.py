@@ -29,6 +29,7 @@ FIXTURE_NEEDS = {
     "postgres_admin_url": ("postgres",),
     "postgres_url": ("postgres",),
     "make_postgres_db": ("postgres",),
+    "make_migrated_postgres_db": ("postgres",),
     "redis_url": ("redis",),
     "browser": ("browser",),
     "real_server": ("server",),
@@ -38,6 +39,7 @@ FIXTURE_NEEDS = {
 # Parametrised fixtures whose parameter decides: (fixture, parameter value) -> needs.
 PARAM_NEEDS = {
     ("database_url", "postgres"): ("postgres",),
+    ("empty_database_url", "postgres"): ("postgres",),
     ("server", "redis"): ("redis",),
     ("fresh_server", "redis"): ("redis",),
 }
