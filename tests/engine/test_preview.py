@@ -23,6 +23,7 @@ from app.engine.preview import outcomes
 from app.engine.shapes import same_shape
 from app.realtime.legal_wire import expand_legal, pack_legal
 from tests.engine.helpers import game
+from tests.tiers import examples
 
 XC = expansion_content()
 EFFECTS = (None, "triple_gold", "contact_gold", "extra_body", "free_shape", "no_cost")
@@ -122,7 +123,7 @@ def _check(before, seat, out, effect):
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

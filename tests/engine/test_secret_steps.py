@@ -27,6 +27,7 @@ from app.engine import (
     view_for,
 )
 from app.engine.content import expansion_content
+from tests.tiers import examples
 
 XC = expansion_content()
 SECRET_FLOW = sorted(c for c, e in XC.treasures.items() if e in ("reef4", "any_tail"))
@@ -126,7 +127,7 @@ def lockstep(a: State, b: State, secret: str, other: str, rng: random.Random) ->
     return counts
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 5),
     seed=st.integers(0, 2**32 - 1),

@@ -20,6 +20,7 @@ from sqlalchemy import text
 from app.services import users
 from app.services.errors import ServiceError
 from app.web.inputs import CONTROL, has_control
+from tests.tiers import examples
 
 Factory = Callable[..., TestClient]
 
@@ -157,7 +158,7 @@ def test_schema_valid_create_requests_are_accepted(client_factory: Factory) -> N
     assert r.status_code == 422 and _code(r) == "unknown_bot_level"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.from_regex(users.NAME_INPUT, fullmatch=True).filter(lambda s: len(s) <= 24))
 def test_every_name_the_schema_allows_is_a_valid_name(name: str) -> None:
     """The schema's name pattern (Python `re`, as schemathesis reads it) implies the service's
@@ -167,7 +168,7 @@ def test_every_name_the_schema_allows_is_a_valid_name(name: str) -> None:
     users.clean_display_name(name)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.from_regex(users.USERNAME_INPUT, fullmatch=True))
 def test_every_username_the_schema_allows_is_valid(username: str) -> None:
     users.clean_username(username)
