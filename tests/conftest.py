@@ -211,6 +211,18 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`database_url` runs a test on SQLite and on Postgres, unless the test (or its module) is
+    marked `one_database`: then on SQLite alone (docs/testing.md says which and why)."""
+    if "database_url" in metafunc.fixturenames and metafunc.definition.get_closest_marker(
+        tiers.ONE_DATABASE
+    ):
+        # As a parametrize mark, which takes precedence over the fixture's own parameters.
+        sqlite_only = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+        metafunc.definition.add_marker(sqlite_only)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test with what it needs (its tier); run the browser tests last: they are the
     slowest, and they run an event loop of their own."""

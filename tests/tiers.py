@@ -23,6 +23,9 @@ NEEDS = {
     "slow": "takes many seconds of CPU even on its own (whole bot games, big searches)",
 }
 FAST = "fast"
+# A test that uses `database_url` runs on both databases unless marked with this: its subject
+# does not differ by dialect, and the code that does is tested on Postgres elsewhere.
+ONE_DATABASE = "one_database"
 
 # Fixtures that bring a need with them, whatever their parameter.
 FIXTURE_NEEDS = {
@@ -67,10 +70,12 @@ def register_fast_profile() -> None:
 
 def configure(config: pytest.Config) -> None:
     """Register the markers; `-m fast` alone also means the fast Hypothesis profile."""
-    for name, why in {
+    described = {
         **NEEDS,
         FAST: "needs none of the others: the tier to run while you work",
-    }.items():
+        ONE_DATABASE: "database_url on SQLite alone: nothing the test checks differs by dialect",
+    }
+    for name, why in described.items():
         config.addinivalue_line("markers", f"{name}: {why}")
     if (config.getoption("markexpr", "") or "").strip() == FAST:
         from hypothesis import settings
