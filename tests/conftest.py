@@ -107,6 +107,7 @@ def make_postgres_db(postgres_url: str) -> Callable[[], str]:
     import psycopg
 
     def make() -> str:
+        tiers.starts("postgres", "a Postgres database")  # also when asked for at run time
         schema = f"s_{secrets.token_hex(6)}"
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             conn.execute(f'CREATE SCHEMA "{schema}"')
@@ -151,10 +152,12 @@ def make_migrated_postgres_db(make_postgres_db: Callable[[], str]) -> Callable[[
 
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    """Redis on 127.0.0.1:6379 (database 15, to keep clear of a developer's data)."""
+    """Redis on 127.0.0.1:6379: database 15 (to keep clear of a developer's data), one lower for
+    each further worker of a parallel run, so workers share no keys and, as the app prefixes
+    its channels with the database number, no pub/sub channels either."""
     if not _reachable(REDIS_HOST, REDIS_PORT):
         service_missing("Redis", f"nothing listens on {REDIS_HOST}:{REDIS_PORT}")
-    return f"redis://{REDIS_HOST}:{REDIS_PORT}/15"
+    return f"redis://{REDIS_HOST}:{REDIS_PORT}/{15 - tiers.worker_index()}"
 
 
 @pytest.fixture(scope="session")
@@ -203,6 +206,12 @@ def sqlite_url(tmp_path: Path, migrated_sqlite_file: Path) -> str:
 
 
 tiers.register_fast_profile()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """A run of the whole suite or a tier uses every core (tests/tiers.py)."""
+    tiers.default_workers(config)
 
 
 def pytest_configure(config: pytest.Config) -> None:

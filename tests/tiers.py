@@ -12,6 +12,8 @@ docs/testing.md describes the tiers.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 # Marker: what the test needs. `fast` is given to every test that needs none of them.
@@ -83,6 +85,39 @@ def configure(config: pytest.Config) -> None:
         settings.load_profile(FAST)
 
 
+# Parallel runs (pytest-xdist): at most this many workers, whatever the machine has.
+MAX_WORKERS = 4
+
+
+def worker_index() -> int:
+    """This process's worker number in a parallel run (0 when not parallel)."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name[2:]) if name[2:].isdigit() else 0
+
+
+def default_workers(config: pytest.Config) -> None:
+    """Run on every core (up to MAX_WORKERS) when pytest is run on the suite or a tier as a
+    whole, i.e. with no paths: the README's command and `pytest -m fast`. Paths given (one file,
+    one test) run in this process, as does anything with `-n` given, `-p no:xdist`, a debugger
+    or --collect-only. SEADRAGONS_TEST_WORKERS=N sets the count (0: no workers)."""
+    option = config.option
+    if not hasattr(option, "numprocesses") or option.numprocesses is not None:
+        return  # xdist absent or disabled, or the count given on the command line
+    if hasattr(config, "workerinput") or "PYTEST_XDIST_WORKER" in os.environ:
+        return  # a worker itself: it runs what it is sent, in its own process
+    if config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
+        return
+    if option.collectonly or getattr(option, "usepdb", False):
+        return
+    wanted = os.environ.get("SEADRAGONS_TEST_WORKERS")
+    count = int(wanted) if wanted else min(MAX_WORKERS, os.cpu_count() or 1)
+    if count > 1:
+        option.numprocesses = count
+        # A module's tests on one worker: its module-scoped fixtures (a browser, a server) are
+        # made once, not once per worker.
+        option.dist = "loadscope"
+
+
 # The test being run in this process (set by the conftest's runtest hooks), for `starts()`.
 _current: pytest.Item | None = None
 
@@ -120,14 +155,15 @@ def set_current(item: pytest.Item | None) -> None:
 
 
 def starts(need: str, what: str) -> None:
-    """Called by a helper about to start `what`: the running test must be marked `need`.
+    """Called by a helper about to start or hand out `what`: the running test must be marked
+    `need`.
 
     Without the marker the test would sit in the fast tier and slow it down (or fail where the
     service is absent), so it fails here with the fix to make.
     """
     if _current is not None and need not in needs_of(_current):
         pytest.fail(
-            f"{_current.nodeid} starts {what} but is not marked `{need}`: add "
+            f"{_current.nodeid} uses {what} but is not marked `{need}`: add "
             f"@pytest.mark.{need} to the test (or pytestmark to its module); see docs/testing.md",
             pytrace=False,
         )

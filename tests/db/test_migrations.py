@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -91,6 +92,7 @@ def test_cli_migrate_uses_the_environment(monkeypatch, tmp_path) -> None:  # typ
         engine.dispose()
 
 
+@pytest.mark.slow  # three migrating processes
 def test_concurrent_upgrades_on_one_database(empty_database_url: str) -> None:
     """Several server processes starting at once must not trip over each other's migration."""
     import os

@@ -13,6 +13,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -145,6 +146,7 @@ def test_secret_flow_treasures_change_nothing_others_see_R58(
     lockstep(*pair, secret, other, random.Random(seed))
 
 
+@pytest.mark.slow  # searches games for rare moments
 def test_the_twin_games_reach_the_moments_that_used_to_give_the_card_away_R58():
     """Seeded twins: the holder meets Reef draws and ship gains, and outsiders see no change."""
     moments = {"reef4": 0, "any_tail": 0}

@@ -113,6 +113,7 @@ def test_the_host_adds_and_removes_bots_before_the_start(
     assert _code(TestClient(host.app).post(f"/api/games/{gid}/bots")) == (401, "not_signed_in")
 
 
+@pytest.mark.slow  # a whole game against a bot
 @pytest.mark.parametrize("level", ["greedy", "expert"])
 def test_a_human_plays_a_bot_to_the_end(
     player: Callable[[str], TestClient], level: str, database_url: str
@@ -155,6 +156,7 @@ def test_a_human_plays_a_bot_to_the_end(
     )
 
 
+@pytest.mark.slow  # a whole game of bots
 def test_a_table_of_bots_finishes_by_itself(player: Callable[[str], TestClient]) -> None:
     host = player("Nessie")
     gid = host.post("/api/games", json={"players": 3}).json()["id"]
