@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
+import shutil
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 
 from app.settings import Settings
+from tests import tiers
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
@@ -84,6 +87,10 @@ def postgres_url(postgres_admin_url: str) -> Iterator[str]:
     with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
         _drop_stale_databases(conn)
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+        # A commit need not wait for the WAL to reach the disk: only a crash of the Postgres
+        # server itself could lose one, which no test does to this service. Commits then cost
+        # what they cost the code, not the (shared, busy) disk.
+        conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     yield f"{postgres_admin_url.rsplit('/', 1)[0]}/{name}"
     with psycopg.connect(postgres_admin_url, autocommit=True) as conn:
         # FORCE: a leaked pool connection must not leave the database behind.
@@ -100,6 +107,7 @@ def make_postgres_db(postgres_url: str) -> Callable[[], str]:
     import psycopg
 
     def make() -> str:
+        tiers.starts("postgres", "a Postgres database")  # also when asked for at run time
         schema = f"s_{secrets.token_hex(6)}"
         with psycopg.connect(postgres_url, autocommit=True) as conn:
             conn.execute(f'CREATE SCHEMA "{schema}"')
@@ -108,19 +116,74 @@ def make_postgres_db(postgres_url: str) -> Callable[[], str]:
     return make
 
 
+def _migration_sql() -> str:
+    """The SQL of every migration for Postgres, written once by Alembic (offline mode)."""
+    from alembic import command
+
+    from app.db.migrate import alembic_config
+
+    out = io.StringIO()
+    cfg = alembic_config("postgresql+psycopg://nobody@127.0.0.1/none")  # never connected to
+    cfg.output_buffer = out
+    command.upgrade(cfg, "head", sql=True)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def make_migrated_postgres_db(make_postgres_db: Callable[[], str]) -> Callable[[], str]:
+    """A factory of migrated Postgres databases: each a fresh schema holding the schema at head.
+
+    The migrations' SQL is written once per run and replayed into each new schema, instead of
+    an Alembic upgrade (loading and running ten revisions) per test. tests/db/test_migrations.py
+    checks that such a copy is exactly what a real upgrade builds.
+    """
+    import psycopg
+
+    sql = _migration_sql()
+
+    def make() -> str:
+        url = make_postgres_db()
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.encode())  # one round trip; the script has its own BEGIN/COMMIT
+        return url
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    """Redis on 127.0.0.1:6379 (database 15, to keep clear of a developer's data)."""
+    """Redis on 127.0.0.1:6379: database 15 (to keep clear of a developer's data), one lower for
+    each further worker of a parallel run, so workers share no keys and, as the app prefixes
+    its channels with the database number, no pub/sub channels either."""
     if not _reachable(REDIS_HOST, REDIS_PORT):
         service_missing("Redis", f"nothing listens on {REDIS_HOST}:{REDIS_PORT}")
-    return f"redis://{REDIS_HOST}:{REDIS_PORT}/15"
+    return f"redis://{REDIS_HOST}:{REDIS_PORT}/{15 - tiers.worker_index()}"
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file brought to the newest schema once per run (per worker), to be copied."""
+    from app.db.migrate import upgrade_to_head
+
+    path = tmp_path_factory.mktemp("template") / "migrated.db"
+    upgrade_to_head(f"sqlite:///{path}")
+    return path
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database of each kind: a SQLite file, or a fresh Postgres database."""
+    """A database of each kind at the newest schema: a copied SQLite file, or a fresh Postgres
+    schema. The app's own upgrade at start then finds nothing to do."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'test.db'}"
+        return request.getfixturevalue("sqlite_url")
+    return request.getfixturevalue("make_migrated_postgres_db")()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each kind (for the migrations' own tests)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.db'}"
     return request.getfixturevalue("make_postgres_db")()
 
 
@@ -138,11 +201,52 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
-    """An empty SQLite database file."""
-    return f"sqlite:///{tmp_path / 'test.db'}"
+def sqlite_url(tmp_path: Path, migrated_sqlite_file: Path) -> str:
+    """A SQLite database file at the newest schema (a copy of the run's migrated file)."""
+    path = tmp_path / "test.db"
+    shutil.copyfile(migrated_sqlite_file, path)
+    return f"sqlite:///{path}"
 
 
+tiers.register_fast_profile()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """A run of the whole suite or a tier uses every core (tests/tiers.py)."""
+    tiers.default_workers(config)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tiers' markers (tests/tiers.py)."""
+    tiers.configure(config)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`database_url` runs a test on SQLite and on Postgres, unless the test (or its module) is
+    marked `one_database`: then on SQLite alone (docs/testing.md says which and why)."""
+    if "database_url" in metafunc.fixturenames and metafunc.definition.get_closest_marker(
+        tiers.ONE_DATABASE
+    ):
+        # As a parametrize mark, which takes precedence over the fixture's own parameters.
+        sqlite_only = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+        metafunc.definition.add_marker(sqlite_only)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the browser tests last: they are the slowest, and they run an event loop of their own."""
+    """Mark each test with what it needs (its tier); run the browser tests last: they are the
+    slowest, and they run an event loop of their own."""
+    tiers.mark_tiers(items)
     items.sort(key=lambda item: "tests/e2e/" in item.nodeid.replace("\\", "/"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """Let helpers that start processes see which test is running (tiers.starts)."""
+    tiers.set_current(item)
+    try:
+        return (yield)
+    finally:
+        tiers.set_current(None)

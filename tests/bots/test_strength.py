@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from app.bots import make_bot
 from app.engine import GameOptions, new_game, to_act, view_for
 from app.simulate import simulate
@@ -11,6 +13,7 @@ from app.simulate import simulate
 from .conftest import mid_game
 
 
+@pytest.mark.slow  # many whole bot games
 def test_greedy_beats_random_in_most_two_player_games() -> None:
     summary = simulate(players=2, games=20, seed=1, levels=["greedy", "random"])
     assert summary["win_rate"]["greedy"] >= 0.7

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -24,9 +25,9 @@ def test_migrations_are_found_from_the_package() -> None:
     assert _head()
 
 
-def test_upgrade_empty_database_to_head(database_url: str) -> None:
-    upgrade_to_head(database_url)
-    engine = make_engine(database_url)
+def test_upgrade_empty_database_to_head(empty_database_url: str) -> None:
+    upgrade_to_head(empty_database_url)
+    engine = make_engine(empty_database_url)
     try:
         assert set(inspect(engine).get_table_names()) >= TABLES
         with engine.connect() as conn:
@@ -38,8 +39,26 @@ def test_upgrade_empty_database_to_head(database_url: str) -> None:
         engine.dispose()
 
 
-def test_upgrade_is_idempotent_and_through_an_engine(database_url: str) -> None:
+def test_the_suites_migrated_copies_are_what_an_upgrade_builds(database_url: str) -> None:
+    """The other tests get copies of one migration per run (tests/conftest.py): a copied SQLite
+    file, or on Postgres the migrations' SQL replayed into a fresh schema. Such a copy must be
+    at head with no drift from the models, as a real upgrade leaves it (the test above)."""
     engine = make_engine(database_url)
+    try:
+        assert set(inspect(engine).get_table_names()) >= TABLES
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert context.get_current_revision() == _head()
+            assert compare_metadata(context, Base.metadata) == []
+        upgrade_to_head(engine=engine)  # what the app does at start: finds nothing to do
+        with engine.connect() as conn:
+            assert MigrationContext.configure(conn).get_current_revision() == _head()
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_is_idempotent_and_through_an_engine(empty_database_url: str) -> None:
+    engine = make_engine(empty_database_url)
     try:
         upgrade_to_head(engine=engine)
         upgrade_to_head(engine=engine)
@@ -48,11 +67,11 @@ def test_upgrade_is_idempotent_and_through_an_engine(database_url: str) -> None:
         engine.dispose()
 
 
-def test_downgrade_to_base_and_back(database_url: str) -> None:
-    cfg = alembic_config(database_url)
+def test_downgrade_to_base_and_back(empty_database_url: str) -> None:
+    cfg = alembic_config(empty_database_url)
     command.upgrade(cfg, "head")
     command.downgrade(cfg, "base")
-    engine = make_engine(database_url)
+    engine = make_engine(empty_database_url)
     try:
         assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
     finally:
@@ -73,13 +92,14 @@ def test_cli_migrate_uses_the_environment(monkeypatch, tmp_path) -> None:  # typ
         engine.dispose()
 
 
-def test_concurrent_upgrades_on_one_database(database_url: str) -> None:
+@pytest.mark.slow  # three migrating processes
+def test_concurrent_upgrades_on_one_database(empty_database_url: str) -> None:
     """Several server processes starting at once must not trip over each other's migration."""
     import os
     import subprocess
     import sys
 
-    env = {**os.environ, "SEADRAGONS_DATABASE_URL": database_url}
+    env = {**os.environ, "SEADRAGONS_DATABASE_URL": empty_database_url}
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "app.cli", "migrate"], env=env, stderr=subprocess.PIPE
@@ -88,7 +108,7 @@ def test_concurrent_upgrades_on_one_database(database_url: str) -> None:
     ]
     results = [(p.wait(60), p.stderr.read().decode() if p.stderr else "") for p in procs]
     assert [code for code, _ in results] == [0, 0, 0], results
-    engine = make_engine(database_url)
+    engine = make_engine(empty_database_url)
     try:
         assert set(inspect(engine).get_table_names()) >= TABLES
     finally:

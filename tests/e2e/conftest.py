@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests import tiers
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -69,36 +71,64 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def stub_tables() -> dict[int, Any]:
-    """Tables of the in-memory stub server, by game id (tests add their own)."""
-    return {}
+@pytest.fixture(autouse=True)
+def _close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close the pages a browser test opened: left open, they would go on polling and
+    rendering beside the next tests (slowing them), and on the shared stub server they would
+    talk to the next test's table."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            with contextlib.suppress(Exception):  # already closed by the test, or crashed
+                context.close()
 
 
-@pytest.fixture
-def stub_url(stub_tables: dict[int, Any]) -> Iterator[str]:
-    """The stub API (engine in memory) serving the real pages, in a thread on a free port."""
+@pytest.fixture(scope="session")
+def _stub_server() -> Iterator[tuple[str, dict[int, Any]]]:
+    """One stub API (engine in memory) serving the real pages, in a thread on a free port, for
+    the whole run: it keeps no state but the tables, which each test sets anew."""
     import uvicorn
 
     from tests.e2e.stub_server import make_app
 
+    tables: dict[int, Any] = {}
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(make_app(stub_tables), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(make_app(tables), host="127.0.0.1", port=port, log_level="warning")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
     wait_http(url + "/rules")
-    yield url
+    yield url, tables
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def stub_tables(_stub_server: tuple[str, dict[int, Any]]) -> dict[int, Any]:
+    """Tables of the in-memory stub server, by game id (tests add their own; empty at first)."""
+    tables = _stub_server[1]
+    tables.clear()
+    return tables
+
+
+@pytest.fixture
+def stub_url(_stub_server: tuple[str, dict[int, Any]], stub_tables: dict[int, Any]) -> str:
+    """The stub server's URL, its tables emptied for this test."""
+    return _stub_server[0]
 
 
 @contextlib.contextmanager
 def app_process(tmp_path: Path, **settings: str) -> Iterator[str]:
     """The real app in its own process, on a temp SQLite database and a free port; `settings`:
     more SEADRAGONS_* variables (name without the prefix). Yields its URL."""
+    tiers.starts("server", "a server process")
     port = free_port()
     env = {
         **os.environ,

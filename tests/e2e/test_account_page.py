@@ -15,7 +15,8 @@ from aiosmtpd.controller import Controller
 from tests.e2e.conftest import app_process
 from tests.e2e.helpers import shot, watch_console
 
-pytestmark = pytest.mark.e2e
+# The app runs in a process of its own (app_process), with settings this module needs.
+pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 PASSWORD, NEW = "sea dragons!", "deeper waters 2"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}

@@ -24,7 +24,8 @@ from tests.e2e.conftest import app_process
 from tests.e2e.helpers import shot, watch_console
 from tests.e2e.play import sign_in_as_guest
 
-pytestmark = pytest.mark.e2e
+# The app runs in a process of its own (app_process), with settings this module needs.
+pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 # A stand-in for the browser's Notification (headless Chromium shows none): records each one.
 FAKE_NOTIFICATION = """

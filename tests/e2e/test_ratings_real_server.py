@@ -20,7 +20,8 @@ import pytest
 from tests.e2e.conftest import app_process
 from tests.e2e.helpers import shot, watch_console
 
-pytestmark = pytest.mark.e2e
+# The app runs in a process of its own (app_process), with settings this module needs.
+pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from app.engine.content import content, expansion_content
 from app.engine.preview import outcomes
 from app.engine.shapes import same_shape
 from tests.engine.helpers import game
+from tests.tiers import examples
 
 XC = expansion_content()
 EFFECTS = (None, "triple_gold", "contact_gold", "extra_body", "free_shape", "no_cost")
@@ -130,7 +131,7 @@ def _check(before, seat, out, effect):
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

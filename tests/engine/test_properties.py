@@ -23,6 +23,7 @@ from app.engine import (
 from app.engine.board import ISLAND, neighbours
 from app.engine.setup import SHIP_TOKENS
 from app.engine.state import HEADS_BY_PLAYERS
+from tests.tiers import examples
 
 
 def _check_invariants(s, paid_ships: Counter) -> None:
@@ -68,7 +69,7 @@ def _check_invariants(s, paid_ships: Counter) -> None:
             assert all(0 <= v <= s.reward["length"] for v in p.tails.values())
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1), expansion=st.booleans())
 def test_random_games_keep_every_invariant(players, seed, expansion):
     rng = random.Random(seed)

@@ -13,6 +13,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ from app.engine import (
     view_for,
 )
 from app.engine.content import expansion_content
+from tests.tiers import examples
 
 XC = expansion_content()
 SECRET_FLOW = sorted(c for c, e in XC.treasures.items() if e in ("reef4", "any_tail"))
@@ -126,7 +128,7 @@ def lockstep(a: State, b: State, secret: str, other: str, rng: random.Random) ->
     return counts
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     players=st.integers(2, 5),
     seed=st.integers(0, 2**32 - 1),
@@ -144,6 +146,7 @@ def test_secret_flow_treasures_change_nothing_others_see_R58(
     lockstep(*pair, secret, other, random.Random(seed))
 
 
+@pytest.mark.slow  # searches games for rare moments
 def test_the_twin_games_reach_the_moments_that_used_to_give_the_card_away_R58():
     """Seeded twins: the holder meets Reef draws and ship gains, and outsiders see no change."""
     moments = {"reef4": 0, "any_tail": 0}

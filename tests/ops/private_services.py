@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import tiers
+
 
 def free_port() -> int:
     """A TCP port nobody listens on right now."""
@@ -60,6 +62,7 @@ class PrivateRedis:
 
     def start(self) -> None:
         """Start it and wait until it accepts connections."""
+        tiers.starts("server", "a private redis-server")
         self.proc = subprocess.Popen(
             [*("redis-server", "--port", str(self.port), "--bind", "127.0.0.1"), *REDIS_OPTS],
             stdout=subprocess.DEVNULL,
@@ -129,6 +132,7 @@ class PrivatePostgres:
 
     def start(self) -> None:
         """Start the cluster (pg_ctl waits until it accepts connections)."""
+        tiers.starts("server", "a private Postgres cluster")
         opts = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
         self._ctl("-o", opts, "start")
 

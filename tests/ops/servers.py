@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from tests import tiers
 from tests.ops.private_services import free_port
 
 
@@ -45,6 +46,7 @@ class Server:
 @contextmanager
 def serve(env: dict[str, str], log: Path) -> Iterator[Server]:
     """Run `seadragons serve` until the block ends (SIGTERM, then SIGKILL after 20 s)."""
+    tiers.starts("server", "a server process")
     port = free_port()
     with log.open("wb") as sink:
         proc = subprocess.Popen(

@@ -33,6 +33,8 @@ def _known_violations() -> set[str]:
     return {"script-src-attr inline"} if "onclick=" in game else set()
 
 
+@pytest.mark.browser
+@pytest.mark.server
 @pytest.mark.timeout(240)
 def test_pages_and_the_game_socket_work_under_the_csp(tmp_path: Path) -> None:
     if not Path(CHROMIUM).exists():

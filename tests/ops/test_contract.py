@@ -78,6 +78,7 @@ def test_the_schema_states_the_real_limits(openapi: dict[str, Any]) -> None:
     assert bounds["since"]["maximum"] == 2**31 - 1
 
 
+@pytest.mark.server
 @pytest.mark.timeout(420)
 def test_schemathesis_finds_no_server_error_undocumented_status_or_mismatch(
     tmp_path: Path, make_postgres_db: Callable[[], str]

@@ -55,6 +55,7 @@ def test_readyz_checks_the_schema_is_at_head(app: FastAPI) -> None:
     assert client.get("/readyz").status_code == 200
 
 
+@pytest.mark.server
 def test_readyz_checks_redis(sqlite_url: str, make_settings: Callable[..., Settings]) -> None:
     with private_redis() as redis:
         app = create_app(make_settings(sqlite_url, redis_url=redis.url))
@@ -126,6 +127,7 @@ def test_metrics_are_not_on_the_public_port_by_default(
     app.state.engine.dispose()
 
 
+@pytest.mark.server
 def test_the_metrics_port_serves_them_beside_a_public_port_that_does_not(
     tmp_path: Path,
 ) -> None:

@@ -17,6 +17,7 @@ async def _open_socket(url: str, cookie: str) -> None:
         await asyncio.wait_for(ws.recv(), 10)  # the socket was accepted and served
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_invite_codes_and_tokens_are_redacted_in_every_log_line(fmt: str, tmp_path: Path) -> None:
     env = server_env(tmp_path, LOG_FORMAT=fmt, DATABASE_URL=f"sqlite:///{tmp_path / 'l.db'}")

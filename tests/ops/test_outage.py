@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from app.db.session import make_engine, make_sessionmaker
@@ -19,6 +20,7 @@ def _unavailable(r: httpx.Response) -> None:
     assert r.headers["retry-after"] == "5"
 
 
+@pytest.mark.server
 def test_a_stopped_database_is_503_then_service_resumes(
     make_settings: Callable[..., Settings],
 ) -> None:

@@ -39,6 +39,7 @@ def _live_game(server: Any) -> tuple[int, httpx.Client, dict[str, Any]]:
     return gid, mover, mover.get(f"/api/games/{gid}/state").json()
 
 
+@pytest.mark.server
 def test_sigterm_lets_a_request_in_flight_commit(
     tmp_path: Path, make_postgres_db: Callable[[], str]
 ) -> None:
@@ -102,6 +103,7 @@ def _failed_logins(server: Any, forwarded_for: list[str]) -> list[int]:
     return statuses
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("trusted", [False, True])
 def test_forwarded_addresses_are_believed_only_from_configured_proxies(
     tmp_path: Path, trusted: bool
@@ -122,6 +124,7 @@ def test_forwarded_addresses_are_believed_only_from_configured_proxies(
             assert statuses == [401, 401, 401, 429, 429]  # all counted against 127.0.0.1
 
 
+@pytest.mark.server
 def test_json_logs_carry_request_game_and_user_ids(tmp_path: Path) -> None:
     env = server_env(tmp_path, LOG_FORMAT="json")
     with serve(env, tmp_path / "server.log") as server:

@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from app.engine import expand_legal
 from app.realtime.protocol import unbundled
+from tests import tiers
 
 ORIGIN = "http://game.example"
 
@@ -71,6 +72,7 @@ class Server:
 
     def start(self) -> Server:
         """Start and wait until /healthz answers."""
+        tiers.starts("server", "a server process")
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)],
@@ -195,6 +197,7 @@ class PrivateRedis:
 
     def start(self) -> PrivateRedis:
         """Start and wait until it accepts connections."""
+        tiers.starts("server", "a private redis-server")
         exe = shutil.which("redis-server")
         assert exe is not None, "redis-server is not installed"
         self.proc = subprocess.Popen(

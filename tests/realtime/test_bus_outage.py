@@ -19,7 +19,8 @@ from tests.ops.private_services import PrivateRedis
 from tests.realtime.memory_store import MemoryStore
 from tests.realtime.test_core_in_process import GAME, inline, join, sock, until
 
-pytestmark = pytest.mark.anyio
+# A private redis-server, stopped and started under the test.
+pytestmark = [pytest.mark.anyio, pytest.mark.server]
 
 
 @pytest.fixture

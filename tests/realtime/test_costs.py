@@ -132,6 +132,7 @@ def _replies(ws: object, n: int) -> list[str]:
     return codes
 
 
+@pytest.mark.server
 def test_workers_without_redis_are_refused_with_a_clear_message(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
     env.update(SEADRAGONS_DATA_DIR=str(tmp_path), SEADRAGONS_SECRET_KEY="w")
@@ -146,6 +147,7 @@ def test_workers_without_redis_are_refused_with_a_clear_message(tmp_path: Path) 
     assert "SEADRAGONS_REDIS_URL" in proc.stderr
 
 
+@pytest.mark.server
 async def test_two_workers_on_one_port_push_every_move_to_every_socket(
     tmp_path: Path, make_postgres_db: Callable[[], str]
 ) -> None:
@@ -220,6 +222,7 @@ def _room_updates(server: Server) -> dict[str, float]:
     return out
 
 
+@pytest.mark.server
 async def test_another_instances_moves_are_replayed_not_read_back(
     redis_url: str, tmp_path: Path, make_postgres_db: Callable[[], str]
 ) -> None:

@@ -29,7 +29,8 @@ from tests.realtime.helpers import (
     new_game,
 )
 
-pytestmark = pytest.mark.anyio
+# Every test here runs servers (and some a private Redis) of its own.
+pytestmark = [pytest.mark.anyio, pytest.mark.server]
 
 CHECK_S = 1.0
 # One reload, with room for a busy machine (CI shares two cores with other work).

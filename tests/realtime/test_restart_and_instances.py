@@ -78,6 +78,7 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(fresh_server: Server)
         await ws.close()
 
 
+@pytest.mark.server
 async def test_two_instances_on_one_redis_push_each_others_moves(
     redis_url: str, tmp_path: Path, make_postgres_db: Callable[[], str]
 ) -> None:

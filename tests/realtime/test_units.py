@@ -262,7 +262,11 @@ async def test_a_slow_consumer_is_dropped_without_delaying_others() -> None:
         slow.send(f"frame {i}")
         fast.send(f"frame {i}")
         await asyncio.sleep(0)
-    await asyncio.sleep(0.05)
+    # The drop happens on the slow connection's writer task: wait for it (bounded).
+    deadline = asyncio.get_running_loop().time() + 10
+    while not (dropped and stuck.closed_with is not None and len(fine.sent) == 50):
+        assert asyncio.get_running_loop().time() < deadline, "the slow consumer was not dropped"
+        await asyncio.sleep(0.001)
     assert dropped == [slow] and slow.closed and stuck.closed_with == 1013
     assert len(stuck.sent) == 1  # stuck on the first frame, then dropped
     assert fine.sent == [f"frame {i}" for i in range(50)] and not fast.closed
@@ -338,6 +342,20 @@ def bus_url_param(request: pytest.FixtureRequest) -> str:
     return "" if request.param == "memory" else request.getfixturevalue("redis_url")
 
 
+async def _subscribed(url: str, *channels: str) -> None:
+    """Wait until Redis counts a subscriber on each channel (PUBSUB NUMSUB), bounded."""
+    import redis.asyncio as redis
+
+    client = redis.from_url(url)
+    try:
+        deadline = asyncio.get_running_loop().time() + 10
+        while not all(count for _, count in await client.pubsub_numsub(*channels)):
+            assert asyncio.get_running_loop().time() < deadline, "SUBSCRIBE never took effect"
+            await asyncio.sleep(0.005)
+    finally:
+        await client.aclose()
+
+
 @pytest.mark.anyio
 async def test_bus_delivers_in_order_to_every_subscriber_of_a_channel(bus_url_param: str) -> None:
     publisher, listener = create_bus(bus_url_param), create_bus(bus_url_param)
@@ -353,7 +371,8 @@ async def test_bus_delivers_in_order_to_every_subscriber_of_a_channel(bus_url_pa
             listener.subscribe(channel) as b,
             listener.subscribe(other) as c,
         ):
-            await asyncio.sleep(0.1)  # Redis: the SUBSCRIBE is acknowledged
+            if bus_url_param:  # Redis: publish only once the server has every SUBSCRIBE
+                await _subscribed(bus_url_param, channel, other)
             for i in range(20):
                 await publisher.publish(channel, f"m{i}")
             got_a = [await asyncio.wait_for(a.__anext__(), 5) for _ in range(20)]

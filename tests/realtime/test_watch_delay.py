@@ -111,6 +111,7 @@ async def test_a_seconds_delay_shows_a_move_no_sooner(server: Server) -> None:
             await c.aclose()
 
 
+@pytest.mark.server
 async def test_two_instances_delay_spectators_and_share_their_chat(
     redis_url: str, tmp_path: Any, make_postgres_db: Any
 ) -> None:

@@ -31,6 +31,7 @@ def app(database_url: str, make_settings: Callable[..., Settings]) -> Iterator[F
     application.state.engine.dispose()
 
 
+@pytest.mark.slow  # the expert analyses a whole game
 def test_analysis_only_after_the_end(
     app: FastAPI, start_game: Callable[..., tuple[int, list[TestClient]]]
 ) -> None:

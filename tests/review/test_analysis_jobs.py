@@ -24,6 +24,9 @@ from app.shared.errors import ServiceError
 
 from .conftest import play_to_the_end
 
+# Every test here has the expert analyse a whole game (seconds of CPU each).
+pytestmark = pytest.mark.slow
+
 SETTINGS = Settings(review_rounds=1, review_concurrency=0)
 LiveGame = Callable[..., tuple[Game, list[User]]]
 

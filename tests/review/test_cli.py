@@ -24,6 +24,7 @@ def _recorded_line(seed: int) -> str:
     )
 
 
+@pytest.mark.slow  # the expert analyses whole games
 def test_recorded_games_print_one_analysis_per_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -72,6 +73,7 @@ def db_env(database_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     return database_url
 
 
+@pytest.mark.slow  # the expert analyses a whole game
 def test_a_game_in_the_database_only_once_it_is_finished(
     db_env: str,
     live_game: Callable[..., tuple[Game, list[User]]],

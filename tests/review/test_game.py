@@ -24,6 +24,7 @@ def analysis() -> dict:
     return analyse_game(greedy_game(), FAST)
 
 
+@pytest.mark.slow  # analyses a whole game
 def test_every_move_is_listed_and_judged_unless_forced(analysis: dict) -> None:
     record = greedy_game()
     assert [m["move"] for m in analysis["moves"]] == list(range(1, len(record.moves) + 1))
@@ -44,6 +45,7 @@ def test_every_move_is_listed_and_judged_unless_forced(analysis: dict) -> None:
     assert state.over
 
 
+@pytest.mark.slow  # shares the analysis of a whole game (the fixture)
 def test_summary_counts_the_labels_of_each_player(analysis: dict) -> None:
     for summary in analysis["players"]:
         mine = [m for m in analysis["moves"] if m["seat"] == summary["seat"] and not m["forced"]]
@@ -53,6 +55,7 @@ def test_summary_counts_the_labels_of_each_player(analysis: dict) -> None:
         assert 0.0 <= summary["accuracy"] <= 100.0
 
 
+@pytest.mark.slow  # analyses a whole game twice
 def test_the_same_game_and_settings_give_the_same_analysis(analysis: dict) -> None:
     again = analyse_game(greedy_game(), FAST)
     assert json.dumps(again, sort_keys=True) == json.dumps(analysis, sort_keys=True)
@@ -73,6 +76,7 @@ def test_an_unfinished_game_is_refused_before_any_search() -> None:
     assert calls == []
 
 
+@pytest.mark.slow  # analyses a whole game
 def test_progress_is_reported_move_by_move() -> None:
     record = greedy_game(2, 6)
     calls: list[tuple[int, int]] = []
@@ -112,6 +116,7 @@ def test_the_played_action_must_be_legal() -> None:
         analyse_decision(view_for(state, seat), legal_actions(state, seat), wrong, 1, 1)
 
 
+@pytest.mark.slow  # analyses a whole game twice
 def test_an_analysis_cut_into_parts_is_the_same_analysis(analysis: dict) -> None:
     record = greedy_game()
     n = len(record.moves)
@@ -137,6 +142,7 @@ def test_a_take_back_is_listed_but_not_judged_R56() -> None:
     }
 
 
+@pytest.mark.slow  # expert searches per square
 def test_a_head_on_any_square_is_judged_as_the_listed_placement_R12() -> None:
     """People put the head where they like (R-12); the list names one head per placement, so a
     game played with every head on the Dragon's last square is judged move for move the same."""

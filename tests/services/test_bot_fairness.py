@@ -178,6 +178,7 @@ async def test_a_person_at_the_table_keeps_the_bots_going(
         assert presence.attended(s, [game.id], 60) == {}  # only live games are asked about
 
 
+@pytest.mark.server
 def test_workers_end_with_a_killed_server_process(tmp_path: Any) -> None:
     """A server killed with SIGKILL cannot stop its workers: they notice and end by themselves."""
     import subprocess

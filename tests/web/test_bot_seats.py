@@ -113,6 +113,7 @@ def test_the_host_adds_and_removes_bots_before_the_start(
     assert _code(TestClient(host.app).post(f"/api/games/{gid}/bots")) == (401, "not_signed_in")
 
 
+@pytest.mark.slow  # a whole game against a bot
 @pytest.mark.parametrize("level", ["greedy", "expert"])
 def test_a_human_plays_a_bot_to_the_end(
     player: Callable[[str], TestClient], level: str, database_url: str
@@ -155,6 +156,7 @@ def test_a_human_plays_a_bot_to_the_end(
     )
 
 
+@pytest.mark.slow  # a whole game of bots
 def test_a_table_of_bots_finishes_by_itself(player: Callable[[str], TestClient]) -> None:
     host = player("Nessie")
     gid = host.post("/api/games", json={"players": 3}).json()["id"]
@@ -179,7 +181,7 @@ def _live_pair(player: Callable[[str], TestClient]) -> tuple[int, TestClient, Te
 
 
 def test_a_player_who_left_is_replaced_and_takes_the_seat_back(
-    player: Callable[[str], TestClient],
+    player: Callable[[str], TestClient], live_client: TestClient, bot_app: FastAPI
 ) -> None:
     gid, host, guest = _live_pair(player)
     url = f"/api/games/{gid}/seats/1/bot"
@@ -219,12 +221,22 @@ def test_a_player_who_left_is_replaced_and_takes_the_seat_back(
     seat = r.json()["seats"][1]
     assert seat["bot_level"] is None and seat["stand_in_for"] is None and seat["left"] is False
     assert guest.post(f"/api/games/{gid}/seats/1/reclaim").status_code == 200  # idempotent
+    # The host plays on until seat 1 is to act: its owner's decision, which no bot takes.
+    state = host.get(f"/api/games/{gid}/state").json()
+    for _ in range(30):
+        if state["to_act"] != 0:
+            break
+        body = {"version": state["version"], "action": state["legal_actions"][0]}
+        assert host.post(f"/api/games/{gid}/actions", json=body).status_code == 200
+        state = host.get(f"/api/games/{gid}/state").json()
     version = host.get(f"/api/games/{gid}").json()["version"]
     state = guest.get(f"/api/games/{gid}/state").json()
-    if state["to_act"] == 1:
-        assert state["legal_actions"] and state["version"] == version
-        time.sleep(0.1)  # no bot takes the decision away from its owner
-        assert guest.get(f"/api/games/{gid}/state").json()["version"] == version
+    assert state["to_act"] == 1
+    assert state["legal_actions"] and state["version"] == version
+    # Every change above poked the bot runner (on the app's loop, before its reply came back);
+    # once it is idle it has looked at the game and left the decision to its owner.
+    assert live_client.portal.call(bot_app.state.bot_runner.idle)
+    assert guest.get(f"/api/games/{gid}/state").json()["version"] == version
 
 
 def test_only_a_disconnected_player_is_replaced_after_the_grace_period(
@@ -295,7 +307,9 @@ def test_a_restarted_server_resumes_a_bot_turn(
         assert host.post(f"/api/games/{gid}/actions", json=body).status_code == 200
         state = host.get(f"/api/games/{gid}/state").json()
     waiting_at = state["version"]
-    time.sleep(0.1)
+    # Without its lifespan this app never started its bot runner: nothing can play the bot's
+    # turn here (the second app below must find it waiting).
+    assert first.state.bot_runner.loop is None
     assert host.get(f"/api/games/{gid}").json()["version"] == waiting_at  # nobody plays it
     host.close()
     first.state.engine.dispose()

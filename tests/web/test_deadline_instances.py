@@ -13,6 +13,7 @@ import pytest
 from tests.realtime.helpers import Server
 
 
+@pytest.mark.server
 @pytest.mark.timeout(120)
 def test_two_instances_act_on_each_timeout_once(tmp_path: Path, make_postgres_db: object) -> None:
     url = make_postgres_db()  # type: ignore[operator]

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.settings import Settings
 from app.web.throttle import Throttles
+
+# SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).
+pytestmark = pytest.mark.one_database
 
 Factory = Callable[..., TestClient]
 Start = Callable[..., tuple[int, list[TestClient]]]

@@ -40,6 +40,7 @@ def play_to_the_end(gid: int, clients: list[TestClient], limit: int = 2000) -> i
     raise AssertionError(f"game {gid} did not end in {limit} moves")
 
 
+@pytest.mark.slow  # whole games over HTTP
 @pytest.mark.parametrize("players", [2, 4])
 def test_play_a_whole_game(start_game: Start, client_factory: Factory, players: int) -> None:
     gid, clients = start_game(players)

@@ -11,6 +11,9 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
 
+# SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).
+pytestmark = pytest.mark.one_database
+
 Factory = Callable[..., TestClient]
 Start = Callable[..., tuple[int, list[TestClient]]]
 

@@ -21,6 +21,7 @@ from app.services.accounts import users
 from app.services.tables import lookalikes
 from app.shared.errors import ServiceError
 from app.web.inputs import CONTROL, has_control
+from tests.tiers import examples
 
 Factory = Callable[..., TestClient]
 
@@ -161,7 +162,7 @@ def test_schema_valid_create_requests_are_accepted(client_factory: Factory) -> N
     assert r.status_code == 422 and _code(r) == "unknown_bot_level"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.from_regex(users.NAME_INPUT, fullmatch=True).filter(lambda s: len(s) <= 24))
 def test_every_name_the_schema_allows_is_a_valid_name(name: str) -> None:
     """The schema's name pattern (Python `re`, as schemathesis reads it) implies the service's
@@ -177,7 +178,7 @@ def test_every_name_the_schema_allows_is_a_valid_name(name: str) -> None:
     users.clean_display_name(name)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.from_regex(users.USERNAME_INPUT, fullmatch=True))
 def test_every_username_the_schema_allows_is_valid(username: str) -> None:
     users.clean_username(username)

@@ -6,7 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from fastapi.testclient import TestClient
+
+# SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).
+pytestmark = pytest.mark.one_database
 
 
 def _spec(choice: str) -> dict:

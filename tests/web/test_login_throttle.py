@@ -104,6 +104,7 @@ def test_instances_sharing_redis_count_together(redis_url: str) -> None:
     a.check(user, "203.0.113.10")  # the same name from another address is fine
 
 
+@pytest.mark.server
 def test_redis_down_fails_open_with_a_log_line(
     sqlite_url: str, make_settings: Callable[..., Settings], caplog: pytest.LogCaptureFixture
 ) -> None:

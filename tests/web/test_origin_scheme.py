@@ -10,6 +10,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.shared.http import origin_allowed
 
+# SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).
+pytestmark = pytest.mark.one_database
+
 Factory = Callable[..., TestClient]
 NONE: frozenset[str] = frozenset()
 

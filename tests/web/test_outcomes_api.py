@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+
+# SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).
+pytestmark = pytest.mark.one_database
 
 Factory = Callable[..., TestClient]
 Start = Callable[..., tuple[int, list[TestClient]]]

@@ -9,6 +9,9 @@ from html.parser import HTMLParser
 import pytest
 from fastapi.testclient import TestClient
 
+# SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).
+pytestmark = pytest.mark.one_database
+
 PAGES = [
     "/",
     "/rules",

@@ -51,6 +51,7 @@ def test_instances_sharing_redis_share_chat_and_creation_limits(
     assert other.chat.allow(42) is None
 
 
+@pytest.mark.server
 def test_chat_limiter_fails_open_when_redis_is_down(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

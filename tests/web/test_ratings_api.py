@@ -192,6 +192,7 @@ def test_prediction_is_for_rated_tables_that_the_caller_may_see(
     assert ann.get(f"/api/games/{game['id']}/prediction").status_code == 200
 
 
+@pytest.mark.slow  # plays rated games to the end
 def test_profiles_tell_no_secret_r60(
     app: FastAPI, client_factory: Callable[..., TestClient]
 ) -> None:

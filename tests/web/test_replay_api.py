@@ -70,6 +70,7 @@ def _walk(replay: dict) -> list[dict]:
     return docs
 
 
+@pytest.mark.slow  # whole games, every frame
 @pytest.mark.parametrize(("players", "expansion", "seed"), [(3, False, 1), (4, True, 2)])
 def test_every_frame_is_the_engines_view_with_every_hand_R60(
     app, start_game: Start, client_factory: Factory, players, expansion, seed

@@ -69,7 +69,10 @@ def _play(clients: list[httpx.Client], gid: int, moves: int) -> int:
     return version
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.server
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
 def test_sigkill_loses_no_acknowledged_move(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

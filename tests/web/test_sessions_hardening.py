@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app.db.models import AuthSession, User
 from app.services.accounts import users
+
+# SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).
+pytestmark = pytest.mark.one_database
 
 Factory = Callable[..., TestClient]
 PASSWORD = "sea dragons!"

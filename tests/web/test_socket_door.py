@@ -12,6 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+# SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).
+pytestmark = pytest.mark.one_database
+
 Factory = Callable[..., TestClient]
 
 

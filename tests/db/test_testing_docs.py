@@ -1,0 +1,44 @@
+"""docs/testing.md and the README say how the suite runs: the markers, the commands and the
+SQLite-only modules they name are the ones the code has."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests import tiers
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "testing.md").read_text()
+README = (ROOT / "README.md").read_text()
+TEST_COMMAND = (
+    "python3 -m venv .venv && .venv/bin/pip install -q -e '.[dev]' && .venv/bin/python -m pytest"
+)
+FAST_COMMAND = ".venv/bin/python -m pytest -m fast"
+
+
+def test_every_marker_is_described() -> None:
+    for name in [*tiers.NEEDS, tiers.FAST, tiers.ONE_DATABASE]:
+        assert f"| `{name}` |" in DOC, f"docs/testing.md does not describe the marker {name}"
+
+
+def test_the_readme_ci_and_the_doc_give_the_same_commands() -> None:
+    assert TEST_COMMAND in README and TEST_COMMAND in DOC
+    assert TEST_COMMAND in (ROOT / ".ci" / "run").read_text()  # CI runs the README's command
+    assert FAST_COMMAND in README and FAST_COMMAND in DOC
+
+
+def test_the_sqlite_only_modules_are_the_ones_named() -> None:
+    marked = {
+        path.name
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if re.search(r"^pytestmark = .*one_database", path.read_text(), re.MULTILINE)
+    }
+    assert marked, "no module is marked one_database: the pattern or the marks changed"
+    section = DOC.split("## Postgres", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`(test_\w+\.py)`", section))
+    assert named == marked
+
+
+def test_the_worker_limit_is_the_documented_one() -> None:
+    assert f"up to {tiers.MAX_WORKERS} workers" in " ".join(DOC.split())
