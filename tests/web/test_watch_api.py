@@ -91,7 +91,13 @@ def test_summaries_are_public_small_and_filtered(
         assert len(json.dumps(g, separators=(",", ":")).encode()) < 2048
     summary = listed[three["id"]]
     assert summary["v"] == 6 and summary["players"] == 3 and summary["clock"] == "none"
-    assert summary["seats"][0] == {"name": "ann", "user": "ann", "bot": None, "rating": None}
+    assert summary["seats"][0] == {
+        "name": "ann",
+        "user": "ann",
+        "bot": None,
+        "bot_name": None,  # a bot seat names its bot here, for the page to word its level
+        "rating": None,
+    }
     assert len(summary["board"]["rows"]) == 225
     # No card in anyone's hand, Reefs or choice appears in it.
     with app.state.sessionmaker() as db:
