@@ -15,6 +15,7 @@ from app.main import create_app
 from app.services.tables import presence
 from app.services.tables.names import bot_name
 from app.settings import Settings
+from app.shared.clock import SYSTEM_CLOCK, Clock, FakeClock
 
 GRACE_S = (
     1.0  # small, so the tests can outwait it; not so small that a busy machine misses a heartbeat
@@ -22,7 +23,15 @@ GRACE_S = (
 
 
 @pytest.fixture
-def live_client(database_url: str, make_settings: Callable[..., Settings]) -> Iterator[TestClient]:
+def clock() -> Clock:
+    """The app's clock: the machine's, unless a test moves a FakeClock (parametrize `clock`)."""
+    return SYSTEM_CLOCK
+
+
+@pytest.fixture
+def live_client(
+    database_url: str, make_settings: Callable[..., Settings], clock: Clock
+) -> Iterator[TestClient]:
     """A client whose app runs its lifespan (so the bot runner plays), bots moving at once."""
     settings = make_settings(
         database_url,
@@ -30,7 +39,7 @@ def live_client(database_url: str, make_settings: Callable[..., Settings]) -> It
         bot_budget_seconds=0.05,
         bot_grace_seconds=GRACE_S,
     )
-    application = create_app(settings)
+    application = create_app(settings, clock)
     with TestClient(application) as client:  # enters the lifespan: runner and hub start
         yield client
     application.state.engine.dispose()
@@ -239,25 +248,21 @@ def test_a_player_who_left_is_replaced_and_takes_the_seat_back(
     assert guest.get(f"/api/games/{gid}/state").json()["version"] == version
 
 
+@pytest.mark.parametrize("clock", [FakeClock()])
 def test_only_a_disconnected_player_is_replaced_after_the_grace_period(
-    player: Callable[[str], TestClient], monkeypatch: pytest.MonkeyPatch
+    player: Callable[[str], TestClient], monkeypatch: pytest.MonkeyPatch, clock: FakeClock
 ) -> None:
+    """The app reads the time from the clock this test moves: no waiting, no stalls."""
     # Every request counts (no write throttling), as the tiny grace period needs.
     monkeypatch.setattr(presence, "MIN_WRITE_INTERVAL_S", 0.0)
     gid, host, guest = _live_pair(player)
     url = f"/api/games/{gid}/seats/1/bot"
-    deadline = time.monotonic() + 2 * GRACE_S
-    refused = 0
-    while time.monotonic() < deadline:  # the guest keeps polling: still here
-        polled = time.monotonic()
+    for _ in range(12):  # the guest keeps polling over twice the grace period: still here
         assert guest.get(f"/api/games/{gid}/state").status_code == 200
+        clock.advance(GRACE_S / 6)
         r = host.post(url, json={"level": "greedy"})
-        if time.monotonic() - polled < GRACE_S / 2:  # else the machine stalled: no verdict
-            assert _code(r) == (409, "player_present"), r.text
-            refused += 1
-        time.sleep(GRACE_S / 6)
-    assert refused
-    time.sleep(GRACE_S + 0.2)  # the guest went quiet
+        assert _code(r) == (409, "player_present"), r.text
+    clock.advance(GRACE_S + 0.2)  # the guest went quiet
     r = host.post(url, json={"level": "greedy"})
     assert r.status_code == 200, r.text
     assert r.json()["seats"][1]["stand_in_for"] == "Morgawr"
@@ -283,6 +288,8 @@ def test_an_open_socket_keeps_the_player_present(
     url = f"/api/games/{gid}/seats/1/bot"
     with guest.websocket_connect(f"/ws/games/{gid}") as ws:
         assert ws.receive_json()["type"]  # the first frame: the socket is being served
+        # Real time here: the room's heartbeat (on the event loop's own clock) is what keeps
+        # the player present, so the test outwaits it rather than moving a clock.
         time.sleep(2 * GRACE_S)  # no HTTP requests from the guest, only the socket
         assert _code(host.post(url, json={"level": "random"})) == (409, "player_present")
     time.sleep(GRACE_S + 0.3)  # disconnected past the grace period
