@@ -18,6 +18,7 @@ from sqlalchemy import select
 from app.db.models import Game
 from app.main import create_app
 from app.settings import Settings
+from app.shared.clock import FakeClock
 
 Factory = Callable[..., TestClient]
 
@@ -111,36 +112,38 @@ def test_a_live_bank_keeps_none_of_the_extra_time(client_factory: Factory) -> No
 
 @pytest.fixture
 def fast_app(database_url: str, make_settings: Callable[..., Settings]) -> FastAPI:
+    """An app whose clock the test moves; its own deadline sweep idles (the test sweeps)."""
     settings = make_settings(
-        database_url, clock_sweep_seconds=0.1, bot_delay_seconds=0, bot_sweep_seconds=0.2
+        database_url, clock_sweep_seconds=3600, bot_delay_seconds=0, bot_sweep_seconds=0.2
     )
-    return create_app(settings)
+    return create_app(settings, FakeClock())
 
 
 def test_the_sweep_keeps_to_the_extended_deadline(fast_app: FastAPI) -> None:
-    """A 2 s turn extended by 3 s does not run out at 2 s; it runs out after 5 s, when a late
-    ask is refused (time_is_up or, once the bot has the seat, seat_has_bot)."""
+    """A 2 s turn extended by 3 s does not run out at 2 s; it runs out after 5 s, and the bot
+    then plays the turn. The app's clock is moved, not waited for."""
+    clock = fast_app.state.context.clock
+    sweeper = fast_app.state.deadlines
     with TestClient(fast_app) as ann, TestClient(fast_app) as bob:
         ann.post("/api/session/guest", json={"name": "Ann"})
         bob.post("/api/session/guest", json={"name": "Bob"})
-        clock = {"mode": "daily", "per_turn": 2, "extension": 3}
-        game = ann.post("/api/games", json={"players": 2, "first_player": 0, "clock": clock})
+        settings = {"mode": "daily", "per_turn": 2, "extension": 3}
+        game = ann.post("/api/games", json={"players": 2, "first_player": 0, "clock": settings})
         gid = game.json()["id"]
         bob.post(f"/api/games/{gid}/join", json={"invite_code": game.json()["invite_code"]})
-        began = time.monotonic()
         assert ann.post(f"/api/games/{gid}/start").status_code == 200
         assert ann.post(f"/api/games/{gid}/clock/extend").status_code == 200
-        # Past the 2 s the turn had: still Ann's, no timeout (the sweep runs every 0.1 s).
-        while time.monotonic() - began < 3.0:
-            time.sleep(0.05)
+        clock.advance(3.0)  # past the 2 s the turn had
+        assert sweeper.sweep() == []  # nothing due: still Ann's, no timeout
         c = _clock(ann, gid)
         assert c["turn"] == 1 and c["timeouts"] == [0, 0], c
-        # After 5 s it runs out: the bot plays Ann's turn.
+        clock.advance(1.9)  # 4.9 s: not yet
+        assert sweeper.sweep() == []
+        clock.advance(0.2)  # 5.1 s: it runs out, and the bot plays Ann's turn
+        [claimed] = sweeper.sweep()
+        assert (claimed.game_id, claimed.seat) == (gid, 0)
         deadline = time.monotonic() + 30
-        while _clock(ann, gid)["turn"] == 1:
+        while _clock(ann, gid)["turn"] == 1:  # the bot runner plays the rest of the turn
             assert time.monotonic() < deadline, "the extended turn never ran out"
             time.sleep(0.05)
-        took = time.monotonic() - began
-        assert took >= 5.0, took
         assert _clock(ann, gid)["timeouts"][0] == 1
-        print(f"\na 2 s turn extended by 3 s ran out after {took:.2f} s")
