@@ -424,7 +424,7 @@ async def test_redis_bus_tells_channels_whose_messages_it_lost_once_publishing_w
     lost, other = f"t:{uuid.uuid4().hex}", f"t:{uuid.uuid4().hex}"
     try:
         async with listener.subscribe(lost) as sub:
-            await asyncio.sleep(0.1)  # the SUBSCRIBE is acknowledged
+            await _subscribed(redis_url, lost)  # the SUBSCRIBE took effect
             working = sender._redis.publish
 
             async def away(channel: str, message: str) -> None:
