@@ -249,8 +249,8 @@ def test_the_lobby_sign_up_account_tutorial_and_other_pages_read_spanish(
         ("/watch", "#watch-games li"),
         ("/tv", "#tv-info"),
         ("/learn", "[data-lesson=base]"),
-        ("/learn?lesson=base", "#lesson .lesson-title"),
-        ("/learn?lesson=deep", "#lesson .lesson-title"),
+        ("/learn?lesson=base", "#lesson .lesson-do"),
+        ("/learn?lesson=deep", "#lesson .lesson-do"),
     ]:
         for page in pages.values():
             page.goto(url + path)
@@ -269,7 +269,7 @@ def test_english_pages_have_no_clipped_label(browser: Any, real_server: str) -> 
     """The clipping half of the check in English too (its words are the source)."""
     ctx = browser.new_context(locale="en-GB", viewport=SIZES["phone"])
     page = ctx.new_page()
-    for path, ready in [("/", "#identity .tabs"), ("/learn?lesson=deep", "#lesson .lesson-title")]:
+    for path, ready in [("/", "#identity .tabs"), ("/learn?lesson=deep", "#lesson .lesson-do")]:
         page.goto(url := real_server + path)
         page.wait_for_selector(ready, timeout=30_000)
         page.evaluate(SETTLED)

@@ -13,7 +13,7 @@ import pytest
 
 from tests.realtime.helpers import PrivateRedis, Server, TcpProxy, WsClient, cookie_of, new_game
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.server]  # private redis-servers, servers
 
 # The bus's reconnect backs off to at most 5 s between tries; then one read of the chat.
 CATCH_UP_BOUND_S = 5.0 + 5.0

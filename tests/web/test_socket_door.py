@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import inspect
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -42,19 +43,21 @@ def test_a_sockets_frames_are_in_the_readers_language(client_factory: Factory) -
         assert ws.receive_json()["message"] == "there is no game 987654"
 
 
+def _suspended() -> list[Any]:
+    gc.collect()
+    return [o for o in gc.get_objects() if inspect.iscoroutine(o) and o.cr_frame is not None]
+
+
 def test_an_open_socket_holds_no_frame_of_the_http_stack(client_factory: Factory) -> None:
     host = client_factory("Host")
     gid = host.post("/api/games", json={"players": 2}).json()["id"]
+    # Coroutines other tests of this process left suspended are not this socket's.
+    before = {id(obj) for obj in _suspended()}
     with host.websocket_connect(f"/ws/games/{gid}") as ws:
         ws.send_json({"type": "ping"})
         while ws.receive_json()["type"] != "pong":  # answered from the message loop
             pass
-        gc.collect()
-        suspended = {
-            obj.cr_code.co_qualname
-            for obj in gc.get_objects()
-            if inspect.iscoroutine(obj) and obj.cr_frame is not None
-        }
+        suspended = {obj.cr_code.co_qualname for obj in _suspended() if id(obj) not in before}
     assert "_serve" in suspended  # the socket's message loop is waiting for a frame
     stack = {"Starlette.__call__", "ServerErrorMiddleware.__call__", "LanguageMiddleware.__call__"}
     assert not suspended & stack, suspended & stack
