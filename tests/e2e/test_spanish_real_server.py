@@ -99,6 +99,18 @@ def test_lobby_and_table_in_spanish(browser: Any, real_server: str) -> None:
     assert page.title().startswith("● Tu turno · ")
 
     # Pick a card: the board's label and the placement's words are Spanish too.
+    # A placement must be legal now, or picking a card only looks (the label says so): play on
+    # through the API until this turn's decision is a placement.
+    for _ in range(20):
+        _my_turn(page)
+        state = page.request.get(url + f"/api/games/{game_id}/state").json()
+        if any(a["type"] == "place" for a in state["legal_actions"]):
+            break
+        legal = [a for a in state["legal_actions"] if a["type"] != "pass"] or state["legal_actions"]
+        body = {"version": state["version"], "action": legal[0]}
+        assert page.request.post(url + f"/api/games/{game_id}/actions", data=body).ok
+        page.wait_for_function("v => window.seadragons.state.version > v", arg=state["version"])
+    page.wait_for_function("v => window.seadragons.state.version >= v", arg=state["version"])
     page.click("#hand .card.pattern >> nth=0")
     page.wait_for_function(
         "() => (document.getElementById('board').getAttribute('aria-label') || '')"
