@@ -52,6 +52,23 @@ def _status(db: Session, game_id: int) -> str | None:
     return db.scalar(select(Game.status).where(Game.id == game_id))
 
 
+def _up_to_the_last_move(
+    db: Session, road: MoveRoad, game: Game, seated: list[User]
+) -> MoveCommand:
+    """Play the first legal action for whoever is to act until the next would end the game;
+    that last move, not committed."""
+    while True:
+        current = lobby.get_game(db, game.id)
+        state = games.load_state(db, current)
+        seat = rules.to_act(state)
+        action = rules.legal_actions(state, seat)[0]
+        command = MoveCommand(game.id, current.version, action, user_id=seated[seat].id)
+        if rules.is_over(rules.apply(state, action, seat)[0]):
+            return command
+        _commit(road, command)
+        db.expire_all()
+
+
 def _commit(road: MoveRoad, command: MoveCommand) -> Committed:
     with road.sessions() as db:
         return road.commit_in(db, command)
@@ -116,20 +133,12 @@ def test_an_effect_that_fails_undoes_the_finishing_move(
 
     road.effects.on_finish("broken", broken)
     game, seated = live_game(2)
-    while True:
-        current = lobby.get_game(db, game.id)
-        state = games.load_state(db, current)
-        seat = rules.to_act(state)
-        action = rules.legal_actions(state, seat)[0]
-        if rules.is_over(rules.apply(state, action, seat)[0]):
-            break
-        _commit(road, MoveCommand(game.id, current.version, action, user_id=seated[seat].id))
-        db.expire_all()
+    last = _up_to_the_last_move(db, road, game, seated)
     with pytest.raises(RuntimeError):
-        _commit(road, MoveCommand(game.id, current.version, action, user_id=seated[seat].id))
+        _commit(road, last)
     db.expire_all()
     after = lobby.get_game(db, game.id)
-    assert (after.status, after.version) == ("live", current.version)
+    assert (after.status, after.version) == ("live", last.version)
 
 
 def test_a_stale_move_on_a_known_state_is_refused_from_one_read_not_decided_again(
@@ -262,16 +271,7 @@ def test_two_finishing_moves_at_once_run_the_effects_once(
     road = road_for(sessions, Notifier())
     road.effects.on_finish("count", lambda _db, game_id: ran.append(game_id))
     game, seated = live_game(2)
-    while True:
-        current = lobby.get_game(db, game.id)
-        state = games.load_state(db, current)
-        seat = rules.to_act(state)
-        action = rules.legal_actions(state, seat)[0]
-        if rules.is_over(rules.apply(state, action, seat)[0]):
-            break
-        _commit(road, MoveCommand(game.id, current.version, action, user_id=seated[seat].id))
-        db.expire_all()
-    last = MoveCommand(game.id, current.version, action, user_id=seated[seat].id)
+    last = _up_to_the_last_move(db, road, game, seated)
     outcomes = []
     for _ in range(2):
         try:

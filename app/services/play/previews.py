@@ -10,7 +10,7 @@ import app.engine as rules
 from app.db.models import Game
 from app.engine import preview
 from app.i18n import t_, translate_outcome
-from app.services.play.games import load_state
+from app.services.play.games import check_playable, load_state
 from app.services.tables.lobby import seat_of, visible_game
 from app.shared.errors import ServiceError
 
@@ -27,17 +27,7 @@ def seat_to_act(db: Session, game_id: int, user_id: int, version: int) -> tuple[
         raise ServiceError("not_seated", t_("you have no seat in game {game_id}", game_id=game_id))
     if seat.bot_level is not None:
         raise ServiceError("seat_has_bot", "a bot is playing your seat; take it back first")
-    if game.status != "live":
-        raise ServiceError("not_started" if game.status == "open" else "game_over", "not live")
-    if version != game.version:
-        raise ServiceError(
-            "stale_version",
-            t_(
-                "the game is at version {version}, not {version2}",
-                version=game.version,
-                version2=version,
-            ),
-        )
+    check_playable(game, version)
     state = load_state(db, game)
     if state.turn.seat != seat.seat:
         raise ServiceError(
