@@ -157,7 +157,10 @@ def redis_url() -> str:
     its channels with the database number, no pub/sub channels either."""
     if not _reachable(REDIS_HOST, REDIS_PORT):
         service_missing("Redis", f"nothing listens on {REDIS_HOST}:{REDIS_PORT}")
-    return f"redis://{REDIS_HOST}:{REDIS_PORT}/{15 - tiers.worker_index()}"
+    # SEADRAGONS_TEST_REDIS_DB moves the base, so two runs side by side (two worktrees) share
+    # no channels either.
+    base = int(os.environ.get("SEADRAGONS_TEST_REDIS_DB", "15"))
+    return f"redis://{REDIS_HOST}:{REDIS_PORT}/{base - tiers.worker_index()}"
 
 
 @pytest.fixture(scope="session")
