@@ -128,8 +128,12 @@ def test_the_spectator_delay_schema_takes_what_the_service_takes(
     assert not create.is_valid({**body, "clock": daily})
 
 
+# Code points that Python's Unicode database (14.0 in 3.11) leaves unassigned are left out: the
+# schema's validator carries newer tables (U+1E4D0, Nag Mundari, is a letter since Unicode 15),
+# so for those the two disagree by the Unicode version, not by the pattern; the server (older
+# tables) refuses them, which is the safe side. Surrogates (Cs) cannot be sent as text at all.
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=24))
+@given(st.text(st.characters(exclude_categories=("Cn", "Cs")), max_size=24))
 def test_the_name_pattern_reads_as_the_server_reads_it(name: str) -> None:
     """The schema's dialect reads `\\w` as ASCII: the schema spells out what Python's means."""
     schema = jsonschema_rs.validator_for({"type": "string", "pattern": users.NAME_SCHEMA})
