@@ -63,12 +63,9 @@ def _account(db: Session, name: str) -> User:
     return users.register(db, name.lower(), "correct horse battery", None, None)[0]
 
 
-def _daily(
-    db: Session, players: list[User], clock: dict[str, Any], extra: dict[str, Any] | None = None
-) -> Game:
-    game = lobby.create_game(
-        db, players[0], len(players), extra_options={"first_player": 0, **(extra or {})}, clock=clock
-    )
+def _daily(db: Session, players: list[User], clock: dict[str, Any]) -> Game:
+    first = {"first_player": 0}
+    game = lobby.create_game(db, players[0], len(players), extra_options=first, clock=clock)
     for user in players[1:]:
         lobby.join_game(db, game.id, user)
     return lobby.start_game(db, game.id, players[0])
@@ -92,7 +89,9 @@ def _deadline(db: Session, game_id: int) -> datetime:
 
 
 def _sweeper(sessions: sessionmaker[Session], timeouts_to_bot: int = 2) -> DeadlineSweeper:
-    return DeadlineSweeper(sessions, Notifier(), bot_level="random", timeouts_to_bot=timeouts_to_bot)
+    return DeadlineSweeper(
+        sessions, Notifier(), bot_level="random", timeouts_to_bot=timeouts_to_bot
+    )
 
 
 # --- vacations stop daily clocks ---------------------------------------------------------------
