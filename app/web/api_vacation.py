@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
@@ -34,7 +34,10 @@ class VacationIn(Body):
     """Exactly one of `days` (whole days from now) and `until` (the date one is back, UTC)."""
 
     days: int | None = Field(default=None, ge=1, le=366, examples=[7])
-    until: dt.date | None = Field(default=None, examples=["2026-12-24"])
+    # A JSON string "YYYY-MM-DD" (the body is strict, so the date is parsed here, not coerced).
+    until: Annotated[dt.date | None, Field(strict=False)] = Field(
+        default=None, examples=["2026-12-24"]
+    )
 
 
 def _allowance(settings: Any) -> vacations.Allowance:
