@@ -332,3 +332,12 @@ async def _bots_play_until_bob(sessions: sessionmaker[Session], game_id: int) ->
         assert await runner.idle()
     finally:
         await runner.stop()
+
+
+def test_a_rematch_keeps_the_tables_grace_and_bank_cap() -> None:
+    """A rematch copies the clock's settings as they were (rematch.py, `summary`)."""
+    made = clocks.new_clock({"mode": "daily", "per_turn": 600, "grace": 0, "bank_cap": 120}, 10**6)
+    assert made is not None
+    big = 10**9
+    again = clocks.new_clock(clocks.summary(made), big, None, clocks.DailyRules(0, big, 0, big))
+    assert again is not None and (again["grace"], again["bank_cap"]) == (0, 120)
