@@ -19,9 +19,11 @@ test("a seat's bank is the server's number; none without a cap or outside daily 
   assert.equal(bankOf({ mode: "none" }, 0), null);
 });
 
-test("vacation until: the server's time for that seat, else null", () => {
-  assert.equal(vacationUntil(daily, 0), "2026-12-03T11:55:00+00:00");
-  assert.equal(vacationUntil(daily, 1), null);
-  assert.equal(vacationUntil({ mode: "live" }, 0), null);
-  assert.equal(vacationUntil(null, 0), null);
+test("vacation until: the server's time for that seat, else null, and null once it passed", () => {
+  const now = Date.parse("2026-12-02T00:00:00Z");
+  assert.equal(vacationUntil(daily, 0, now), "2026-12-03T11:55:00+00:00");
+  assert.equal(vacationUntil(daily, 1, now), null);
+  assert.equal(vacationUntil(daily, 0, Date.parse("2026-12-03T11:55:01Z")), null);
+  assert.equal(vacationUntil({ mode: "live" }, 0, now), null);
+  assert.equal(vacationUntil(null, 0, now), null);
 });

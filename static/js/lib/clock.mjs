@@ -61,9 +61,13 @@ export function bankOf(clock, seat) {
   return clock.banks[seat] ?? null;
 }
 
-/** When `seat`'s player is back from vacation (the server's ISO time), or null. */
-export function vacationUntil(clock, seat) {
-  return (clock && Array.isArray(clock.vacation_until) && clock.vacation_until[seat]) || null;
+/**
+ * When `seat`'s player is back from vacation (the server's ISO time), or null; null too once
+ * that time has passed at `nowMs` (the server drops it at the next turn).
+ */
+export function vacationUntil(clock, seat, nowMs = Date.now()) {
+  const until = (clock && Array.isArray(clock.vacation_until) && clock.vacation_until[seat]) || null;
+  return until && Date.parse(until) > nowMs ? until : null;
 }
 
 /** Whether `seat`'s clock is the one running now. */

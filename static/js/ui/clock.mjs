@@ -60,7 +60,7 @@ export class ClockPanel {
         // Daily tables: the seat's time bank and its owner's vacation, both as the server says.
         const bank = bankOf(clock, r.seat);
         const banked = bank === null ? null : h("span.badge.clock-bank", { title: t("clock.bank_title") }, t("clock.bank", { time: formatSeconds(bank) }));
-        const until = vacationUntil(clock, r.seat);
+        const until = vacationUntil(clock, r.seat, this.now());
         const away = until ? h("span.badge.clock-vacation", {}, t("clock.vacation_until", { date: formatDateTime(until) })) : null;
         r.row = h("li.clock-row", { dataset: { seat: r.seat } }, h("span.clock-name", {}, names?.[r.seat] ?? seatLabel(r.seat), r.seat === mySeat ? ` ${t("clock.you")}` : ""), r.time, out, banked, away);
         return r.row;
