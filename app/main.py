@@ -45,6 +45,7 @@ from app.web import (
     api_rematch,
     api_replays,
     api_users,
+    api_vacation,
     api_watch,
     errors,
     health,
@@ -204,6 +205,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.include_router(api_replays.router)  # replays of finished games from the engine
     app.include_router(api_bots.router)
     app.include_router(api_account.router)  # email notices
+    app.include_router(api_vacation.router)  # vacation days (daily clocks stand still)
     app.include_router(api_me.router)  # your games
     app.include_router(api_rematch.router)  # rematch
     app.include_router(api_analysis.router)  # game review

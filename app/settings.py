@@ -227,6 +227,15 @@ class Settings(BaseSettings):
     # Tutorials (/api/learn, app/tutorial): the most answers (the learner's moves so far) one
     # request may send; every lesson has fewer steps, and each answer is one engine move replayed.
     learn_answers_max: int = 64
+    # Slow games that survive real life (app/services/tables/vacations.py, clocks.py "daily"):
+    # whole vacation days per account and calendar year (UTC; 0: no vacations); a daily table's
+    # default and longest grace after a missed deadline before a bot takes the seat; and the
+    # default and largest time bank a daily seat may carry over (seconds).
+    vacation_days_per_year: int = Field(default=30, ge=0, le=366)
+    clock_daily_grace_seconds: int = Field(default=86400, ge=0)
+    clock_daily_max_grace_seconds: int = Field(default=7 * 86400, ge=0)
+    clock_daily_bank_cap_seconds: int = Field(default=2 * 86400, ge=0)
+    clock_daily_max_bank_cap_seconds: int = Field(default=7 * 86400, ge=0)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

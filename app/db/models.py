@@ -406,3 +406,23 @@ class GameAnalysis(Base):
     analysis: Mapped[dict[str, Any]] = mapped_column(JsonType)
     cpu_seconds: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class Vacation(Base):
+    """An account's days away (app/services/tables/vacations.py): its daily clocks stand still
+    from `starts_at` to `ends_at` (moved to the moment it was ended early). `days`: the whole
+    days it counts against the allowance of `year`, the calendar year (UTC) it started in."""
+
+    __tablename__ = "vacations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    ends_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    days: Mapped[int] = mapped_column(Integer)
+    year: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        Index("ix_vacations_user_id_year", "user_id", "year"),
+        Index("ix_vacations_user_id_ends_at", "user_id", "ends_at"),
+    )

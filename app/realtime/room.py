@@ -330,6 +330,7 @@ class Room:
         over = new.status == "finished"
         fresh = [m for m in new.moves if old is None or m.seq > old.version]
         previous = old.version if old is not None else None
+        moved_clock = old is not None and old.clock != new.clock
         self.snap = new
         by_key: dict[ViewerKey, list[Connection]] = {}
         for conn in self.conns:
@@ -368,7 +369,9 @@ class Room:
                     conn.version, conn.status = change.version, new.status
                     continue
                 # (A spectator not holding the previous version gets frames of its own.)
-                frames = viewer_frames.change_frames(conn, key, doc, patch, logs, new, previous)
+                frames = viewer_frames.change_frames(
+                    conn, key, doc, patch, logs, new, previous, moved_clock
+                )
                 if conn is mover:
                     frames.append(ack)  # right behind its own patch
                     mover = None

@@ -47,13 +47,18 @@ def change_frames(
     logs: list[str],
     new: GameSnap,
     previous: int | None,
+    clock_moved: bool = False,
 ) -> list[str]:
-    """What the change to `new` brings `conn`, in order (the socket's state advanced to it)."""
+    """What the change to `new` brings `conn`, in order (the socket's state advanced to it).
+    `clock_moved`: the clock changed since the room's previous snapshot."""
     frames: list[str] = []
     if key != conn.key or conn.version is None:
         frames.append(state_of(new, conn, key, doc))
     elif conn.version == new.version:
-        pass  # a lobby-only change (seats) that left this viewer's document as it was
+        if previous == new.version and clock_moved:
+            # The clock changed without a move (a vacation, extra time): the state again.
+            frames.append(state_of(new, conn, key, doc))
+        # else a lobby-only change (seats) that left this viewer's document as it was
     elif patch is not None and conn.version == previous:
         frames.append(patch)
         conn.version = new.version

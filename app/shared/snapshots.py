@@ -66,10 +66,12 @@ class GameSnap:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
     def same_as(self, other: GameSnap | None) -> bool:
-        """Nothing a viewer could see has changed."""
+        """Nothing a viewer could see has changed (the clock included: a vacation or an extension
+        changes it without a move)."""
         if other is None:
             return False
-        return (self.status, self.version, self.seats) == (other.status, other.version, other.seats)
+        mine = (self.status, self.version, self.seats, self.clock)
+        return mine == (other.status, other.version, other.seats, other.clock)
 
     def bots(self) -> tuple[str | None, ...]:
         """Per seat: the level of the bot playing it now, if any."""

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body, Query
 
 from app.services.play import games
-from app.services.tables import lobby, presence, seats
+from app.services.tables import clocks, lobby, presence, seats
 from app.services.watching import spectator_delay
 from app.shared.moves import MoveCommand
 from app.web.deps import (
@@ -63,15 +63,16 @@ def create_game(
         body.visibility,
         extra,
         notifier=notifier,
-        clock=body.clock.model_dump() if body.clock is not None else None,
+        clock=body.clock.model_dump(exclude_none=True) if body.clock is not None else None,
         max_clock_seconds=settings.clock_max_seconds,
         max_clock_extension=settings.clock_max_extension_seconds,
+        daily_rules=clocks.DailyRules.of(settings),
         max_open=settings.max_open_tables_per_user,
         rated=body.rated,
         spectator_delay=spectator_delay.check_option(
             body.spectator_delay.model_dump(exclude_none=True) if body.spectator_delay else None,
             rated=body.rated,
-            clock=body.clock.model_dump() if body.clock is not None else None,
+            clock=body.clock.model_dump(exclude_none=True) if body.clock is not None else None,
             max_moves=settings.spectator_delay_max_moves,
             max_seconds=settings.spectator_delay_max_seconds,
         ),

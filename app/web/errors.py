@@ -101,6 +101,11 @@ STATUS: dict[str, int] = {
     "no_extension": 409,
     "already_extended": 409,
     "time_is_up": 409,
+    # vacation days (app/services/tables/vacations.py)
+    "invalid_vacation": 422,
+    "vacation_active": 409,
+    "vacation_too_long": 409,
+    "no_vacation": 409,
     "internal_error": 500,
 }
 

@@ -126,6 +126,12 @@ class DailyClockIn(Body):
     mode: Literal["daily"]
     per_turn: int = Field(ge=1, examples=[86400])
     extension: int = Field(default=0, ge=0, examples=[3600])  # as for a live clock
+    # Seconds after a missed deadline before a bot takes the seat (and keeps it until its owner
+    # takes it back); default SEADRAGONS_CLOCK_DAILY_GRACE_SECONDS, at most ..._MAX_GRACE_SECONDS.
+    grace: int | None = Field(default=None, ge=0, examples=[86400])
+    # The most unused time a seat carries over to its next turn; default
+    # SEADRAGONS_CLOCK_DAILY_BANK_CAP_SECONDS, at most ..._MAX_BANK_CAP_SECONDS.
+    bank_cap: int | None = Field(default=None, ge=0, examples=[172800])
 
 
 ClockIn = Annotated[NoClockIn | LiveClockIn | DailyClockIn, Field(discriminator="mode")]

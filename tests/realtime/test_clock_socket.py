@@ -82,3 +82,25 @@ async def test_an_open_socket_marks_its_seat_until_it_closes(server: Server) -> 
     while _socket_until(server, gid, 0) is not None:
         assert time.monotonic() < deadline + 10, "closing the socket did not clear the mark"
         await asyncio.sleep(0.05)
+
+
+async def test_a_vacation_reaches_open_sockets_without_a_move(server: Server) -> None:
+    """A clock changed without a move (a vacation here) is sent to the sockets at once."""
+    clock = {"mode": "daily", "per_turn": 86400, "bank_cap": 3600}
+    gid, players, _ = await new_game(server, 2, clock=clock)
+    account = {"username": "ann_away", "password": "correct horse battery"}
+    assert (await players[0].post("/api/users", json=account)).status_code == 201
+    watcher = await WsClient("watcher").open(server.ws(gid))
+    await watcher.at_version(0)
+    assert watcher.doc is not None and watcher.doc["clock"]["vacation_until"] == [None, None]
+    r = await players[0].post("/api/me/vacation", json={"days": 2})
+    assert r.status_code == 201, r.text
+    back = r.json()["active"]["ends_at"]
+
+    def away() -> bool:
+        return watcher.doc is not None and watcher.doc["clock"]["vacation_until"] == [back, None]
+
+    await watcher.until(away)
+    http = (await players[1].get(f"/api/games/{gid}/state")).json()["clock"]
+    assert watcher.doc["clock"] == http and watcher.version == 0  # no move was made
+    await watcher.close()

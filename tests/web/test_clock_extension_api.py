@@ -127,7 +127,7 @@ def test_the_sweep_keeps_to_the_extended_deadline(fast_app: FastAPI) -> None:
     with TestClient(fast_app) as ann, TestClient(fast_app) as bob:
         ann.post("/api/session/guest", json={"name": "Ann"})
         bob.post("/api/session/guest", json={"name": "Bob"})
-        settings = {"mode": "daily", "per_turn": 2, "extension": 3}
+        settings = {"mode": "daily", "per_turn": 2, "extension": 3, "grace": 0}
         game = ann.post("/api/games", json={"players": 2, "first_player": 0, "clock": settings})
         gid = game.json()["id"]
         bob.post(f"/api/games/{gid}/join", json={"invite_code": game.json()["invite_code"]})

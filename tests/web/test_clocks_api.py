@@ -100,7 +100,7 @@ def test_a_one_second_turn_runs_out_and_a_bot_plays_it_logged_as_a_timeout(
     with TestClient(fast_app) as host, TestClient(fast_app) as guest:
         host.post("/api/session/guest", json={"name": "Ann"})
         guest.post("/api/session/guest", json={"name": "Bob"})
-        body = {"first_player": 0, "clock": {"mode": "daily", "per_turn": 1}}
+        body = {"first_player": 0, "clock": {"mode": "daily", "per_turn": 1, "grace": 0}}
         game = _create(host, **body).json()
         gid = game["id"]
         guest.post(f"/api/games/{gid}/join", json={"invite_code": game["invite_code"]})

@@ -37,7 +37,7 @@ def test_two_instances_act_on_each_timeout_once(tmp_path: Path, make_postgres_db
         ):
             ann.post("/api/session/guest", json={"name": "Ann"})
             bob.post("/api/session/guest", json={"name": "Bob"})
-            clock = {"mode": "daily", "per_turn": 2}
+            clock = {"mode": "daily", "per_turn": 2, "grace": 0}  # a bot at once
             game = ann.post(
                 "/api/games", json={"players": 2, "first_player": 0, "clock": clock}
             ).json()

@@ -15,7 +15,11 @@ turn ran out (`autoplay`), and a bot (`SEADRAGONS_CLOCK_BOT_LEVEL`) takes the se
 commit, the bot runner plays the rest of the turn like any bot turn; those moves are marked
 `timeout`. When the turn ends the bot gives the seat back (clocks.plan_move), unless this was the
 `SEADRAGONS_CLOCK_TIMEOUTS_TO_BOT`-th timed-out turn in a row: then it keeps it until the owner
-reclaims it. A claim and a move of the owner lock the game row, so exactly one of them wins:
+reclaims it. A daily table with a grace (clocks.py) is due only `grace` seconds after the turn's
+deadline, and its bot keeps the seat at once: the player had the grace, and the bot replaces
+them until they take the seat back. A player on vacation is never due (vacations.py pushes the
+deadline); should a due game's player be away all the same, the claim only moves `due_at` to
+their return. A claim and a move of the owner lock the game row, so exactly one of them wins:
 a move waiting for a claim is refused (`seat_has_bot`); a claim finding the row being moved skips
 the game until the next pass, when the move has moved the clock on.
 """
@@ -35,6 +39,7 @@ from sqlalchemy import and_, select, true, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models import Game, Seat
+from app.services.tables import clocks
 from app.shared.clock import clock_in
 from app.shared.notify import Notifier, notify
 
@@ -112,7 +117,13 @@ def claim_timeout(
         db.rollback()
         log.error("game %s: clock says seat %s, the game seat %s", game_id, clock, seat.seat)
         return game_id
-    keep = clock["timeouts"][seat.seat] + 1 >= timeouts_to_bot
+    back = clocks.away_until(clock, seat.seat, now)
+    if back is not None:  # on vacation: look again once they are back
+        game.due_at = clocks.due_of(clock, back)
+        db.commit()
+        return game_id
+    graced = clock.get("mode") == "daily" and clock.get("grace", 0) > 0
+    keep = graced or clock["timeouts"][seat.seat] + 1 >= timeouts_to_bot
     clock["autoplay"] = {"turn": clock["turn"], "seat": seat.seat, "keep": keep}
     game.clock = clock
     seat.bot_level = bot_level

@@ -16,6 +16,7 @@ from app.services.tables import clocks
 from app.services.tables.lobby import seat_of, visible_game
 from app.services.tables.names import names_key, seat_name
 from app.services.watching import spectator_delay
+from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.state_cache import states_of
 
@@ -48,7 +49,8 @@ def game_state(
     seat = seat_row.seat if seat_row is not None else None
     # While a bot holds the seat, its human owner watches (and may take the seat back later).
     acting = seat if seat_row is not None and seat_row.bot_level is None else None
-    version, to_act, clock = game.version, game.to_act, clocks.public(game.clock)
+    version, to_act = game.version, game.to_act
+    clock = clocks.public(game.clock, now_in(db))
     if seat is None:  # a spectator of a delayed table sees the game as it was (no clock then)
         seen = spectator_delay.spectator_version(db, game)
         if seen != version:

@@ -13,7 +13,15 @@ its owner's choice): handing the seat over just before the deadline sidesteps no
 
 - `live`: every seat has a bank of `initial` seconds; each of its turns adds `per_turn` to the
   bank when it starts, and runs out when the bank is empty; what is left is kept.
-- `daily`: every turn has `per_turn` seconds.
+- `daily`: every turn has `per_turn` seconds plus the seat's time bank: what a turn leaves
+  unused (its deadline minus the moment it ends) is the seat's bank for its next turn, at most
+  `bank_cap` seconds (0: no bank). A daily turn whose deadline passes is the player's still for
+  `grace` more seconds (`due_at` = deadline + grace); then the deadline sweep seats a bot, which
+  keeps the seat (grace > 0) until its owner takes it back (seats.take_seat_back).
+  Vacations (app/services/tables/vacations.py) stop a daily clock: `away[seat]` is when the
+  seat's owner is back; a turn of theirs that runs meanwhile has its deadline pushed by the
+  vacation, and a turn that begins meanwhile starts counting when they are back. Their bank
+  never gains the frozen time.
 - `none`: no clock, no deadlines: the game is exactly as before clocks existed.
 
 A live or daily clock may carry an `extension` (seconds, 0 for none): the person whose turn it
@@ -49,12 +57,35 @@ MODES = ("none", "live", "daily")
 Clock = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class DailyRules:
+    """The server's defaults and bounds for a daily table's options (settings `CLOCK_DAILY_*`)."""
+
+    grace: int = 0  # default seconds after a missed deadline before a bot takes the seat
+    grace_max: int = 7 * 86400
+    bank_cap: int = 0  # default most seconds a seat's time bank holds
+    bank_cap_max: int = 7 * 86400
+
+    @classmethod
+    def of(cls, settings: Any) -> DailyRules:
+        """From the `SEADRAGONS_CLOCK_DAILY_*` settings."""
+        return cls(
+            settings.clock_daily_grace_seconds,
+            settings.clock_daily_max_grace_seconds,
+            settings.clock_daily_bank_cap_seconds,
+            settings.clock_daily_max_bank_cap_seconds,
+        )
+
+
 def new_clock(
-    spec: dict[str, Any] | None, max_seconds: int, max_extension: int | None = None
+    spec: dict[str, Any] | None,
+    max_seconds: int,
+    max_extension: int | None = None,
+    daily: DailyRules | None = None,
 ) -> Clock | None:
-    """The stored clock of a new table from `{"mode", "initial", "per_turn", "extension"?}`;
-    None for none. `max_extension`: the most extra time a turn may be given (default
-    `max_seconds`).
+    """The stored clock of a new table from `{"mode", "initial", "per_turn", "extension"?,
+    "grace"?, "bank_cap"?}` (the last two: daily only; defaults from `daily`); None for none.
+    `max_extension`: the most extra time a turn may be given (default `max_seconds`).
 
     Raises `invalid_options` for a mode or a time the server does not offer.
     """
@@ -73,6 +104,15 @@ def new_clock(
     top = max_seconds if max_extension is None else max_extension
     clock["extension"] = _seconds(spec.get("extension", 0), "extension", 0, top)
     clock["extended"] = None  # the turn whose player asked for the extension
+    if mode == "daily":
+        rules_ = daily or DailyRules()
+        grace = spec.get("grace", rules_.grace)
+        clock["grace"] = _seconds(grace, "grace", 0, rules_.grace_max)
+        cap = spec.get("bank_cap", rules_.bank_cap)
+        clock["bank_cap"] = _seconds(cap, "bank_cap", 0, rules_.bank_cap_max)
+        clock["away"] = {}
+    elif "grace" in spec or "bank_cap" in spec:
+        raise ServiceError("invalid_options", t_("only a daily clock has a grace and a time bank"))
     clock.update(turn=None, seat=None, started_at=None, deadline=None, banks=None, timeouts=None)
     clock["autoplay"] = None
     return clock
@@ -92,26 +132,66 @@ def _seconds(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
-def start(clock: Clock | None, players: int, state: Any, now: datetime) -> tuple[Clock | None, Any]:
-    """The clock and due time once the game is dealt: the first turn's clock starts now."""
+def start(
+    clock: Clock | None,
+    players: int,
+    state: Any,
+    now: datetime,
+    away: dict[int, datetime] | None = None,
+) -> tuple[Clock | None, Any]:
+    """The clock and due time once the game is dealt: the first turn's clock starts now.
+
+    `away`: seat -> end of its owner's vacation, for the seats whose owner is away now (daily).
+    """
     if clock is None:
         return None, None
     c = copy.deepcopy(clock)
-    c["banks"] = [float(c["initial"])] * players if c["mode"] == "live" else None
+    c["banks"] = [float(c["initial"])] * players if c["mode"] == "live" else [0.0] * players
     c["timeouts"] = [0] * players
+    if c["mode"] == "daily":
+        c["away"] = {str(s): until.isoformat() for s, until in (away or {}).items() if until > now}
     return c, _begin_turn(c, rules.to_act(state), state.turn.number, now)
 
 
+def away_until(c: Clock, seat: int, now: datetime) -> datetime | None:
+    """When `seat`'s owner is back from a vacation running at `now` (daily clocks only)."""
+    if c.get("mode") != "daily":
+        return None
+    until = (c.get("away") or {}).get(str(seat))
+    if until is None:
+        return None
+    back = datetime.fromisoformat(until)
+    return back if back > now else None
+
+
+def _daily_bank(c: Clock, seat: int) -> float:
+    banks = c.get("banks")
+    return float(banks[seat]) if banks else 0.0
+
+
+def due_of(c: Clock, deadline: datetime) -> datetime:
+    """When the deadline sweep acts on a turn with `deadline`: after a daily table's grace."""
+    return deadline + timedelta(seconds=c.get("grace", 0) if c["mode"] == "daily" else 0)
+
+
 def _begin_turn(c: Clock, seat: int, turn: int, now: datetime) -> datetime:
-    """Start `seat`'s clock for `turn`; returns the turn's deadline."""
+    """Start `seat`'s clock for `turn`; returns when the sweep may act on it (`due_at`)."""
+    starts = now
     if c["mode"] == "live":
         c["banks"][seat] = round(c["banks"][seat] + c["per_turn"], 3)
         allowed = c["banks"][seat]
     else:
-        allowed = c["per_turn"]
-    deadline = now + timedelta(seconds=allowed)
+        allowed = c["per_turn"] + _daily_bank(c, seat)
+        # A turn that begins during its player's vacation starts counting when they are back.
+        starts = away_until(c, seat, now) or now
+        c["away"] = {k: v for k, v in (c.get("away") or {}).items() if _fresh(v, now)}
+    deadline = starts + timedelta(seconds=allowed)
     c.update(turn=turn, seat=seat, started_at=now.isoformat(), deadline=deadline.isoformat())
-    return deadline
+    return due_of(c, deadline)
+
+
+def _fresh(until: str, now: datetime) -> bool:
+    return datetime.fromisoformat(until) > now
 
 
 def _end_turn(c: Clock, now: datetime, late: bool = False) -> dict[str, Any] | None:
@@ -129,6 +209,16 @@ def _end_turn(c: Clock, now: datetime, late: bool = False) -> dict[str, Any] | N
         if c.get("extended") is not None and c["extended"] == c["turn"]:
             left -= c.get("extension", 0)
         c["banks"][seat] = round(max(0.0, left), 3)
+    elif c.get("banks") is not None:
+        # Daily: what is left carries over, up to the cap; never the time a vacation froze,
+        # nor extra time asked for this turn.
+        left = (datetime.fromisoformat(c["deadline"]) - now).total_seconds()
+        back = away_until(c, seat, now)
+        if back is not None:
+            left -= (back - now).total_seconds()
+        if c.get("extended") is not None and c["extended"] == c["turn"]:
+            left -= c.get("extension", 0)
+        c["banks"][seat] = round(min(float(c.get("bank_cap", 0)), max(0.0, left)), 3)
     auto = c.get("autoplay")
     timed_out = auto is not None and auto["turn"] == c["turn"] and auto["seat"] == seat
     c["timeouts"][seat] = c["timeouts"][seat] + 1 if timed_out or late else 0
@@ -207,11 +297,14 @@ def record(db: Session, game: Game, plan: MovePlan) -> None:
         enqueue_turn(db, game, plan.turn_seat, plan.turn, freed=plan.release == plan.turn_seat)
 
 
-def public(clock: Clock | None) -> dict[str, Any]:
+def public(clock: Clock | None, now: datetime | None = None) -> dict[str, Any]:
     """The clock as everyone sees it (the same for every viewer: nothing here is secret).
 
     `remaining[i]`: seat i's time as of `started_at` (live: its bank, the running seat's with this
-    turn's bonus; daily: `per_turn`); the running seat's time now is `deadline` - now.
+    turn's bonus; daily: `per_turn` plus its bank); the running seat's time now is `deadline` -
+    now. Daily also: `grace`, `bank_cap`, `banks[i]` (seat i's time bank, seconds) and
+    `vacation_until[i]` (when seat i's owner is back from a vacation, or null; with `now`,
+    vacations already over are left out).
     """
     if clock is None:
         return {"mode": "none"}
@@ -227,7 +320,21 @@ def public(clock: Clock | None) -> dict[str, Any]:
         remaining = (
             list(clock["banks"])
             if clock["mode"] == "live"
-            else [float(clock["per_turn"])] * len(timeouts)
+            else [float(clock["per_turn"]) + _daily_bank(clock, i) for i in range(len(timeouts))]
+        )
+    if clock["mode"] == "daily":
+        away = clock.get("away") or {}
+        seats = len(timeouts) if timeouts is not None else 0
+        out.update(
+            grace=clock.get("grace", 0),
+            bank_cap=clock.get("bank_cap", 0),
+            banks=[_daily_bank(clock, i) for i in range(seats)] if timeouts is not None else None,
+            vacation_until=[
+                until if until is not None and (now is None or _fresh(until, now)) else None
+                for until in (away.get(str(i)) for i in range(seats))
+            ]
+            if timeouts is not None
+            else None,
         )
     out.update(
         turn=clock.get("turn"),
@@ -241,10 +348,11 @@ def public(clock: Clock | None) -> dict[str, Any]:
 
 
 def summary(clock: Clock | None) -> dict[str, Any]:
-    """The clock's settings alone, for lists: `{"mode", "initial"?, "per_turn"?}`."""
+    """The clock's settings alone, for lists: `{"mode", "initial"?, "per_turn"?, "grace"?,
+    "bank_cap"?}`."""
     if clock is None:
         return {"mode": "none"}
-    keep = ("mode", "initial", "per_turn")
+    keep = ("mode", "initial", "per_turn", "grace", "bank_cap")
     out = {k: clock[k] for k in keep if k in clock}
     if clock.get("extension"):
         out["extension"] = clock["extension"]
@@ -298,6 +406,6 @@ def extend(db: Session, game_id: int, user_id: int, now: datetime) -> dict[str, 
     later = deadline + timedelta(seconds=c["extension"])
     new.update(deadline=later.isoformat(), extended=c["turn"])
     game.clock = new
-    game.due_at = later
+    game.due_at = due_of(new, later)
     db.commit()
     return public(new)

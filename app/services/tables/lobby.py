@@ -13,7 +13,7 @@ import app.engine as rules
 from app.db.models import Game, Seat, User
 from app.i18n import t_
 from app.infra import turn_notices as notices
-from app.services.tables import caps, clocks, lookalikes
+from app.services.tables import caps, clocks, lookalikes, vacations
 from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier, notify
@@ -105,6 +105,7 @@ def create_game(
     max_clock_seconds: int = 30 * 86400,
     *,
     max_clock_extension: int | None = None,
+    daily_rules: clocks.DailyRules | None = None,
     max_open: int | None = None,
     rated: bool = False,
     spectator_delay: dict[str, int] | None = None,
@@ -123,7 +124,7 @@ def create_game(
     options = game_options(players, expansion, extra_options or {})
     if spectator_delay:  # checked by app/services/watching/spectator_delay.py; not an engine option
         options["spectator_delay"] = spectator_delay
-    stored_clock = clocks.new_clock(clock, max_clock_seconds, max_clock_extension)
+    stored_clock = clocks.new_clock(clock, max_clock_seconds, max_clock_extension, daily_rules)
     if max_open is not None:
         caps.check_open_tables(db, host, max_open)
     game = Game(
@@ -308,7 +309,14 @@ def start_game(
     game.version = 0
     game.status = "live"
     game.started_at = now_in(db)
-    game.clock, game.due_at = clocks.start(game.clock, game.players, state, game.started_at)
+    away = vacations.away_of(db, [s.user_id for s in game.seats if s.user_id], game.started_at)
+    game.clock, game.due_at = clocks.start(
+        game.clock,
+        game.players,
+        state,
+        game.started_at,
+        {s.seat: away[s.user_id] for s in game.seats if s.user_id in away},
+    )
     notices.enqueue_turn(db, game, game.to_act, state.turn.number)
     db.commit()
     states_of(db).put(game.id, 0, state)

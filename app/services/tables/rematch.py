@@ -74,7 +74,9 @@ def offer(
         players=old.players,
         options=dict(old.options),
         version=0,
-        clock=clocks.new_clock(clocks.summary(old.clock), BIG),
+        clock=clocks.new_clock(
+            clocks.summary(old.clock), BIG, None, clocks.DailyRules(0, BIG, 0, BIG)
+        ),
         rematch_of=old.id,
         bot_names_of=names_key(old),
         rated=old.rated,  # only accounts sat at a rated table: the same ones are kept seats

@@ -3,7 +3,8 @@
 //
 // A clock is what the server sends in GET /api/games/{id}, GET .../state and the socket
 // document: {mode: "none"} or {mode: "live"|"daily", initial?, per_turn, turn, seat,
-// started_at, deadline, remaining: [seconds per seat], timeouts: [per seat]}.
+// started_at, deadline, remaining: [seconds per seat], timeouts: [per seat]}; daily also
+// grace, bank_cap, banks: [seconds per seat], vacation_until: [ISO time or null per seat].
 
 import { formatList, t, tn } from "./i18n.mjs";
 import { botLevelName } from "./seats.mjs";
@@ -52,6 +53,21 @@ export function canExtend(clock, seat, nowMs) {
   if (!clock?.extension || seat === null || seat === undefined || !isRunning(clock, seat)) return false;
   if (clock.extended !== null && clock.extended !== undefined && clock.extended === clock.turn) return false;
   return (remainingFor(clock, seat, nowMs) ?? 0) > 0;
+}
+
+/** A daily seat's time bank in seconds as the server computed it; null where there is none. */
+export function bankOf(clock, seat) {
+  if (!clock || clock.mode !== "daily" || !clock.bank_cap || !Array.isArray(clock.banks)) return null;
+  return clock.banks[seat] ?? null;
+}
+
+/**
+ * When `seat`'s player is back from vacation (the server's ISO time), or null; null too once
+ * that time has passed at `nowMs` (the server drops it at the next turn).
+ */
+export function vacationUntil(clock, seat, nowMs = Date.now()) {
+  const until = (clock && Array.isArray(clock.vacation_until) && clock.vacation_until[seat]) || null;
+  return until && Date.parse(until) > nowMs ? until : null;
 }
 
 /** Whether `seat`'s clock is the one running now. */

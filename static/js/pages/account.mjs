@@ -3,7 +3,7 @@
 // server will really do: a server without a mail server offers no address field and no box.
 
 import { api, errorText } from "../lib/api.mjs";
-import { t, tn } from "../lib/i18n.mjs";
+import { formatDateTime, t, tn } from "../lib/i18n.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
 
 const root = $("account");
@@ -123,6 +123,53 @@ function passwordSection() {
   return h("section#password", {}, h("h2", {}, t("account.password")), note(t("account.password_note")), form, result);
 }
 
+// --- vacation days ------------------------------------------------------------------------
+
+const vacation = h("section#vacation", { "aria-live": "polite" });
+
+async function vacationCall(path, body) {
+  try {
+    renderVacation(await api(path, { method: "POST", body }));
+  } catch (e) {
+    renderVacation(null, errorText(e));
+  }
+}
+
+let lastVacation = null;
+
+/** The year's days, the running vacation (end it early) or the form to start one. */
+function renderVacation(v, error = null) {
+  if (v) lastVacation = v;
+  const s = lastVacation;
+  if (!s) return;
+  const parts = [
+    h("h2", {}, t("account.vacation.title")),
+    note(t("account.vacation.explain")),
+    note(t("account.vacation.left", { left: s.left_days, allowance: s.allowance_days, year: s.year })),
+  ];
+  if (s.active) {
+    parts.push(
+      note(t("account.vacation.until", { date: formatDateTime(s.active.ends_at) }), "warning"),
+      h("p", {}, h("button#vacation-end", { type: "button", onclick: () => vacationCall("/api/me/vacation/end") }, t("account.vacation.end"))),
+    );
+  } else if (s.left_days > 0) {
+    const form = h(
+      "form#vacation-form.form-grid",
+      {
+        onsubmit: (e) => {
+          e.preventDefault();
+          vacationCall("/api/me/vacation", { days: Number(new FormData(form).get("days")) });
+        },
+      },
+      h("label", {}, t("account.vacation.days"), h("input#vacation-days", { name: "days", type: "number", min: 1, max: s.left_days, step: 1, required: true, value: Math.min(7, s.left_days) })),
+      h("button.primary", { type: "submit" }, t("account.vacation.start")),
+    );
+    parts.push(form);
+  }
+  if (error) parts.push(note(error, "error"));
+  fill(vacation, ...parts);
+}
+
 async function main() {
   try {
     const me = await api("/api/me");
@@ -132,8 +179,9 @@ async function main() {
       fill(root, h("h1", {}, t("account.title")), note(t("account.guest")), h("a", { href: "/" }, t("common.back_to_lobby")));
       return;
     }
-    fill(root, h("h1", {}, t("account.title")), mail, passwordSection());
+    fill(root, h("h1", {}, t("account.title")), mail, vacation, passwordSection());
     renderMail(settings);
+    renderVacation(await api("/api/me/vacation"));
   } catch (e) {
     fill(root, h("h1", {}, t("account.title")), note(e.code === "not_signed_in" ? t("account.sign_in_first") : errorText(e), "error"), h("a", { href: "/" }, t("common.back_to_lobby")));
   }

@@ -1,10 +1,10 @@
 // The turn clock on the table, and browser notifications of my turn.
 // Text only through textContent (ui/dom.mjs); styles through classes (static/css/pace.css).
 
-import { t } from "../lib/i18n.mjs";
+import { formatDateTime, t } from "../lib/i18n.mjs";
 import { seatLabel } from "../lib/seats.mjs";
 import { fill, h } from "./dom.mjs";
-import { canExtend, clockLabel, formatSeconds, formatSetting, remainingFor, shouldNotify, shouldOfferNotifications, urgency } from "../lib/clock.mjs";
+import { bankOf, canExtend, clockLabel, formatSeconds, formatSetting, remainingFor, shouldNotify, shouldOfferNotifications, urgency, vacationUntil } from "../lib/clock.mjs";
 
 const TICK_MS = 250;
 const ASKED_KEY = "seadragons.notifications-asked";
@@ -57,7 +57,12 @@ export class ClockPanel {
       }));
       const items = this.rows.map((r) => {
         const out = clock.timeouts?.[r.seat] ? h("span.badge.clock-timeouts", { title: t("clock.timeouts_title") }, t("clock.timeouts", { n: clock.timeouts[r.seat] })) : null;
-        r.row = h("li.clock-row", { dataset: { seat: r.seat } }, h("span.clock-name", {}, names?.[r.seat] ?? seatLabel(r.seat), r.seat === mySeat ? ` ${t("clock.you")}` : ""), r.time, out);
+        // Daily tables: the seat's time bank and its owner's vacation, both as the server says.
+        const bank = bankOf(clock, r.seat);
+        const banked = bank === null ? null : h("span.badge.clock-bank", { title: t("clock.bank_title") }, t("clock.bank", { time: formatSeconds(bank) }));
+        const until = vacationUntil(clock, r.seat, this.now());
+        const away = until ? h("span.badge.clock-vacation", {}, t("clock.vacation_until", { date: formatDateTime(until) })) : null;
+        r.row = h("li.clock-row", { dataset: { seat: r.seat } }, h("span.clock-name", {}, names?.[r.seat] ?? seatLabel(r.seat), r.seat === mySeat ? ` ${t("clock.you")}` : ""), r.time, out, banked, away);
         return r.row;
       });
       // Extra time (WCAG 2.2.1): offered to the player to act while the table allows it; the
