@@ -101,6 +101,14 @@ STATUS: dict[str, int] = {
     "no_extension": 409,
     "already_extended": 409,
     "time_is_up": 409,
+    # quick match (app/services/matching)
+    "invalid_choice": 422,
+    "too_many_pools": 429,
+    "too_many_entries": 429,
+    "too_many_joins": 429,
+    "entry_expired": 410,
+    "already_matched": 409,
+    "too_early": 409,
     "internal_error": 500,
 }
 
