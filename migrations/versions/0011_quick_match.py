@@ -12,7 +12,6 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-
 revision: str = "0011_quick_match"
 down_revision: str | None = "0010_profile_summary"
 branch_labels: str | Sequence[str] | None = None

@@ -5,7 +5,7 @@ the caps, and the quit counter's longer wait."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -75,9 +75,14 @@ def _check_tables(db: Session) -> list[Game]:
         seated += people
     assert len(seated) == len(set(seated)), "a person seated twice"
     for e in db.scalars(select(PoolEntry).where(PoolEntry.game_id.is_not(None))):
-        assert db.scalar(
-            select(func.count(Seat.id)).where(Seat.game_id == e.game_id, Seat.user_id == e.user_id)
-        ) == 1
+        assert (
+            db.scalar(
+                select(func.count(Seat.id)).where(
+                    Seat.game_id == e.game_id, Seat.user_id == e.user_id
+                )
+            )
+            == 1
+        )
     return games
 
 
@@ -176,9 +181,7 @@ def test_many_guests_joining_and_leaving_at_once(
     assert all(o in ("waiting", "matched", "left", "already_matched") for o in outcomes), outcomes
     games = _check_tables(db)
     assert all(g.players == 3 for g in games)
-    waiting = db.scalar(
-        select(func.count(PoolEntry.id)).where(PoolEntry.game_id.is_(None))
-    )
+    waiting = db.scalar(select(func.count(PoolEntry.id)).where(PoolEntry.game_id.is_(None)))
     assert (waiting or 0) < 3  # three waiting would have been seated
     seated = {s.user_id for g in games for s in g.seats}
     left = {ids[i] for i, o in enumerate(outcomes) if o == "left"}
@@ -201,7 +204,7 @@ def test_many_guests_in_several_pools_at_once(
     db.commit()
     lobby.cancel_game(db, game.id, host)
     ids = [u.id for u in people]
-    LONG = MatchRules(**{**RULES.__dict__, "entry_seconds": 300})  # noqa: N806
+    LONG = MatchRules(**{**RULES.__dict__, "entry_seconds": 300})
     choices = [Choice(2, False, "live", False), THREE, Choice(ANY, False, "live", False)]
     entry_ids: list[int] = [0] * 45
 
@@ -335,8 +338,20 @@ def test_a_malformed_choice_is_refused() -> None:
 def _left(game_id: int, seat: int, user_id: int, when: object) -> GameResult:
     """A finished game's result whose seat its owner did not play to the end."""
     return GameResult(
-        game_id=game_id, seat=seat, user_id=user_id, variant="base", players=2, rated=False,
-        place=2, quit=True, total=0, gold=0, ships=0, missions=0, most_missions=0, realms=0,
+        game_id=game_id,
+        seat=seat,
+        user_id=user_id,
+        variant="base",
+        players=2,
+        rated=False,
+        place=2,
+        quit=True,
+        total=0,
+        gold=0,
+        ships=0,
+        missions=0,
+        most_missions=0,
+        realms=0,
         finished_at=when,
     )
 

@@ -153,7 +153,11 @@ def _match(db: Session, choice: Choice, now: datetime, rules: MatchRules) -> Mad
 
 
 def _mark_matched(
-    db: Session, entry_ids: list[int], user_ids: list[int], game_id: int, now: datetime,
+    db: Session,
+    entry_ids: list[int],
+    user_ids: list[int],
+    game_id: int,
+    now: datetime,
     rules: MatchRules,
 ) -> None:
     """The seated entries name their table (kept for the waiting pages to read), and so do the
@@ -337,9 +341,7 @@ def leave(db: Session, user: User, entry_id: int) -> None:
     e = _own(db, user, entry_id)
     if e.game_id is not None:
         db.rollback()
-        raise ServiceError(
-            "already_matched", t_("you were seated at table {id}", id=e.game_id)
-        )
+        raise ServiceError("already_matched", t_("you were seated at table {id}", id=e.game_id))
     db.delete(e)
     db.commit()
 
