@@ -53,10 +53,15 @@ def lobby_page(request: Request, db: DbDep, user: MaybeUserDep) -> HTMLResponse:
         "lobby.html",
         title=t_("Lobby"),
         returning=user is not None and home.has_current_games(db, user),
-        match_live_minutes=round(settings.match_live_initial_seconds / 60, 1),
+        match_live_minutes=_whole(settings.match_live_initial_seconds / 60),
         match_live_per_turn=settings.match_live_per_turn_seconds,
-        match_daily_hours=round(settings.match_daily_seconds / 3600, 1),
+        match_daily_hours=_whole(settings.match_daily_seconds / 3600),
     )
+
+
+def _whole(value: float) -> float | int:
+    """10.0 reads 10; 2.5 stays 2.5."""
+    return int(value) if float(value).is_integer() else round(value, 1)
 
 
 @router.get("/play/{entry_id}", response_class=HTMLResponse)

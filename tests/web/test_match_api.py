@@ -175,3 +175,17 @@ def test_two_instances_on_one_postgres_seat_one_table(
     finally:
         for a in apps:
             a.state.engine.dispose()
+
+
+def test_the_home_page_leads_a_returning_player_with_their_games(
+    client_factory: Callable[..., TestClient],
+) -> None:
+    """A newcomer reads what the game is, then Play now; a player with games finds them first,
+    then Play now (the order comes from the server, not from a script)."""
+    stranger = client_factory().get("/").text
+    assert stranger.index('class="hero"') < stranger.index('id="play-now"')
+    assert stranger.index('id="play-now"') < stranger.index("your-games")
+    ann = client_factory("Ann")
+    assert ann.post("/api/games", json={"players": 2}).status_code == 201
+    page = ann.get("/").text
+    assert page.index("your-games") < page.index('id="play-now"') < page.index('class="hero"')
