@@ -62,12 +62,16 @@ def test_profiles_are_the_documents_the_per_read_sums_gave(
         # Played to the end against left came after the documents: checked against the seats.
         kept = shown.pop("commitment")
         assert shown == expected[name], name
-        seats = db.execute(
-            select(GameResult.quit)
-            .join(Game, Game.id == GameResult.game_id)
-            .join(User, User.id == GameResult.user_id)
-            .where(Game.visibility == "public", User.username == name)
-        ).scalars().all()
+        seats = (
+            db.execute(
+                select(GameResult.quit)
+                .join(Game, Game.id == GameResult.game_id)
+                .join(User, User.id == GameResult.user_id)
+                .where(Game.visibility == "public", User.username == name)
+            )
+            .scalars()
+            .all()
+        )
         assert kept == {"finished": seats.count(False), "left": seats.count(True)}, name
     with_vs = profiles.profile(db, "ann", SETTINGS, vs="bob")
     with_vs.pop("commitment")

@@ -107,7 +107,15 @@ addEventListener("pagehide", () => {
   fetch(`/api/match/${id}`, { method: "DELETE", credentials: "same-origin", keepalive: true }).catch(() => {});
 });
 
-renew();
-setInterval(renew, RENEW_MS);
+/** Start renewing, unless the entry is gone already (a page opened again after its wait
+ * ended: said without a failed request). */
+async function start() {
+  const mine = await api("/api/match").catch(() => null);
+  if (mine && !mine.entries.some((e) => e.id === id)) return gone(t("match.gone"));
+  await renew();
+  setInterval(renew, RENEW_MS);
+}
+
+start();
 // The countdowns move between renewals too.
 setInterval(() => last && !stopped && render(last), 1000);
