@@ -114,18 +114,20 @@ def mine(db: DbDep, user: UserDep, settings: SettingsDep) -> EntriesOut:
     return EntriesOut(entries=[EntryOut.of(v) for v in pools.entries(db, user, _rules(settings))])
 
 
-@router.get("/{entry_id}", response_model=EntryOut, responses=errors(401, 404, 410, 422, 503))
+@router.get("/{entry_id}", response_model=EntryOut, responses=errors(401, 404, 409, 422, 503))
 def entry(entry_id: EntryId, db: DbDep, user: UserDep, settings: SettingsDep) -> EntryOut:
-    """One of the caller's entries (404 not_found for anyone else's; 410 entry_expired)."""
+    """One of the caller's entries (404 not_found for anyone else's; 409 entry_expired)."""
     return EntryOut.of(pools.entry(db, user, entry_id, _rules(settings)))
 
 
-@router.post("/{entry_id}/wait", response_model=EntryOut, responses=errors(401, 404, 410, 422, 503))
+@router.post(
+    "/{entry_id}/wait", response_model=EntryOut, responses=errors(401, 403, 404, 409, 422, 503)
+)
 def wait(
     entry_id: EntryId, db: DbDep, user: UserDep, notifier: NotifierDep, settings: SettingsDep
 ) -> EntryOut:
     """Still waiting: the entry lives SEADRAGONS_MATCH_ENTRY_SECONDS more; the answer says
-    whether a table was made (410 entry_expired when the page came back too late)."""
+    whether a table was made (409 entry_expired when the page came back too late)."""
     return EntryOut.of(pools.stay(db, user, entry_id, _rules(settings), notifier))
 
 
@@ -137,7 +139,7 @@ def leave(entry_id: EntryId, db: DbDep, user: UserDep) -> Response:
 
 
 @router.post(
-    "/{entry_id}/bots", response_model=EntryOut, responses=errors(401, 404, 409, 410, 422, 503)
+    "/{entry_id}/bots", response_model=EntryOut, responses=errors(401, 403, 404, 409, 422, 503)
 )
 def bots(
     entry_id: EntryId, db: DbDep, user: UserDep, notifier: NotifierDep, settings: SettingsDep

@@ -106,7 +106,7 @@ STATUS: dict[str, int] = {
     "too_many_pools": 429,
     "too_many_entries": 429,
     "too_many_joins": 429,
-    "entry_expired": 410,
+    "entry_expired": 409,
     "already_matched": 409,
     "too_early": 409,
     "internal_error": 500,

@@ -398,7 +398,6 @@ _MEANING = {
     403: "Refused: not allowed (not the host, not seated), or `bad_origin`",
     404: "No such game, seat or invite (private games are 404 to strangers)",
     409: "Not now: the game or session is not in a state that allows it",
-    410: "Gone: it expired (a quick-match entry nobody renewed)",
     413: "Request body over the limit",
     422: "Invalid request: validation (`invalid_request`, with details) or a rule refused",
     429: "Rate limit or cap reached; see Retry-After",
