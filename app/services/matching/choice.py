@@ -37,10 +37,6 @@ class Choice:
             raise ServiceError("invalid_choice", "pace is live or daily")
         return cls(players, bool(expansion), pace, bool(rated))
 
-    def fits(self, players: int) -> bool:
-        """This entry may sit at a table of `players`."""
-        return self.players in (ANY, players)
-
 
 @dataclass(frozen=True)
 class Waiter:
