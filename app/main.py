@@ -39,6 +39,7 @@ from app.web import (
     api_games,
     api_hints,
     api_learn,
+    api_match,
     api_me,
     api_previews,
     api_ratings,
@@ -207,6 +208,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.include_router(api_account.router)  # email notices
     app.include_router(api_vacation.router)  # vacation days (daily clocks stand still)
     app.include_router(api_me.router)  # your games
+    app.include_router(api_match.router)  # quick match (play now)
     app.include_router(api_rematch.router)  # rematch
     app.include_router(api_analysis.router)  # game review
     app.include_router(pages_account.router)  # account page, email links

@@ -236,6 +236,31 @@ class Settings(BaseSettings):
     clock_daily_max_grace_seconds: int = Field(default=7 * 86400, ge=0)
     clock_daily_bank_cap_seconds: int = Field(default=2 * 86400, ge=0)
     clock_daily_max_bank_cap_seconds: int = Field(default=7 * 86400, ge=0)
+    # Quick match ("Play now", app/services/matching): an entry waits MATCH_ENTRY_SECONDS unless
+    # the waiting page renews it (it does every few seconds, so closing the page ends the wait);
+    # after MATCH_BOTS_AFTER_SECONDS the waiter may start at once with bots (of
+    # MATCH_BOT_LEVEL) in the empty seats, at a table of MATCH_ANY_PLAYERS_WITH_BOTS when they
+    # chose "any". One user waits in at most MATCH_MAX_POOLS_PER_USER pools, one address has
+    # at most MATCH_MAX_ENTRIES_PER_ADDRESS entries waiting; entries made are rate-limited per
+    # user and per address. The clocks of the two paces. A player who left (or timed out of)
+    # MATCH_QUITS_FOR_DELAY games within MATCH_QUIT_WINDOW_HOURS waits MATCH_QUIT_DELAY_SECONDS
+    # before anyone is matched with them, once more per further quit, at most
+    # MATCH_QUIT_DELAY_MAX_SECONDS.
+    match_entry_seconds: float = Field(default=30.0, gt=0)
+    match_bots_after_seconds: float = Field(default=60.0, ge=0)
+    match_bot_level: str = "greedy"
+    match_any_players_with_bots: int = Field(default=3, ge=2, le=5)
+    match_max_pools_per_user: int = Field(default=3, ge=1)
+    match_max_entries_per_address: int = Field(default=30, ge=1)
+    match_limits_per_user: str = "20/minute;300/hour"
+    match_limits_per_address: str = "60/minute;1000/hour"
+    match_live_initial_seconds: int = Field(default=600, ge=1)
+    match_live_per_turn_seconds: int = Field(default=10, ge=0)
+    match_daily_seconds: int = Field(default=86400, ge=60)
+    match_quits_for_delay: int = Field(default=3, ge=1)
+    match_quit_window_hours: float = Field(default=72.0, gt=0)
+    match_quit_delay_seconds: float = Field(default=60.0, ge=0)
+    match_quit_delay_max_seconds: float = Field(default=600.0, ge=0)
 
     @field_validator("allowed_origins", mode="before")
     @classmethod

@@ -15,9 +15,9 @@ FINISHED_SHOWN = 20
 
 
 class HomeOut(BaseModel):
-    # Live games where the caller must decide now, the soonest deadline first.
+    # Live games where the caller must decide now, the one waiting longest first.
     waiting: list[GameOut]
-    # The caller's other open and live games, newest first.
+    # The caller's other live games, then their open ones, newest first.
     playing: list[GameOut]
     # The caller's last finished games, newest first (`winners` names who won).
     finished: list[GameOut]

@@ -110,6 +110,9 @@ class ProfileOut(BaseModel):
     by_players: list[ByPlayersOut]
     averages: AveragesOut
     recent: list[GameLineOut]
+    # Public finished games played to the end against those left (a bot held the seat at
+    # the end, or its owner left): {"finished": n, "left": m}.
+    commitment: dict[str, int]
     vs: HeadToHeadOut | None
 
 

@@ -106,6 +106,14 @@ STATUS: dict[str, int] = {
     "vacation_active": 409,
     "vacation_too_long": 409,
     "no_vacation": 409,
+    # quick match (app/services/matching)
+    "invalid_choice": 422,
+    "too_many_pools": 429,
+    "too_many_entries": 429,
+    "too_many_joins": 429,
+    "entry_expired": 409,
+    "already_matched": 409,
+    "too_early": 409,
     "internal_error": 500,
 }
 

@@ -9,17 +9,19 @@ and the module talks to the JSON API (and the WebSocket) itself. Mount with
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 
 from app.engine import client_content
 from app.i18n import t_, translate
 from app.i18n.templating import install_i18n
+from app.services.accounts import home
 from app.services.tables.chat import CHAT_MAX_CHARS
-from app.web.deps import GameId
+from app.web.deps import MAX_INT, DbDep, GameId, MaybeUserDep
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES_DIR = ROOT / "templates"
@@ -42,9 +44,33 @@ def _page(request: Request, name: str, **ctx: Any) -> HTMLResponse:
 
 
 @router.get("/", response_class=HTMLResponse)
-def lobby_page(request: Request) -> HTMLResponse:
-    """The lobby: identity, create a table, open tables, live games, my games."""
-    return _page(request, "lobby.html", title=t_("Lobby"))
+def lobby_page(request: Request, db: DbDep, user: MaybeUserDep) -> HTMLResponse:
+    """The lobby: identity, play now, create a table, open tables, live games, my games. A
+    returning player (with open or live games) finds their games first, then play now."""
+    settings = request.app.state.settings
+    return _page(
+        request,
+        "lobby.html",
+        title=t_("Lobby"),
+        returning=user is not None and home.has_current_games(db, user),
+        match_live_minutes=_whole(settings.match_live_initial_seconds / 60),
+        match_live_per_turn=settings.match_live_per_turn_seconds,
+        match_daily_hours=_whole(settings.match_daily_seconds / 3600),
+    )
+
+
+def _whole(value: float) -> float | int:
+    """10.0 reads 10; 2.5 stays 2.5."""
+    return int(value) if float(value).is_integer() else round(value, 1)
+
+
+@router.get("/play/{entry_id}", response_class=HTMLResponse)
+def match_page(
+    request: Request, entry_id: Annotated[int, PathParam(ge=1, le=MAX_INT)]
+) -> HTMLResponse:
+    """Waiting in a quick-match pool: the script renews the entry (POST /api/match/{id}/wait)
+    while the page is open and goes to the table once seated."""
+    return _page(request, "match.html", title=t_("Play now"), entry_id=entry_id)
 
 
 @router.get("/join/{code}", response_class=HTMLResponse)

@@ -175,6 +175,14 @@ class Throttles:
     chat: ChatLimiter
     explain: Limit
     hints: Limit
+    # Quick-match entries made (POST /api/match), per user and per address.
+    match_user: Limit
+    match_address: Limit
+
+    def admit_match(self, user_id: int, address: str) -> None:
+        """Count a pool entry made; `too_many_joins` past either limit (nothing is stored)."""
+        count_use(self.match_user, user_id, "too_many_joins", "pool entries")
+        count_creation(self.match_address, address, "too_many_joins", "pool entries")
 
     def admit_guest(self, address: str) -> None:
         """Count a new guest from `address`; `too_many_guests` past the limit."""
@@ -199,4 +207,6 @@ class Throttles:
             chat=ChatLimiter(Limit(store, "chat", settings.chat_limits_per_user, ns, moving=True)),
             explain=Limit(store, "explain", settings.explain_limits_per_user, ns),
             hints=Limit(store, "hints", settings.hint_limits_per_user, ns),
+            match_user=Limit(store, "match-user", settings.match_limits_per_user, ns),
+            match_address=Limit(store, "match-addr", settings.match_limits_per_address, ns),
         )

@@ -23,7 +23,8 @@ depends_on: str | Sequence[str] | None = None
 
 CATEGORIES = ("gold", "ships", "missions", "most_missions", "realms", "tails")
 
-# The same sums as app/services/ratings/profiles.py's SUMMARY_FROM_RESULTS, frozen as of this revision.
+# The same sums as app/services/ratings/profiles.py's SUMMARY_FROM_RESULTS, frozen as of this
+# revision.
 FILL = f"""
 INSERT INTO profile_summaries (user_id, variant, players, played, won,
     {", ".join(f"own_{c}" for c in CATEGORIES)}, own_tails_n, opp_seats,

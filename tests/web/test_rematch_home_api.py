@@ -125,10 +125,11 @@ def test_your_games_lead_with_the_ones_waiting_for_you(client_factory: Factory) 
     done = table(0)
     _finish(done, ann, bob)
     home = ann.get("/api/me/home").json()
-    assert [g["id"] for g in home["waiting"]] == [soon, slow, plain]  # soonest deadline first
+    # The one that has waited longest first (however near its deadline).
+    assert [g["id"] for g in home["waiting"]] == [slow, soon, plain]
     assert home["waiting_count"] == 3
     assert home["waiting"][0]["clock"]["deadline"]
-    assert [g["id"] for g in home["playing"]] == [opened, theirs]
+    assert [g["id"] for g in home["playing"]] == [theirs, opened]  # live ones, then open
     assert [g["id"] for g in home["finished"]] == [done]
     assert home["finished"][0]["winners"] and set(home["finished"][0]["winners"]) <= {"Ann", "Bob"}
     assert [g["id"] for g in bob.get("/api/me/home").json()["waiting"]] == [theirs]

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, aliased
 
 from app.db.models import Game, GameResult, ProfileSummary, Rating, User
 from app.i18n import t_
-from app.services.ratings import game_lines
+from app.services.ratings import commitment, game_lines
 from app.services.ratings import model as rm
 from app.services.ratings import summaries as profile_summaries
 from app.shared.errors import ServiceError
@@ -513,6 +513,7 @@ def profile(
         "by_players": by_players,
         "averages": averages,
         "recent": game_lines.games_of(rows.recent, user.id),
+        "commitment": commitment.finished_and_left(db, user.id),
         "vs": None,
     }
     if vs:

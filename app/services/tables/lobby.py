@@ -301,7 +301,18 @@ def start_game(
     if live_caps is not None:
         live_caps.check(db, game.host_id)
         game.started_from = live_caps.address
-    seed = secrets.randbits(62)  # fits a signed BIGINT; never leaves the server (R-60)
+    state = deal(db, game)
+    db.commit()
+    states_of(db).put(game.id, 0, state)
+    notify(notifier, game_id, game.version)
+    return get_game(db, game_id)
+
+
+def deal(db: Session, game: Game) -> Any:
+    """Deal a full table in the caller's transaction (not committed here): the seed, the first
+    state, the clock started, the first turn's notice; returns the engine state. The seed is
+    drawn here with `secrets` and never leaves the server (R-60)."""
+    seed = secrets.randbits(62)  # fits a signed BIGINT
     state = rules.new_game(rules.GameOptions.from_dict(game.options), seed)
     game.seed = seed
     game.snapshot = rules.state_to_json(state)
@@ -318,10 +329,7 @@ def start_game(
         {s.seat: away[s.user_id] for s in game.seats if s.user_id in away},
     )
     notices.enqueue_turn(db, game, game.to_act, state.turn.number)
-    db.commit()
-    states_of(db).put(game.id, 0, state)
-    notify(notifier, game_id, game.version)
-    return get_game(db, game_id)
+    return state
 
 
 def list_games(db: Session, status: str = "open", limit: int = LIST_LIMIT) -> list[Game]:

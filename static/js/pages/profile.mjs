@@ -73,6 +73,8 @@ function resultsSection(p) {
     "section.results",
     {},
     h("h2", {}, t("profile.games")),
+    // Played to the end against left: what leaving costs shows here too.
+    p.commitment ? h("p#finished-left.muted", {}, t("profile.finished_left", { finished: formatNumber(p.commitment.finished), left: formatNumber(p.commitment.left) })) : null,
     rows.length
       ? h("table#by-players", {}, h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("profile.played")), h("th", {}, t("profile.won")))), h("tbody", {}, rows))
       : h("p.muted", {}, t("profile.no_games")),
