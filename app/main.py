@@ -19,6 +19,7 @@ from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine
 from app.i18n.middleware import LanguageMiddleware
 from app.infra.jobs import runner_for as job_runner_for
+from app.infra.redis_urls import readiness_client
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
@@ -66,13 +67,7 @@ log = logging.getLogger(__name__)
 
 def _redis_client(url: str | None) -> object | None:
     """A Redis client for the readiness check (None without Redis: `shared_redis_url`)."""
-    if url is None:
-        return None
-    import redis
-
-    return redis.Redis.from_url(
-        url, socket_timeout=STORAGE_TIMEOUT_S, socket_connect_timeout=STORAGE_TIMEOUT_S
-    )
+    return readiness_client(url, STORAGE_TIMEOUT_S)
 
 
 class SeaDragonsApp(FastAPI):

@@ -14,7 +14,9 @@ SECRET_FILE = "secret_key"
 SQLITE_FILE = "seadragons.db"
 
 
-REDIS_SCHEMES = ("redis", "rediss", "unix")  # what `redis_url` may name a Redis by
+# What `redis_url` may name a Redis by; redis+cluster://host:port,host:port,... names a Redis
+# Cluster (the bus then uses sharded pub/sub, app/realtime/bus.py ClusterBus).
+REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+cluster")
 
 
 class Settings(BaseSettings):
@@ -38,7 +40,8 @@ class Settings(BaseSettings):
     # that the default collects and promotes again and again; see docs/benchmarks.md.
     gc_young_threshold: int = Field(default=10_000, ge=100)
     # None or memory://: one process (in-memory broadcast and rate limits). redis://, rediss://
-    # or unix://: the Redis every instance shares (see `shared_redis_url`).
+    # or unix://: the Redis every instance shares (see `shared_redis_url`); redis+cluster://h:p,...
+    # a Redis Cluster (sharded pub/sub for the bus).
     redis_url: str | None = None
     # None: generated once and kept in data_dir, so sessions survive restarts.
     secret_key: str | None = None
@@ -246,7 +249,9 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             value = value.strip() or None
         if isinstance(value, str) and urlsplit(value).scheme not in (*REDIS_SCHEMES, "memory"):
-            raise ValueError("use memory:// or a Redis URL (redis://, rediss://, unix://)")
+            raise ValueError(
+                "use memory:// or a Redis URL (redis://, rediss://, unix://, redis+cluster://)"
+            )
         return value
 
     @property
