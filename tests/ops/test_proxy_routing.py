@@ -1,0 +1,120 @@
+"""The proxy's game routing, on the real Caddy with deploy/Caddyfile: every request of one game
+(socket, pages, API) reaches one instance, different games spread over the instances, and when
+an instance goes, only its games move."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+from tests.conftest import service_missing
+from tests.ops.private_services import wait_until
+from tests.ops.proxy import PrivateCaddy, caddy_binary, local_caddyfile
+
+pytestmark = pytest.mark.server
+
+GAMES = range(1, 61)
+
+
+def _paths(game: int) -> list[str]:
+    """Where a game is reached: its socket, its pages, its API (what the app serves:
+    app/realtime/endpoint.py ROUTE, app/web/pages.py, app/web/api_*.py)."""
+    return [
+        f"/ws/games/{game}",
+        f"/ws/games/{game}?invite_code=abc",
+        f"/games/{game}",
+        f"/games/{game}/replay",
+        f"/api/games/{game}/state",
+        f"/api/games/{game}/actions",
+    ]
+
+
+class _Upstream:
+    """An instance stand-in: answers every path with its name (and /readyz with 200)."""
+
+    def __init__(self, name: str) -> None:
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                body = name.encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.name = name
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.address = f"127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def stack() -> Iterator[tuple[PrivateCaddy, list[_Upstream]]]:
+    if caddy_binary() is None:
+        service_missing("caddy", "the caddy binary is not installed (apt-get install caddy)")
+    upstreams = [_Upstream(f"web{i}") for i in range(1, 4)]
+    caddy = PrivateCaddy([u.address for u in upstreams]).start()
+    try:
+        yield caddy, upstreams
+    finally:
+        caddy.stop()
+        for u in upstreams:
+            u.stop()
+
+
+def _where(client: httpx.Client, path: str) -> str:
+    r = client.get(path)
+    assert r.status_code == 200, (path, r.status_code, r.text[:200])
+    return r.text
+
+
+def test_one_game_one_instance_and_games_spread(
+    stack: tuple[PrivateCaddy, list[_Upstream]],
+) -> None:
+    caddy, upstreams = stack
+    with httpx.Client(base_url=caddy.http, timeout=10) as client:
+        home = {game: _where(client, f"/games/{game}") for game in GAMES}
+        for game in GAMES:
+            for path in _paths(game):
+                assert _where(client, path) == home[game], (game, path)
+        # Spread: three instances, 60 games; each gets a fair share (rendezvous hashing).
+        counts = {u.name: sum(1 for h in home.values() if h == u.name) for u in upstreams}
+        assert all(n >= 8 for n in counts.values()), counts
+        # Requests without a game go to any instance (not all to one).
+        others = {_where(client, "/rules") for _ in range(30)}
+        assert len(others) >= 2, others
+
+        # An instance goes: only its games move; everyone else's stay where they were.
+        gone = upstreams[0]
+        gone.stop()
+        moved = {}
+
+        def rerouted() -> bool:
+            moved.update({g: _where(client, f"/games/{g}") for g in GAMES})
+            return gone.name not in moved.values()
+
+        wait_until(rerouted, 30, "the stopped instance's games to move")
+        for game in GAMES:
+            if home[game] != gone.name:
+                assert moved[game] == home[game], game
+            for path in _paths(game)[:3]:
+                assert _where(client, path) == moved[game]
+
+
+def test_local_caddyfile_is_the_stack_file_with_only_addresses_changed() -> None:
+    text = local_caddyfile(8080, ["127.0.0.1:1", "127.0.0.1:2"])
+    assert "lb_policy header X-Seadragons-Game" in text
+    assert "reverse_proxy 127.0.0.1:1 127.0.0.1:2 {" in text
+    assert "http://127.0.0.1:8080 {" in text
+    assert "lb_policy round_robin" in local_caddyfile(8080, ["x:1"], route_games=False)
