@@ -1,10 +1,11 @@
 """Past one machine, on one machine: N web instances (and M workers) behind the stack's real proxy.
 
-Each run starts a fresh Postgres database, a private Redis (or a private three-node Redis
-Cluster with `--bus cluster`), N `seadragons serve` instances on that database and Redis, M
-`seadragons worker` processes (`--workers`, once the worker role exists), and Caddy with
-deploy/Caddyfile in front (tests/ops/proxy.py: the same file, loopback addresses). Then, once
-with the game routing of deploy/Caddyfile and once with round robin (the stack before it):
+It starts a fresh Postgres database, a private Redis (or a private three-node Redis Cluster with
+`--bus cluster`), N `seadragons serve` instances on that database and Redis, M `seadragons
+worker` processes (`--workers`), and two Caddy proxies in front of the same instances, both with
+deploy/Caddyfile (tests/ops/proxy.py: the same file, loopback addresses): one with its game
+routing, one with round robin (the stack before it). Then, in pairs, routed then round robin,
+round robin then routed, ... (`--repeat` pairs; the machine drifts, so pairs are compared):
 - games of 4 guest seats + 2 spectators, every socket through the proxy, every seat acting as
   soon as its turn comes (bench/load.py's load generator), `--budget` moves per game;
 - moves/s, the instances' CPU per move (all of them together), and per move, from every
@@ -12,9 +13,9 @@ with the game routing of deploy/Caddyfile and once with round robin (the stack b
   (`replay`: another instance's move replayed here; what the routing saves);
 - with `--bus cluster`, the Redis Cluster's own messages between nodes per move (CLUSTER INFO:
   plain PUBLISH is forwarded to every node, SPUBLISH stays on the channel's shard);
-- (routed run) an instance killed with SIGKILL while games are open: its sockets reconnect
-  through the proxy (to another instance) and ask for what they missed; one more move per game;
-  the seconds until every socket has the game's latest version.
+- (behind the routed proxy) an instance killed with SIGKILL while games are open: its sockets
+  reconnect through the proxy (to another instance) and ask for what they missed; one more move
+  per game; the seconds until every socket has the game's latest version.
 
 The proxy binary is required (`apt-get install caddy`): the routing measured is the real one.
 Bounded: each phase has a move budget and a deadline; databases and processes go at the end.
@@ -360,73 +361,22 @@ async def kill_one(
 # --- the run ------------------------------------------------------------------------------------
 
 
-async def one_mode(
-    args: argparse.Namespace, dbs: Databases, workdir: Path, route: bool, kill: bool
-) -> dict[str, Any]:
-    label = "routed" if route else "round_robin"
-    mode_dir = workdir / label
-    mode_dir.mkdir()
-    redis_proc, cluster = None, None
-    procs: list[Proc] = []
-    caddy = None
-    try:
-        if args.bus == "cluster":
-            cluster = private_services.PrivateRedisCluster(mode_dir / "redis")
-            (mode_dir / "redis").mkdir()
-            cluster.start()
-            redis_url = (
-                cluster.url
-                if not args.plain_on_cluster
-                else (f"redis://127.0.0.1:{cluster.ports[0]}/0")
-            )
-        else:
-            started = start_redis(mode_dir)
-            if started is None:
-                raise RuntimeError("redis-server is not installed")
-            redis_proc = started[0]
-            redis_url = f"redis://127.0.0.1:{started[1]}/0"
-        instances, workers, metrics_ports = start_instances(
-            dbs.create(label), redis_url, mode_dir, args.instances, args.workers
-        )
-        procs += [*instances, *workers]
-        caddy = PrivateCaddy([f"127.0.0.1:{p.port}" for p in instances], route_games=route)
-        caddy.start()
-        need = args.games * args.repeat + (args.kill_games if kill else 0)
-        log(f"{label}: {args.instances} instances, {args.workers} workers, {need} games...")
-        games = await make_games(caddy.http, need)
-        runs = []
-        for _ in range(args.repeat):
-            batch, games = games[: args.games], games[args.games :]
-            runs.append(
-                await measured_play(caddy, instances, metrics_ports, batch, args.budget, cluster)
-            )
-            log(label, runs[-1])
-        section: dict[str, Any] = dict(runs[0])
-        if len(runs) > 1:
-            for key in runs[0]:
-                values = [r[key] for r in runs if isinstance(r.get(key), int | float)]
-                if values:
-                    section[key] = statistics.median(values)
-                    section[f"{key}_runs"] = values
-        section["sockets_per_instance_idle_after"] = [
-            int(c.get("sockets", 0)) for c in all_counters(metrics_ports)
-        ]
-        if kill:
-            section["instance_killed"] = await kill_one(caddy, instances, metrics_ports, games)
-            log(label, "killed:", section["instance_killed"])
-        return section
-    finally:
-        if caddy is not None:
-            caddy.stop()
-        for p in procs:
-            p.stop()
-        if redis_proc is not None:
-            redis_proc.kill()
-        if cluster is not None:
-            cluster.stop()
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of each figure over the runs, each run's value beside it."""
+    out: dict[str, Any] = dict(runs[0])
+    if len(runs) > 1:
+        for key in runs[0]:
+            values = [r[key] for r in runs if isinstance(r.get(key), int | float)]
+            if values:
+                out[key] = statistics.median(values)
+                out[f"{key}_runs"] = values
+    return out
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """One stack (database, Redis, instances) behind two proxies, the stack's routing and round
+    robin, played in pairs: A B, then B A, and so on (the machine drifts within minutes, so a
+    figure is only compared with its pair's), then an instance killed behind the routed one."""
     if caddy_binary() is None:
         raise SystemExit("caddy is not installed (apt-get install caddy): the bench uses it")
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -441,13 +391,52 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "proxy": "caddy "
         + subprocess.run(["caddy", "version"], capture_output=True, text=True).stdout.split()[0],
     }
+    redis_proc, cluster, caddies = None, None, {}
+    procs: list[Proc] = []
     try:
-        # The machine drifts: `--first round_robin` plays the other order, to see how much.
-        for route in (True, False) if args.first == "routed" else (False, True):
-            kill = route and not args.no_kill
-            result["routed" if route else "round_robin"] = await one_mode(
-                args, dbs, workdir, route, kill
+        if args.bus == "cluster":
+            (workdir / "redis").mkdir()
+            cluster = private_services.PrivateRedisCluster(workdir / "redis")
+            cluster.start()
+            redis_url = cluster.url
+            if args.plain_on_cluster:
+                redis_url = f"redis://127.0.0.1:{cluster.ports[0]}/0"
+        else:
+            started = start_redis(workdir)
+            if started is None:
+                raise RuntimeError("redis-server is not installed")
+            redis_proc, redis_url = started[0], f"redis://127.0.0.1:{started[1]}/0"
+        instances, workers, metrics_ports = start_instances(
+            dbs.create("cluster"), redis_url, workdir, args.instances, args.workers
+        )
+        procs += [*instances, *workers]
+        upstreams = [f"127.0.0.1:{p.port}" for p in instances]
+        for route in (True, False):
+            caddies[route] = PrivateCaddy(upstreams, route_games=route).start()
+        kill = not args.no_kill
+        need = 2 * args.games * args.repeat + (args.kill_games if kill else 0)
+        log(f"{args.instances} instances, {args.workers} workers, {need} games...")
+        games = await make_games(caddies[True].http, need)
+        runs: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+        pairs = []
+        for n in range(args.repeat):
+            order = (True, False) if n % 2 == 0 else (False, True)
+            for route in order:
+                batch, games = games[: args.games], games[args.games :]
+                runs[route].append(
+                    await measured_play(
+                        caddies[route], instances, metrics_ports, batch, args.budget, cluster
+                    )
+                )
+                log("routed" if route else "round_robin", runs[route][-1])
+            pairs.append(
+                round(
+                    runs[True][-1]["instances_cpu_ms_per_move"]
+                    / runs[False][-1]["instances_cpu_ms_per_move"],
+                    3,
+                )
             )
+        result["routed"], result["round_robin"] = medians(runs[True]), medians(runs[False])
         r, rr = result["routed"], result["round_robin"]
         result["ratios_routed_over_round_robin"] = {
             key: round(r[key] / rr[key], 2) if rr.get(key) else None
@@ -458,7 +447,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "replays_per_move",
             )
         }
+        result["cpu_per_move_ratio_of_each_pair"] = pairs
+        if kill:
+            result["instance_killed"] = await kill_one(
+                caddies[True], instances, metrics_ports, games
+            )
+            log("killed:", result["instance_killed"])
     finally:
+        for caddy in caddies.values():
+            caddy.stop()
+        for p in procs:
+            p.stop()
+        if redis_proc is not None:
+            redis_proc.kill()
+        if cluster is not None:
+            cluster.stop()
         dbs.drop_all()
         shutil.rmtree(workdir, ignore_errors=True)
     result["load_average_end"] = load_average()
@@ -471,11 +474,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="`seadragons worker` processes")
     parser.add_argument("--games", type=int, default=20, help="concurrent games per run")
     parser.add_argument("--budget", type=int, default=30, help="moves per game")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per mode (medians)")
+    parser.add_argument("--repeat", type=int, default=1, help="pairs of runs (medians)")
     parser.add_argument("--kill-games", type=int, default=6, help="games open when one dies")
     parser.add_argument("--no-kill", action="store_true", help="skip the killed instance")
     parser.add_argument("--bus", choices=("redis", "cluster"), default="redis")
-    parser.add_argument("--first", choices=("routed", "round_robin"), default="routed")
     parser.add_argument(
         "--plain-on-cluster",
         action="store_true",
