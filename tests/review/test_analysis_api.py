@@ -41,8 +41,9 @@ def test_analysis_only_after_the_end(
     with app.state.sessionmaker() as db:
         play_to_the_end(db, game_id, stop_before=30)
     # During the game: refused for everyone, seated or not, and nothing about an analysis.
+    assert outsider.post(url).status_code == 401  # asking takes an account (guests too)
     for client in (host, guest, outsider):
-        for method in (client.get, client.post):
+        for method in (client.get, client.post) if client is not outsider else (client.get,):
             r = method(url)
             assert r.status_code == 409, r.text
             assert r.json() == {
@@ -54,7 +55,10 @@ def test_analysis_only_after_the_end(
         play_to_the_end(db, game_id)
 
     r = guest.get(url)
-    assert (r.status_code, r.json()) == (202, {"status": "pending", "percent": 0})
+    assert (r.status_code, r.json()) == (202, {"status": "none"})  # asked for by nobody yet
+    r = guest.post(url)
+    pending = {"status": "pending", "percent": 0, "position": 1, "wait_seconds": 60}
+    assert (r.status_code, r.json()) == (202, pending)
     assert app.state.analysis_jobs.run_due() == 1
     r = outsider.get(url)  # a public game's analysis, like its record, is for everyone
     assert r.status_code == 200
