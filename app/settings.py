@@ -231,6 +231,27 @@ class Settings(BaseSettings):
     # request may send; every lesson has fewer steps, and each answer is one engine move replayed.
     learn_answers_max: int = 64
 
+    # Roles and review requests (app/roles.py, app/worker.py, app/services/reviews/requests.py).
+    # ROLE: what `seadragons serve` runs: "all" (HTTP, sockets and the background work: bots,
+    # turn deadlines, mail, jobs, analyses; the one-command default) or "web" (HTTP and sockets
+    # only: `seadragons worker` processes do the rest). `seadragons worker` is always "worker".
+    role: Literal["all", "web"] = "all"
+    # A worker holds a bot's turn this long (its lease in Redis) while deciding it; a killed
+    # worker's turn is taken by another within this plus BOT_SWEEP_SECONDS.
+    worker_turn_lease_seconds: float = Field(default=30.0, gt=0)
+    # Analyses waiting or running at once, in all (a request past it: 503 `review_queue_full`),
+    # and per requesting user (past it: 429 `review_user_limit`).
+    review_queue_max: int = Field(default=20, ge=1)
+    review_per_user: int = Field(default=2, ge=1)
+    # A requester polling their replay counts as watching for this long after each poll; the
+    # analyses of watched games are claimed first.
+    review_watch_seconds: float = Field(default=30.0, gt=0)
+    # Finished rated games are analysed without a request while fewer than this many analyses
+    # wait (0: only on request). Off by default: one analysis costs about 50 s of CPU.
+    review_auto_rated_below: int = Field(default=0, ge=0)
+    # The expected wait told to a requester: this many seconds of work per analysis ahead.
+    review_expected_seconds: float = Field(default=60.0, gt=0)
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
