@@ -26,7 +26,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.context import build_context
+from app.infra.redis_urls import async_client
 from app.logging_setup import configure as configure_logging
+from app.metrics import serve_metrics
 from app.realtime import hub_for
 from app.realtime.work_hints import listen as listen_for_work
 from app.roles import build_background
@@ -41,9 +43,7 @@ SCHEMA_WAIT_S = 2.0  # between two looks at the schema while it is behind
 
 def turn_lease_for(redis_url: str, prefix: str, hold_s: float) -> Callable[[int, int], Any]:
     """A shared lease per (game, version) in Redis: True for the first worker to ask."""
-    import redis.asyncio as redis
-
-    client = redis.from_url(redis_url, client_name="seadragons-worker")
+    client = async_client(redis_url, client_name="seadragons-worker")
     hold_ms = max(1000, int(hold_s * 1000))
 
     async def lease(game_id: int, version: int) -> bool:
@@ -131,6 +131,8 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    if settings.metrics_port:  # bot decisions and moves happen here now: scrape them here
+        serve_metrics(settings.metrics_host, settings.metrics_port)
 
     async def main_async() -> None:
         stop = asyncio.Event()

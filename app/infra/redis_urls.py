@@ -58,6 +58,24 @@ class _ClusterPing:
         return bool(self._client.ping())
 
 
+def async_client(url: str, **options: Any) -> Any:
+    """An asyncio Redis client for `url`: a cluster client (keys routed by hash slot) for a
+    `redis+cluster://` URL, a plain one otherwise. It connects on first use."""
+    if is_cluster_url(url):
+        from redis.asyncio.cluster import ClusterNode, RedisCluster
+
+        nodes, username, password = cluster_nodes(url)
+        return RedisCluster(
+            startup_nodes=[ClusterNode(host, port) for host, port in nodes],
+            username=username,
+            password=password,
+            **options,
+        )
+    import redis.asyncio as redis
+
+    return redis.from_url(url, **options)
+
+
 def readiness_client(url: str | None, timeout_s: float) -> Any:
     """Something with `ping()` for the readiness check, or None without a shared Redis."""
     if url is None:

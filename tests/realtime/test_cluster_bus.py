@@ -8,6 +8,7 @@ the node came back (rooms then reload from the database).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -131,3 +132,61 @@ async def test_two_servers_on_a_cluster_converge_through_a_node_restart(
             await ws.close()
         for s in (a, b):
             s.stop()
+
+
+@pytest.mark.server
+async def test_the_workers_turn_lease_works_on_the_cluster(cluster: PrivateRedisCluster) -> None:
+    from app.worker import turn_lease_for
+
+    lease = turn_lease_for(cluster.url, "lease-test:", 30.0)
+    try:
+        # Keys of several games land on several nodes; each is granted once.
+        assert [await lease(game, 3) for game in range(6)] == [True] * 6
+        assert [await lease(game, 3) for game in range(6)] == [False] * 6
+        assert await lease(0, 4)
+    finally:
+        await lease.client.aclose()  # type: ignore[attr-defined]
+
+
+@pytest.mark.server
+@pytest.mark.timeout(240)
+async def test_a_worker_on_the_cluster_plays_a_bot_game_seen_on_a_web_socket(
+    cluster: PrivateRedisCluster, tmp_path: Path, make_migrated_postgres_db: Callable[[], str]
+) -> None:
+    """A web-only instance and a worker on the cluster bus: the worker's bot moves reach the web
+    instance's socket (sharded pub/sub), and the worker serves its own metrics (the compose
+    stack's healthcheck reads them)."""
+    from tests.ops.private_services import free_port
+    from tests.realtime.test_worker_role import QUICK, Worker, _bots_only_game, _finished
+
+    url = make_migrated_postgres_db()
+    web = Server(tmp_path, url, cluster.url, env={**QUICK, "SEADRAGONS_ROLE": "web"}).start()
+    metrics_port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
+    env.update(
+        SEADRAGONS_DATA_DIR=str(tmp_path),
+        SEADRAGONS_DATABASE_URL=url,
+        SEADRAGONS_REDIS_URL=cluster.url,
+        SEADRAGONS_SECRET_KEY="realtime-test-secret",
+        SEADRAGONS_METRICS_PORT=str(metrics_port),
+        **QUICK,
+    )
+    worker = Worker(tmp_path, "cluster", env).start()
+    try:
+        gid, host = await _bots_only_game(web)
+        ws = await WsClient("host").open(web.ws(gid), cookie_of(host))
+        state = await _finished(host, gid)
+        await ws.at_version(state["version"], timeout=30)
+        assert ws.doc is not None and ws.doc["view"] == state["view"]
+        metrics = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).text
+        decided = sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in metrics.splitlines()
+            if line.startswith("seadragons_bot_decision_seconds_count")
+        )
+        assert decided >= state["version"] - 1  # the bots' moves were decided in the worker
+        await ws.close()
+        await host.aclose()
+    finally:
+        worker.stop()
+        web.stop()
