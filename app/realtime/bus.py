@@ -244,6 +244,7 @@ class ClusterBus(RedisBus):
         self._node_readers: list[asyncio.Task[None]] = []
         self._opening = False
         self._sub_lock = asyncio.Lock()
+        self._leaving: dict[str, int] = {}  # channel -> our SUNSUBSCRIBEs not yet confirmed
 
     async def connect(self) -> None:
         """Connect to the cluster (any listed node that answers gives the slot map)."""
@@ -302,7 +303,8 @@ class ClusterBus(RedisBus):
                 # every channel hears RECONNECTED (messages were lost in between).
                 retry=Retry(NoBackoff(), 0),
             )
-            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            # Confirmations too: a SUNSUBSCRIBE nobody asked for means the slot moved away.
+            pubsub = client.pubsub(ignore_subscribe_messages=False)
             self._node_subs[node.name] = pubsub
         return node.name, pubsub
 
@@ -324,15 +326,27 @@ class ClusterBus(RedisBus):
             name = self._node_of.pop(channel, None)
             pubsub = self._node_subs.get(name) if name is not None else None
             if pubsub is not None:
+                self._leaving[channel] = self._leaving.get(channel, 0) + 1
                 await pubsub.sunsubscribe(channel)
 
     async def _read_node(self, pubsub: Any) -> None:
-        """Hand one node's messages to the reader; a failure goes there too, and ends this."""
+        """Hand one node's messages to the reader; a failure goes there too, and ends this.
+        A channel unsubscribed by the node itself (its slot moved to another node, Redis 7
+        does that on resharding) counts as a failure: the subscriptions start afresh."""
         try:
             while True:
                 msg = await pubsub.get_message(timeout=5.0)
-                if msg is not None and msg.get("type") == "smessage":
+                kind = msg.get("type") if msg is not None else None
+                if kind == "smessage":
                     self._inbox.put_nowait((msg["channel"], msg["data"]))
+                elif kind == "sunsubscribe":
+                    channel = msg["channel"]
+                    if self._leaving.get(channel, 0) > 0:  # ours: _unlisten asked for it
+                        self._leaving[channel] -= 1
+                        if not self._leaving[channel]:
+                            del self._leaving[channel]
+                    elif channel in self._node_of:
+                        raise ConnectionError(f"{channel}: its slot moved to another node")
         except asyncio.CancelledError:
             raise
         except BaseException as exc:
@@ -356,6 +370,7 @@ class ClusterBus(RedisBus):
                 await task
         subs, self._node_subs = self._node_subs, {}
         self._node_of.clear()
+        self._leaving.clear()
         for pubsub in subs.values():
             with contextlib.suppress(Exception):
                 await pubsub.aclose()

@@ -220,6 +220,32 @@ class PrivateRedisCluster:
         )
         return done.stdout
 
+    def node_id(self, port: int) -> str:
+        return self.cli(port, "cluster", "myid").strip()
+
+    def owner(self, slot: int) -> int:
+        """The port of the node serving `slot`."""
+        for port in self.procs:
+            for line in self.cli(port, "cluster", "nodes").splitlines():
+                fields = line.split()
+                if "myself" not in fields[2]:
+                    continue
+                for part in fields[8:]:
+                    low, _, high = part.partition("-")
+                    if low.isdigit() and int(low) <= slot <= int(high or low):
+                        return port
+        raise AssertionError(f"no node serves slot {slot}")
+
+    def move_slot(self, slot: int, to_port: int) -> None:
+        """Reshard one (keyless) slot to the node on `to_port`, as `redis-cli --cluster
+        reshard` does: IMPORTING / MIGRATING, then NODE on every node."""
+        source = self.owner(slot)
+        src_id, dst_id = self.node_id(source), self.node_id(to_port)
+        self.cli(to_port, "cluster", "setslot", str(slot), "importing", src_id)
+        self.cli(source, "cluster", "setslot", str(slot), "migrating", dst_id)
+        for port in (to_port, source, *[p for p in self.procs if p not in (to_port, source)]):
+            self.cli(port, "cluster", "setslot", str(slot), "node", dst_id)
+
     def healthy(self) -> bool:
         """Every node sees the cluster as ok (all slots served)."""
         return all("cluster_state:ok" in self.cli(p, "cluster", "info") for p in self.procs)

@@ -8,15 +8,19 @@ the node came back (rooms then reload from the database).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from app.infra.redis_urls import cluster_nodes, is_cluster_url
-from app.realtime.bus import ClusterBus, RedisBus, channel_prefix, create_bus
+from app.realtime.bus import RECONNECTED, ClusterBus, RedisBus, channel_prefix, create_bus
 from app.settings import Settings
 from tests.ops.private_services import PrivateRedisCluster, private_redis_cluster, wait_until
 from tests.realtime.helpers import Server, WsClient, cookie_of, new_game, rest_doc
@@ -190,3 +194,58 @@ async def test_a_worker_on_the_cluster_plays_a_bot_game_seen_on_a_web_socket(
     finally:
         worker.stop()
         web.stop()
+
+
+@pytest.mark.server
+async def test_a_channel_whose_slot_moves_follows_it_to_the_new_node(
+    cluster: PrivateRedisCluster,
+) -> None:
+    """Resharding: the node giving a slot away unsubscribes its shard channels; the bus
+    subscribes again on the new owner and says RECONNECTED (messages may have been lost)."""
+    sender, listener = ClusterBus(cluster.url), ClusterBus(cluster.url)
+    await sender.connect()
+    await listener.connect()
+    channels = [f"seadragons:db0:game:{n}" for n in range(6)]
+    heard: dict[str, list[str]] = {c: [] for c in channels}
+    subscribed = asyncio.Event()
+
+    async def listen() -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            subs = [await stack.enter_async_context(listener.subscribe(c)) for c in channels]
+            subscribed.set()
+
+            async def drain(sub: Any) -> None:
+                async for text in sub:
+                    heard[sub.channel].append(text)
+
+            await asyncio.gather(*(drain(sub) for sub in subs))
+
+    task = asyncio.create_task(listen())
+    try:
+        await subscribed.wait()
+
+        async def all_heard(text: str) -> None:
+            deadline = time.monotonic() + 20
+            while not all(text in heard[c] for c in channels):
+                assert time.monotonic() < deadline, heard
+                await asyncio.sleep(0.05)
+
+        for c in channels:
+            await sender.publish(c, "before")
+        await all_heard("before")
+        slot = listener._redis.keyslot(channels[0])
+        source = cluster.owner(slot)
+        cluster.move_slot(slot, next(p for p in cluster.ports if p != source))
+        # Until the listener has moved its subscription, a message may be lost (the RECONNECTED
+        # notice covers that); once it has, every message arrives.
+        await all_heard(RECONNECTED)
+        for c in channels:
+            await sender.publish(c, "after")
+        await all_heard("after")
+        assert cluster.owner(slot) != source
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        await sender.disconnect()
+        await listener.disconnect()
