@@ -21,8 +21,6 @@ from tests.ops.private_services import wait_until
 from tests.ops.proxy import PrivateCaddy, caddy_binary, local_caddyfile
 from tests.realtime.helpers import Server, WsClient, cookie_of, new_game, rest_doc
 
-pytestmark = pytest.mark.server
-
 GAMES = range(1, 61)
 
 
@@ -85,6 +83,7 @@ def _where(client: httpx.Client, path: str) -> str:
     return r.text
 
 
+@pytest.mark.server
 def test_one_game_one_instance_and_games_spread(
     stack: tuple[PrivateCaddy, list[_Upstream]],
 ) -> None:
@@ -142,6 +141,7 @@ async def _reconnect(ws: WsClient, deadline_s: float = 30) -> None:
     await ws.send({"type": "resync", "version": version})
 
 
+@pytest.mark.server
 @pytest.mark.anyio
 async def test_a_game_moved_by_the_proxy_catches_up_on_the_other_instance(
     redis_url: str, tmp_path: Path, make_postgres_db: Callable[[], str]
