@@ -125,6 +125,18 @@ def test_local_caddyfile_is_the_stack_file_with_only_addresses_changed() -> None
     assert "lb_policy round_robin" in local_caddyfile(8080, ["x:1"], route_games=False)
 
 
+async def _mover(seats: list[WsClient], deadline_s: float = 20) -> WsClient:
+    """The seat whose document offers actions (a reconnected seat's state may still be on its
+    way)."""
+    end = time.monotonic() + deadline_s
+    while True:
+        for ws in seats:
+            if ws.doc and ws.doc["legal_actions"]:
+                return ws
+        assert time.monotonic() < end, [ws.raw[-2:] for ws in seats]
+        await asyncio.sleep(0.05)
+
+
 async def _reconnect(ws: WsClient, deadline_s: float = 30) -> None:
     """What the client does: reopen (through the proxy) with backoff, then ask for what it
     missed."""
@@ -169,7 +181,7 @@ async def test_a_game_moved_by_the_proxy_catches_up_on_the_other_instance(
         sockets = [*seats, await WsClient("spectator").open(ws_url)]
         version = 0
         for i in range(3):
-            mover = next(ws for ws in seats if ws.doc and ws.doc["legal_actions"])
+            mover = await _mover(seats)
             reply = await mover.act(mover.doc["legal_actions"][0], f"m{i}")
             assert reply["type"] == "ack", reply
             version = reply["version"]
@@ -187,7 +199,7 @@ async def test_a_game_moved_by_the_proxy_catches_up_on_the_other_instance(
         other = servers[1 - home]
         assert _metric(other, "seadragons_open_sockets") == 3.0
         for i in range(2):
-            mover = next(ws for ws in seats if ws.doc and ws.doc["legal_actions"])
+            mover = await _mover(seats)
             reply = await mover.act(mover.doc["legal_actions"][0], f"after{i}")
             assert reply["type"] == "ack", reply
             version = reply["version"]
