@@ -1,4 +1,5 @@
-"""The `seadragons` command: simulate games, run the server, apply migrations, analyse games."""
+"""The `seadragons` command: simulate games, run the server or a worker, apply migrations,
+analyse games."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument(
         "--workers", type=int, default=1, help="processes sharing the port (needs Redis if > 1)"
+    )
+
+    sub.add_parser(
+        "worker",
+        help="run the background work (bots, deadlines, mail, jobs, analyses) without HTTP",
     )
 
     sub.add_parser("migrate", help="apply pending database migrations")
@@ -53,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
         from app.main import serve
 
         return serve(args.host, args.port, args.workers)
+    if args.command == "worker":
+        from app.worker import main as worker
+
+        return worker()
     if args.command == "analyse":
         from app.review.cli import run_from_args as analyse
 

@@ -23,7 +23,7 @@ from app.infra.threads import thread_runner
 from app.services.play.effects import MoveEffects
 from app.services.play.road import MoveRoad
 from app.services.ratings import results as ratings
-from app.services.reviews import analysis
+from app.services.reviews import requests as review_requests
 from app.settings import Settings
 from app.shared.clock import SYSTEM_CLOCK, Clock
 from app.shared.notify import Notifier
@@ -51,12 +51,13 @@ class AppContext:
         self.bot_workers.shutdown()
 
 
-def finish_effects() -> MoveEffects:
+def finish_effects(auto_review_below: int = 0) -> MoveEffects:
     """What a game's last move sets off in its transaction: its results and rating update,
-    and its review, each a durable job committed with the finish."""
+    a durable job committed with the finish; and a rated game's review while fewer than
+    `auto_review_below` wait (SEADRAGONS_REVIEW_AUTO_RATED_BELOW; 0: reviews on request only)."""
     effects = MoveEffects()
     effects.on_finish("results", ratings.enqueue_results)
-    effects.on_finish("review", analysis.enqueue)
+    effects.on_finish("review", review_requests.auto_review(auto_review_below))
     return effects
 
 
@@ -67,13 +68,14 @@ def road_for(
     writer: MoveWriter | None = None,
     loop_writer: AsyncMoveWriter | None = None,
     run: Any = None,
+    auto_review_below: int = 0,
 ) -> MoveRoad:
     """The one road with this app's effects (tests and tools build theirs the same way)."""
     extra = {"run": run} if run is not None else {}
     return MoveRoad(
         sessions,
         notifier=notifier,
-        effects=finish_effects(),
+        effects=finish_effects(auto_review_below),
         writer=writer,
         loop_writer=loop_writer,
         **extra,
@@ -90,7 +92,14 @@ def build_context(settings: Settings, clock: Clock = SYSTEM_CLOCK) -> AppContext
     loop_writer = None
     if engine.dialect.name == "postgresql" and settings.db_loop_connections > 0:
         loop_writer = AsyncMoveWriter(engine, settings.db_loop_connections, statements=writer)
-    road = road_for(sessions, notifier, writer=writer, loop_writer=loop_writer, run=run)
+    road = road_for(
+        sessions,
+        notifier,
+        writer=writer,
+        loop_writer=loop_writer,
+        run=run,
+        auto_review_below=settings.review_auto_rated_below,
+    )
     processes = settings.bot_processes
     workers = WorkerProcesses(
         default_processes() if processes is None else processes, settings.bot_nice

@@ -18,17 +18,14 @@ from app.context import build_context
 from app.db.migrate import upgrade_to_head
 from app.db.session import make_engine
 from app.i18n.middleware import LanguageMiddleware
-from app.infra.jobs import runner_for as job_runner_for
+from app.infra.redis_urls import readiness_client
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
 from app.realtime import delayed_rooms, watch_channel
 from app.realtime import install as install_realtime
-from app.services.botseats.runner import runner_for
-from app.services.notices.mailer import sender_for
-from app.services.play.deadlines import sweeper_for
-from app.services.reviews import analysis
-from app.services.reviews.job_handlers import job_handlers
+from app.realtime.work_hints import WorkHints
+from app.roles import build_background
 from app.settings import Settings, get_settings
 from app.shared.clock import SYSTEM_CLOCK, Clock
 from app.web import (
@@ -68,13 +65,7 @@ log = logging.getLogger(__name__)
 
 def _redis_client(url: str | None) -> object | None:
     """A Redis client for the readiness check (None without Redis: `shared_redis_url`)."""
-    if url is None:
-        return None
-    import redis
-
-    return redis.Redis.from_url(
-        url, socket_timeout=STORAGE_TIMEOUT_S, socket_connect_timeout=STORAGE_TIMEOUT_S
-    )
+    return readiness_client(url, STORAGE_TIMEOUT_S)
 
 
 class SeaDragonsApp(FastAPI):
@@ -113,13 +104,12 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
 
     @asynccontextmanager
     async def lifespan(the_app: FastAPI) -> AsyncIterator[None]:
-        await the_app.state.bot_runner.start()  # plays bot seats; resumes waiting games
-        await the_app.state.deadlines.start()  # turns that ran out
-        await the_app.state.mailer.start()  # "your turn" emails
-        await the_app.state.jobs.start()  # background jobs (app/infra/jobs.py)
-        await (
-            the_app.state.analysis_jobs.start()
-        )  # game analyses (app/services/reviews/analysis.py)
+        # The background work this role runs (app/roles.py): bots, deadlines, mail, jobs and
+        # analyses with role "all"; none with role "web" (workers do it, told by work hints).
+        await the_app.state.background.start(settings.role)
+        hints = None if settings.role == "all" else WorkHints(the_app.state.realtime)
+        if hints is not None:
+            hints.start()
         # Everything loaded so far (modules, content, compiled statements) lives as long as the
         # process: keep it out of the garbage collector's full passes, which otherwise walk it
         # again and again and show up as multi-millisecond pauses in move latency.
@@ -128,14 +118,11 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
         try:
             yield
         finally:
+            if hints is not None:
+                hints.stop()
             await the_app.state.watch.stop()
             await the_app.state.realtime.delayed.stop()
-            await the_app.state.analysis_jobs.stop()
-            the_app.state.analysis_pool.close()
-            await the_app.state.jobs.stop()
-            await the_app.state.mailer.stop()
-            await the_app.state.deadlines.stop()
-            await the_app.state.bot_runner.stop()
+            await the_app.state.background.stop()
         engine.dispose()
 
     app = SeaDragonsApp(
@@ -155,19 +142,14 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.state.login_throttle = app.state.throttles.login
     # For app/realtime: `app.state.chat_limiter.allow(user_id) -> None | seconds to wait`.
     app.state.chat_limiter = app.state.throttles.chat
-    app.state.bot_runner = runner_for(context, settings)
-    app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
-    app.state.mailer = sender_for(app.state.sessionmaker, settings)
-    app.state.jobs = job_runner_for(app.state.sessionmaker, settings, job_handlers())
-    # A game's end enqueued its results job: run it now rather than at the next poll.
-    app.state.notifier.on_game_changed.append(
-        lambda _gid, _v, move: (
-            app.state.jobs.wake() if move is not None and move.status == "finished" else None
-        )
-    )
-    app.state.analysis_jobs, app.state.analysis_pool = analysis.runner_for(
-        app.state.sessionmaker, settings
-    )
+    background = build_background(context)
+    app.state.background = background
+    app.state.bot_runner = background.bot_runner
+    app.state.deadlines = background.deadlines
+    app.state.mailer = background.mailer
+    app.state.jobs = background.jobs
+    app.state.analysis_jobs = background.analysis_jobs
+    app.state.analysis_pool = background.analysis_pool
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)

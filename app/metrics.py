@@ -49,6 +49,12 @@ ROOM_UPDATES = Counter(
     "process), replay (another instance's move replayed from the bus), reload (read back)",
     ["source"],
 )
+BUS_MESSAGES = Counter(
+    "seadragons_bus_messages",
+    "Messages on the Redis bus: published by this process, and received from it (its own "
+    "included: a process subscribed to a game's channel hears its own moves too)",
+    ["direction"],
+)
 ERRORS = Counter(
     "seadragons_errors",
     "Error answers by stable code; transport is http or ws",

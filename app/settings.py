@@ -14,7 +14,9 @@ SECRET_FILE = "secret_key"
 SQLITE_FILE = "seadragons.db"
 
 
-REDIS_SCHEMES = ("redis", "rediss", "unix")  # what `redis_url` may name a Redis by
+# What `redis_url` may name a Redis by; redis+cluster://host:port,host:port,... names a Redis
+# Cluster (the bus then uses sharded pub/sub, app/realtime/bus.py ClusterBus).
+REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+cluster")
 
 
 class Settings(BaseSettings):
@@ -38,7 +40,8 @@ class Settings(BaseSettings):
     # that the default collects and promotes again and again; see docs/benchmarks.md.
     gc_young_threshold: int = Field(default=10_000, ge=100)
     # None or memory://: one process (in-memory broadcast and rate limits). redis://, rediss://
-    # or unix://: the Redis every instance shares (see `shared_redis_url`).
+    # or unix://: the Redis every instance shares (see `shared_redis_url`); redis+cluster://h:p,...
+    # a Redis Cluster (sharded pub/sub for the bus).
     redis_url: str | None = None
     # None: generated once and kept in data_dir, so sessions survive restarts.
     secret_key: str | None = None
@@ -262,6 +265,27 @@ class Settings(BaseSettings):
     match_quit_delay_seconds: float = Field(default=60.0, ge=0)
     match_quit_delay_max_seconds: float = Field(default=600.0, ge=0)
 
+    # Roles and review requests (app/roles.py, app/worker.py, app/services/reviews/requests.py).
+    # ROLE: what `seadragons serve` runs: "all" (HTTP, sockets and the background work: bots,
+    # turn deadlines, mail, jobs, analyses; the one-command default) or "web" (HTTP and sockets
+    # only: `seadragons worker` processes do the rest). `seadragons worker` is always "worker".
+    role: Literal["all", "web"] = "all"
+    # A worker holds a bot's turn this long (its lease in Redis) while deciding it; a killed
+    # worker's turn is taken by another within this plus BOT_SWEEP_SECONDS.
+    worker_turn_lease_seconds: float = Field(default=30.0, gt=0)
+    # Analyses waiting or running at once, in all (a request past it: 503 `review_queue_full`),
+    # and per requesting user (past it: 429 `review_user_limit`).
+    review_queue_max: int = Field(default=20, ge=1)
+    review_per_user: int = Field(default=2, ge=1)
+    # A requester polling their replay counts as watching for this long after each poll; the
+    # analyses of watched games are claimed first.
+    review_watch_seconds: float = Field(default=30.0, gt=0)
+    # Finished rated games are analysed without a request while fewer than this many analyses
+    # wait (0: only on request). Off by default: one analysis costs about 50 s of CPU.
+    review_auto_rated_below: int = Field(default=0, ge=0)
+    # The expected wait told to a requester: this many seconds of work per analysis ahead.
+    review_expected_seconds: float = Field(default=60.0, gt=0)
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
@@ -280,7 +304,9 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             value = value.strip() or None
         if isinstance(value, str) and urlsplit(value).scheme not in (*REDIS_SCHEMES, "memory"):
-            raise ValueError("use memory:// or a Redis URL (redis://, rediss://, unix://)")
+            raise ValueError(
+                "use memory:// or a Redis URL (redis://, rediss://, unix://, redis+cluster://)"
+            )
         return value
 
     @property

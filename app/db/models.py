@@ -293,10 +293,15 @@ class Job(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Who asked for this job (None: the server set it off), which bounds each account's open
+    # requests; and until when someone is waiting on it: such jobs are claimed first.
+    requested_by: Mapped[int | None] = mapped_column(Integer)
+    wanted_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     __table_args__ = (
         UniqueConstraint("kind", "key", name="uq_jobs_kind_key"),
         Index("ix_jobs_status_run_after", "status", "run_after"),
+        Index("ix_jobs_kind_requested_by", "kind", "requested_by"),
     )
 
 

@@ -3,10 +3,11 @@
 - `enqueue(db, kind, key, payload)` adds a job inside the caller's transaction (so the job
   exists if and only if the work that causes it commits); a second enqueue of the same
   `(kind, key)` is a no-op, which makes enqueuing idempotent.
-- Workers claim a due job with `SELECT ... FOR UPDATE SKIP LOCKED` on Postgres (two workers
-  never wait for or take the same row) and a compare-and-set UPDATE on SQLite (its write lock
-  serialises claims). A claim sets a lease (`claimed_until`) and a random token
-  (`claimed_by`); a worker that dies leaves the lease to run out, and the job is claimed again.
+- Workers claim a due job (first one somebody waits on, `wanted_until`, then the oldest) with
+  `SELECT ... FOR UPDATE SKIP LOCKED` on Postgres (two workers never wait for or take the same
+  row) and a compare-and-set UPDATE on SQLite (its write lock serialises claims). A claim
+  sets a lease (`claimed_until`) and a random token (`claimed_by`); a worker that dies leaves
+  the lease to run out, and the job is claimed again.
 - The handler runs in its own session, and the job is marked done in that same transaction,
   only if the lease is still the worker's: the handler's writes and "done" commit together or
   not at all. A handler that raises is retried after a doubling back-off, `max_attempts`
@@ -31,7 +32,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from anyio import to_thread
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, case, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
@@ -68,10 +69,16 @@ def enqueue(
     *,
     max_attempts: int = 5,
     run_after: datetime | None = None,
+    requested_by: int | None = None,
+    wanted_until: datetime | None = None,
 ) -> None:
-    """Add a job in the caller's transaction (not committed here); a duplicate is ignored."""
+    """Add a job in the caller's transaction (not committed here); a duplicate is ignored.
+    `requested_by`: the account that asked for it; `wanted_until`: someone waits on it until
+    then, which puts it first in the claim order."""
     now = now_in(db)
     values = {
+        "requested_by": requested_by,
+        "wanted_until": wanted_until,
         "kind": kind,
         "key": key,
         "payload": payload,
@@ -98,6 +105,11 @@ def _claimable(now: datetime, kinds: list[str]) -> Any:
     )
 
 
+def waited_on_last(now: datetime) -> Any:
+    """The claim order's first key: 0 for a job someone is waiting on now, else 1."""
+    return case((Job.wanted_until > now, 0), else_=1)
+
+
 @dataclass(frozen=True)
 class Claim:
     """A job this worker holds until `until` (unless it reports progress, which extends it)."""
@@ -117,7 +129,7 @@ def claim(
     now = now or now_in(db)
     for _ in range(10):  # a row another worker took between our SELECT and UPDATE: look again
         query = select(Job.id, Job.attempts, Job.max_attempts).where(_claimable(now, kinds))
-        query = query.order_by(Job.run_after, Job.id).limit(1)
+        query = query.order_by(waited_on_last(now), Job.run_after, Job.id).limit(1)
         if db.get_bind().dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True)
         row = db.execute(query).first()

@@ -21,12 +21,12 @@ from app.services.live.store import SqlLiveStore
 from app.shared.http import OriginPolicy
 
 
-def install(app: FastAPI) -> Hub:
-    """Mount the socket route and start/stop the hub with the app's lifespan."""
-    context = app.state.context
+def hub_for(context: Any, chat_limiter: Any = None) -> Hub:
+    """The process's hub, from its context: its bus and the one after-commit listener that
+    publishes every commit (a worker runs one with no sockets, to publish its bots' moves)."""
     settings = context.settings
     store = SqlLiveStore(context.sessions)
-    hub = Hub(
+    return Hub(
         create_bus(settings.shared_redis_url),
         store,
         context.road,
@@ -38,9 +38,16 @@ def install(app: FastAPI) -> Hub:
         recent_bytes=settings.recent_action_bytes,
         limits=SocketLimits.from_settings(settings),
         retry_after_s=settings.unavailable_retry_after_seconds,
-        chat_limiter=getattr(app.state, "chat_limiter", None),
+        chat_limiter=chat_limiter,
         run=context.run,
     )
+
+
+def install(app: FastAPI) -> Hub:
+    """Mount the socket route and start/stop the hub with the app's lifespan."""
+    context = app.state.context
+    settings = context.settings
+    hub = hub_for(context, getattr(app.state, "chat_limiter", None))
     app.state.realtime = hub
     app.router.routes.append(route())
 
@@ -67,4 +74,4 @@ def install(app: FastAPI) -> Hub:
     return hub
 
 
-__all__ = ["Hub", "install"]
+__all__ = ["Hub", "hub_for", "install"]

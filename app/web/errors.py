@@ -86,6 +86,9 @@ STATUS: dict[str, int] = {
     "too_many_emails": 429,
     "bad_token": 400,
     "not_finished": 409,
+    # review requests (app/services/reviews/requests.py): the queue's bound and the account's
+    "review_queue_full": 503,
+    "review_user_limit": 429,
     # placement previews: a card with more legal placements than SEADRAGONS_OUTCOMES_MAX
     "too_many_outcomes": 422,
     # why not here, and hints

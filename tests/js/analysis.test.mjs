@@ -71,6 +71,10 @@ test("the best move is offered only where it differs from the one played", () =>
 test("status lines for an analysis under way", () => {
   assert.equal(statusText({ status: "running", percent: 40 }), "analysing: 40%");
   assert.equal(statusText({ status: "pending", percent: 0 }), "analysis queued");
+  assert.equal(
+    statusText({ status: "pending", percent: 0, position: 3, wait_seconds: 180 }),
+    "analysis queued: number 3 in line, ready in about 3 min",
+  );
   assert.match(statusText({ status: "failed", percent: 30 }), /retry/);
   assert.equal(statusText(undefined), "");
 });

@@ -157,3 +157,127 @@ def private_postgres() -> Iterator[PrivatePostgres]:
                 cluster.stop()  # unless the test stopped it already
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _cluster_port() -> int:
+    """A free port that a cluster node may use: its cluster bus takes the port 10,000 above, so
+    that must be free too (and the port at most 55,535)."""
+    import random
+
+    for _ in range(200):
+        port = random.randrange(20000, 45000)
+        if not _listening(port) and not _listening(port + 10000):
+            with contextlib.suppress(OSError), socket.socket() as a, socket.socket() as b:
+                a.bind(("127.0.0.1", port))
+                b.bind(("127.0.0.1", port + 10000))
+                return port
+    raise AssertionError("no free port pair for a Redis cluster node")
+
+
+class PrivateRedisCluster:
+    """Three `redis-server` nodes with `cluster-enabled yes` on free ports, in a temporary
+    directory, joined by `redis-cli --cluster create` (no replicas: each node owns a third of
+    the slots). A node restarts with its nodes.conf, so it comes back with the same slots."""
+
+    def __init__(self, root: Path, nodes: int = 3) -> None:
+        for exe in ("redis-server", "redis-cli"):
+            if shutil.which(exe) is None:
+                pytest.skip(f"{exe} is not installed (apt-get install redis-server redis-tools)")
+        self.root = root
+        self.ports = [_cluster_port() for _ in range(nodes)]
+        self.procs: dict[int, subprocess.Popen[bytes]] = {}
+        self.url = "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports)
+
+    def start_node(self, port: int) -> None:
+        """Start (or restart) one node and wait until it accepts connections."""
+        tiers.starts("server", "a private Redis cluster node")
+        workdir = self.root / str(port)
+        workdir.mkdir(exist_ok=True)
+        self.procs[port] = subprocess.Popen(
+            [
+                *("redis-server", "--port", str(port), "--bind", "127.0.0.1"),
+                *("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"),
+                *("--cluster-node-timeout", "2000", "--dir", str(workdir)),
+                *REDIS_OPTS,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_until(lambda: _listening(port), 20, f"cluster node {port}")
+
+    def stop_node(self, port: int) -> None:
+        """Kill one node at once (a crash), and wait until its port is closed."""
+        proc = self.procs.pop(port, None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        wait_until(lambda: not _listening(port), 10, f"cluster node {port} to stop")
+
+    def cli(self, port: int, *args: str) -> str:
+        """`redis-cli -p port args...`; its output."""
+        done = subprocess.run(
+            ["redis-cli", "-p", str(port), *args], capture_output=True, text=True, timeout=30
+        )
+        return done.stdout
+
+    def node_id(self, port: int) -> str:
+        return self.cli(port, "cluster", "myid").strip()
+
+    def owner(self, slot: int) -> int:
+        """The port of the node serving `slot`."""
+        for port in self.procs:
+            for line in self.cli(port, "cluster", "nodes").splitlines():
+                fields = line.split()
+                if "myself" not in fields[2]:
+                    continue
+                for part in fields[8:]:
+                    low, _, high = part.partition("-")
+                    if low.isdigit() and int(low) <= slot <= int(high or low):
+                        return port
+        raise AssertionError(f"no node serves slot {slot}")
+
+    def move_slot(self, slot: int, to_port: int) -> None:
+        """Reshard one (keyless) slot to the node on `to_port`, as `redis-cli --cluster
+        reshard` does: IMPORTING / MIGRATING, then NODE on every node."""
+        source = self.owner(slot)
+        src_id, dst_id = self.node_id(source), self.node_id(to_port)
+        self.cli(to_port, "cluster", "setslot", str(slot), "importing", src_id)
+        self.cli(source, "cluster", "setslot", str(slot), "migrating", dst_id)
+        for port in (to_port, source, *[p for p in self.procs if p not in (to_port, source)]):
+            self.cli(port, "cluster", "setslot", str(slot), "node", dst_id)
+
+    def healthy(self) -> bool:
+        """Every node sees the cluster as ok (all slots served)."""
+        return all("cluster_state:ok" in self.cli(p, "cluster", "info") for p in self.procs)
+
+    def start(self) -> None:
+        """Start every node, create the cluster, and wait until it is ok everywhere."""
+        for port in self.ports:
+            self.start_node(port)
+        hosts = [f"127.0.0.1:{p}" for p in self.ports]
+        options = ["--cluster-replicas", "0", "--cluster-yes"]
+        subprocess.run(
+            ["redis-cli", "--cluster", "create", *hosts, *options],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        wait_until(self.healthy, 30, "the Redis cluster to be ok")
+
+    def stop(self) -> None:
+        """Stop every node."""
+        for port in list(self.procs):
+            self.stop_node(port)
+
+
+@contextmanager
+def private_redis_cluster() -> Iterator[PrivateRedisCluster]:
+    """A running private three-node Redis Cluster, stopped and deleted at the end."""
+    root = Path(tempfile.mkdtemp(prefix="seadragons-redis-cluster-"))
+    cluster = PrivateRedisCluster(root)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(root, ignore_errors=True)

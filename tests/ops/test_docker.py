@@ -52,8 +52,10 @@ def _compose() -> dict:  # type: ignore[type-arg]
 def test_compose_stack_is_production_shaped() -> None:
     compose = _compose()
     services = compose["services"]
-    apps = [name for name, svc in services.items() if svc.get("build")]
-    assert len(apps) == 2, "two app replicas"
+    apps = [name for name, svc in services.items() if svc.get("build") and name != "worker"]
+    assert len(apps) == 2, "two web instances"
+    for name in apps:
+        assert services[name]["environment"]["SEADRAGONS_ROLE"] == "web"  # workers do the rest
     for name, svc in services.items():
         assert svc.get("restart") in ("unless-stopped", "always"), name
         assert "healthcheck" in svc, name
@@ -72,8 +74,25 @@ def test_compose_stack_is_production_shaped() -> None:
         assert f"{app}:8000" in caddyfile
     assert "health_uri /readyz" in caddyfile
     _metrics_stay_inside(services, apps, caddyfile)
+    _workers_scale(services)
+    # Every request of one game meets on one instance: the game id in the path is hashed.
+    assert "lb_policy header X-Seadragons-Game" in caddyfile
+    assert "request_header @game X-Seadragons-Game {re.game.1}" in caddyfile
     text = (ROOT / "docker-compose.yml").read_text()
     assert "change-me" not in text and "POSTGRES_PASSWORD: seadragons" not in text
+
+
+def _workers_scale(services: dict) -> None:  # type: ignore[type-arg]
+    """The worker: the app's image running `seadragons worker`, on the same database, Redis and
+    secrets, and nothing that stops `docker compose up --scale worker=N` (no fixed name,
+    address or published port)."""
+    worker = services["worker"]
+    assert worker["command"][-1] == "worker" and worker["image"] == services["web1"]["image"]
+    assert ".env" in worker["env_file"] and "SEADRAGONS_ROLE" not in worker["environment"]
+    for key in ("SEADRAGONS_DATABASE_URL", "SEADRAGONS_REDIS_URL"):
+        assert worker["environment"][key] == services["web1"]["environment"][key]
+    assert not {"container_name", "ports", "hostname"} & set(worker)
+    assert "ipv4_address" not in str(worker.get("networks"))
 
 
 def _metrics_stay_inside(services: dict, apps: list[str], caddyfile: str) -> None:  # type: ignore[type-arg]
@@ -121,12 +140,14 @@ def test_docker_compose_config_is_valid(tmp_path: Path) -> None:
     result = subprocess.run([*cli, "config"], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     rendered = yaml.safe_load(result.stdout)
-    assert set(rendered["services"]) == {"db", "redis", "web1", "web2", "proxy"}
+    assert set(rendered["services"]) == {"db", "redis", "web1", "web2", "worker", "proxy"}
     url = rendered["services"]["web1"]["environment"]["SEADRAGONS_DATABASE_URL"]
     assert url == "postgresql://seadragons:pw@db/seadragons"
-    for name in ("web1", "web2"):
+    for name in ("web1", "web2", "worker"):
         assert rendered["services"][name]["environment"]["SEADRAGONS_METRICS_PORT"] == "9100"
         assert not rendered["services"][name].get("ports")
+    assert rendered["services"]["web1"]["environment"]["SEADRAGONS_ROLE"] == "web"
+    assert rendered["services"]["worker"]["command"] == ["python", "-m", "app.cli", "worker"]
     # Without the secrets the stack refuses to start rather than run with a default.
     (tmp_path / ".env").write_text("SEADRAGONS_DOMAIN=x.example\n")
     refused = subprocess.run([*cli, "config"], cwd=tmp_path, capture_output=True, text=True)

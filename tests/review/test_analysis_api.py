@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import select, update
 
-from app.db.models import Job
+from app.db.models import Game, Job
 from app.main import create_app
 from app.review import analyse_game
 from app.review.source import record_from_db, review_settings
@@ -26,7 +26,15 @@ __all__ = ["client_factory", "start_game"]  # fixtures
 @pytest.fixture
 def app(database_url: str, make_settings: Callable[..., Settings]) -> Iterator[FastAPI]:
     """The app with quick, in-thread analyses (the runner is driven by the test)."""
-    application = create_app(make_settings(database_url, review_rounds=1, review_concurrency=0))
+    application = create_app(
+        make_settings(
+            database_url,
+            review_rounds=1,
+            review_concurrency=0,
+            review_queue_max=2,
+            review_per_user=1,
+        )
+    )
     yield application
     application.state.engine.dispose()
 
@@ -41,8 +49,9 @@ def test_analysis_only_after_the_end(
     with app.state.sessionmaker() as db:
         play_to_the_end(db, game_id, stop_before=30)
     # During the game: refused for everyone, seated or not, and nothing about an analysis.
+    assert outsider.post(url).status_code == 401  # asking takes an account (guests too)
     for client in (host, guest, outsider):
-        for method in (client.get, client.post):
+        for method in (client.get, client.post) if client is not outsider else (client.get,):
             r = method(url)
             assert r.status_code == 409, r.text
             assert r.json() == {
@@ -54,7 +63,10 @@ def test_analysis_only_after_the_end(
         play_to_the_end(db, game_id)
 
     r = guest.get(url)
-    assert (r.status_code, r.json()) == (202, {"status": "pending", "percent": 0})
+    assert (r.status_code, r.json()) == (202, {"status": "none"})  # asked for by nobody yet
+    r = guest.post(url)
+    pending = {"status": "pending", "percent": 0, "position": 1, "wait_seconds": 60}
+    assert (r.status_code, r.json()) == (202, pending)
     assert app.state.analysis_jobs.run_due() == 1
     r = outsider.get(url)  # a public game's analysis, like its record, is for everyone
     assert r.status_code == 200
@@ -68,3 +80,29 @@ def test_an_unknown_game_is_not_found(app: FastAPI) -> None:
     client = TestClient(app)
     assert client.get("/api/games/987654/analysis").status_code == 404
     assert client.get("/api/games/0/analysis").status_code in (404, 422)
+
+
+def test_the_queue_answers_busy_and_bounds_each_account(
+    app: FastAPI, start_game: Callable[..., tuple[int, list[TestClient]]]
+) -> None:
+    """A full queue: 503 with Retry-After and the line's length, in the reader's language; an
+    account past its bound: 429. (The games are marked finished: the queue reads the status.)"""
+    started = [start_game(2) for _ in range(3)]
+    with app.state.sessionmaker() as db:
+        ids = [game_id for game_id, _ in started]
+        db.execute(update(Game).where(Game.id.in_(ids)).values(status="finished"))
+        db.commit()
+    (g1, (ann, bob)), (g2, (cid, _)), (g3, (dan, _)) = started
+    r = ann.post(f"/api/games/{g1}/analysis")
+    assert (r.status_code, r.json()["position"]) == (202, 1)
+    r = ann.post(f"/api/games/{g2}/analysis")
+    assert r.status_code == 429 and r.json()["error"]["code"] == "review_user_limit"
+    assert r.headers["retry-after"] == "60"
+    assert bob.post(f"/api/games/{g1}/analysis").json()["position"] == 1  # the same job
+    assert cid.post(f"/api/games/{g2}/analysis").json()["position"] == 2
+    r = dan.post(f"/api/games/{g3}/analysis", headers={"Accept-Language": "es"})
+    assert r.status_code == 503 and r.headers["retry-after"] == "60"
+    error = r.json()["error"]
+    assert error["code"] == "review_queue_full"
+    assert "2" in error["message"] and "queue" not in error["message"]  # Spanish
+    assert dan.get(f"/api/games/{g3}/analysis").json() == {"status": "none"}

@@ -1,5 +1,5 @@
-"""Analyses as durable jobs: enqueued with the finish, run once across instances and after a
-crash, progress while running, a failed one retried; nothing for an unfinished game (R-60)."""
+"""Analyses as durable jobs: enqueued on request, run once across instances and after a crash,
+progress while running, a failed one retried; nothing for an unfinished game (R-60)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from app.review import analyse_game
 from app.review.pool import AnalysisPool
 from app.review.source import record_from_db, review_settings
 from app.services.reviews import analysis
+from app.services.reviews.requests import analysis_of, request_analysis
 from app.settings import Settings
 from app.shared.errors import ServiceError
 
@@ -55,26 +56,31 @@ def _analysis_jobs(db: Session) -> list[Job]:
 
 
 def _finished(db: Session, live_game: LiveGame) -> int:
+    """A finished game whose analysis was asked for."""
     game, _ = live_game(2)
     play_to_the_end(db, game.id)
+    assert request_analysis(db, game.id, None)["status"] == "pending"
     return game.id
 
 
-def test_the_finish_enqueues_one_analysis_and_the_job_stores_the_clis_json(
+def test_a_request_enqueues_one_analysis_and_the_job_stores_the_clis_json(
     db: Session, sessions: sessionmaker[Session], live_game: LiveGame
 ) -> None:
     game, _ = live_game(2)
     play_to_the_end(db, game.id, stop_before=20)
     assert _analysis_jobs(db) == []  # nothing while the game runs
     play_to_the_end(db, game.id)
+    assert _analysis_jobs(db) == []  # nor at its end: analyses are asked for
+    request_analysis(db, game.id, None)
     [job] = _analysis_jobs(db)
     assert (job.status, job.payload) == ("pending", {"game_id": game.id})
-    assert analysis.analysis_of(db, game.id, None) == (None, {"status": "pending", "percent": 0})
+    pending = {"status": "pending", "percent": 0, "position": 1, "wait_seconds": 60}
+    assert analysis_of(db, game.id, None) == (None, pending)
 
     pool = CountingPool()
     assert _runner(sessions, pool).run_due() == 1
     expected = analyse_game(record_from_db(db, game.id), review_settings(SETTINGS))
-    document, status = analysis.analysis_of(db, game.id, None)
+    document, status = analysis_of(db, game.id, None)
     assert document == expected
     assert status == {"status": "done", "percent": 100}
     [job] = _analysis_jobs(db)
@@ -107,14 +113,14 @@ def test_progress_is_visible_while_the_analysis_runs(
         want = round(100 * done_at[0] / done_at[1])
         assert abs(want - 40) <= 5
         with sessions() as other:
-            assert analysis.analysis_of(other, game_id, None) == (
+            assert analysis_of(other, game_id, None) == (
                 None,
                 {"status": "running", "percent": want},
             )
     finally:
         go_on.set()
         worker.join(120)
-    assert analysis.analysis_of(db, game_id, None)[1]["status"] == "done"
+    assert analysis_of(db, game_id, None)[1]["status"] == "done"
 
 
 def test_two_instances_run_the_analysis_once(db: Session, engine, live_game: LiveGame) -> None:
@@ -180,14 +186,14 @@ def test_a_dead_worker_means_a_retry_and_a_failed_analysis_can_be_retried(
         pass
     [job] = _analysis_jobs(db)
     assert job.status == "failed" and "BrokenProcessPool" in (job.error or "")
-    _, status = analysis.analysis_of(db, game_id, None)
+    _, status = analysis_of(db, game_id, None)
     assert status["status"] == "failed" and "BrokenProcessPool" not in str(status)
 
-    assert analysis.request_analysis(db, game_id, None)["status"] == "pending"
+    assert request_analysis(db, game_id, None)["status"] == "pending"
     assert _runner(sessions, CountingPool()).run_due() == 1
-    assert analysis.analysis_of(db, game_id, None)[1] == {"status": "done", "percent": 100}
+    assert analysis_of(db, game_id, None)[1] == {"status": "done", "percent": 100}
     # Asking again changes nothing: the stored analysis is the answer.
-    assert analysis.request_analysis(db, game_id, None) == {"status": "done", "percent": 100}
+    assert request_analysis(db, game_id, None) == {"status": "done", "percent": 100}
     assert len(_analysis_jobs(db)) == 1
 
 
@@ -196,13 +202,13 @@ def test_an_older_game_is_analysed_on_demand_once(
 ) -> None:
     game_id = _finished(db, live_game)
     db.execute(delete(Job).where(Job.kind == analysis.KIND))  # as before analyses existed
-    db.commit()
-    assert analysis.analysis_of(db, game_id, None) == (None, {"status": "none"})
-    assert analysis.request_analysis(db, game_id, None)["status"] == "pending"
-    assert analysis.request_analysis(db, game_id, None)["status"] == "pending"
+    db.commit()  # (and as a game's end leaves it now)
+    assert analysis_of(db, game_id, None) == (None, {"status": "none"})
+    assert request_analysis(db, game_id, None)["status"] == "pending"
+    assert request_analysis(db, game_id, None)["status"] == "pending"
     assert len(_analysis_jobs(db)) == 1
     assert _runner(sessions, CountingPool()).run_due() == 1
-    assert analysis.analysis_of(db, game_id, None)[0] is not None
+    assert analysis_of(db, game_id, None)[0] is not None
 
 
 def test_an_unfinished_game_has_no_analysis_and_cannot_get_one(
@@ -211,7 +217,7 @@ def test_an_unfinished_game_has_no_analysis_and_cannot_get_one(
     """R-60: before the end, neither an analysis nor whether one is queued."""
     game, _ = live_game(2)
     play_to_the_end(db, game.id, stop_before=10)
-    for call in (analysis.analysis_of, analysis.request_analysis):
+    for call in (analysis_of, request_analysis):
         with pytest.raises(ServiceError) as refused:
             call(db, game.id, None)
         assert refused.value.code == "not_finished"

@@ -116,9 +116,10 @@ def test_a_finished_games_effects_run_once_in_its_last_moves_transaction(
         ("first", game.id, "finished", "live"),
         ("second", game.id, "finished", "live"),
     ]
-    # The app's own effects: one results job and one review job, committed with the finish.
+    # The app's own effects: one results job committed with the finish; no review (analyses
+    # are asked for; tests/review/test_review_requests.py has the rated games' automatic ones).
     kinds = db.scalars(select(Job.kind).where(Job.key == f"game:{game.id}")).all()
-    assert sorted(kinds) == sorted(set(kinds)) and len(kinds) == 2, kinds
+    assert kinds == ["game_results"], kinds
 
 
 def test_an_effect_that_fails_undoes_the_finishing_move(

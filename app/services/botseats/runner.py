@@ -26,6 +26,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +117,10 @@ class BotRunner:
         self._moves: dict[int, Committed] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._resumer: asyncio.Task[None] | None = None
+        # (game id, version) -> may this process decide that turn? Worker processes share one
+        # (app/worker.py), so of several workers poked about a turn only one spends the CPU;
+        # its lease runs out if it dies, and the next sweep elsewhere takes the turn.
+        self.turn_lease: Callable[[int, int], Awaitable[bool]] | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -270,6 +275,8 @@ class BotRunner:
                 return False
             if not await self.attendance.plays_on(game_id):
                 return False
+            if self.turn_lease is not None and not await self.turn_lease(game_id, turn.version):
+                return False  # another worker is deciding this turn
             action = await self._decide(turn, game_id in self._force_random)
         # The delay runs while the bot thinks: a slow expert is not slowed down further.
         remaining = self.delay_s - (self.loop.time() - began)

@@ -1,7 +1,8 @@
-"""Game analyses as background jobs: enqueued with a game's finish (or on demand for older
-games), run once across instances by the job queue (app/infra/jobs.py), stored in
-`game_analyses`, served only for finished games (R-60: before the end an analysis would tell
-one seat about another's cards and chances).
+"""Game analyses as background jobs: enqueued on request (app/services/reviews/requests.py:
+the bounded queue, per-account limits, the watched requester first) or, if the settings allow,
+when a rated game finishes; run once across workers by the job queue (app/infra/jobs.py),
+stored in `game_analyses`, served only for finished games (R-60: before the end an analysis
+would tell one seat about another's cards and chances).
 
 The job cuts the analysis into PARTS parts run one after another in niced worker processes
 (app/review/pool.py), and reports its progress after each ("analysing: 40%"). Analysis jobs
@@ -11,23 +12,20 @@ never delays the other jobs.
 
 from __future__ import annotations
 
+from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, GameAnalysis, Job
-from app.i18n import t_
+from app.db.models import GameAnalysis
 from app.infra import jobs
 from app.review import FORMAT
 from app.review.game import assemble, check_finished
 from app.review.pool import AnalysisPool
 from app.review.source import record_from_db, review_settings
-from app.services.tables.lobby import visible_game
 from app.settings import Settings
-from app.shared.clock import now_in
-from app.shared.errors import ServiceError
 
 KIND = "game_analysis"
 PARTS = 10  # progress steps of one analysis
@@ -40,9 +38,22 @@ def job_key(game_id: int) -> str:
     return f"game:{game_id}"
 
 
-def enqueue(db: Session, game_id: int) -> None:
-    """In the caller's transaction (the finishing move's): this game's one analysis job."""
-    jobs.enqueue(db, KIND, job_key(game_id), {"game_id": game_id}, max_attempts=MAX_ATTEMPTS)
+def enqueue(
+    db: Session,
+    game_id: int,
+    requested_by: int | None = None,
+    wanted_until: datetime | None = None,
+) -> None:
+    """In the caller's transaction: this game's one analysis job (a second is ignored)."""
+    jobs.enqueue(
+        db,
+        KIND,
+        job_key(game_id),
+        {"game_id": game_id},
+        max_attempts=MAX_ATTEMPTS,
+        requested_by=requested_by,
+        wanted_until=wanted_until,
+    )
 
 
 def parts(total: int, count: int = PARTS) -> list[tuple[int, int]]:
@@ -94,72 +105,3 @@ def runner_for(
         retry_s=settings.jobs_retry_seconds,
     )
     return runner, pool
-
-
-def _finished_game(db: Session, game_id: int, user_id: int | None, invite: str | None) -> Game:
-    game = visible_game(db, game_id, user_id, invite_code=invite)
-    if game.status != "finished":
-        # Nothing about the analysis (not even whether one is queued) before the end (R-60).
-        raise ServiceError(
-            "not_finished",
-            t_("game {game_id} is {status}, not finished", game_id=game_id, status=game.status),
-        )
-    return game
-
-
-def _job(db: Session, game_id: int) -> Job | None:
-    return db.scalar(select(Job).where(Job.kind == KIND, Job.key == job_key(game_id)))
-
-
-def status_of(job: Job | None) -> Json:
-    """What a client may know of an analysis under way (errors stay in the log)."""
-    if job is None or job.status == "done":  # done: its analysis row is read first
-        return {"status": "none"}
-    out: Json = {"status": job.status}
-    progress = job.progress or {}
-    total = progress.get("total") or 0
-    out["percent"] = round(100 * progress.get("done", 0) / total) if total else 0
-    if job.status == "failed":
-        out["message"] = "the analysis failed; it may be retried"
-    return out
-
-
-def analysis_of(
-    db: Session, game_id: int, user_id: int | None, invite_code: str | None = None
-) -> tuple[Json | None, Json]:
-    """(the stored analysis or None, its status) of a finished game the caller may see."""
-    _finished_game(db, game_id, user_id, invite_code)
-    row = db.get(GameAnalysis, game_id)
-    if row is not None:
-        return row.analysis, {"status": "done", "percent": 100}
-    return None, status_of(_job(db, game_id))
-
-
-def request_analysis(
-    db: Session, game_id: int, user_id: int | None, invite_code: str | None = None
-) -> Json:
-    """Queue a finished game's analysis (an older game's), or retry a failed one; commits.
-    Idempotent: a game has one analysis job, and a stored analysis is never recomputed here."""
-    _finished_game(db, game_id, user_id, invite_code)
-    if db.get(GameAnalysis, game_id) is not None:
-        return {"status": "done", "percent": 100}
-    job = _job(db, game_id)
-    if job is None:
-        enqueue(db, game_id)
-    elif job.status == "failed":
-        now = now_in(db)
-        db.execute(
-            update(Job)
-            .where(Job.id == job.id, Job.status == "failed")
-            .values(
-                status="pending",
-                attempts=0,
-                error=None,
-                progress=None,
-                run_after=now,
-                updated_at=now,
-                finished_at=None,
-            )
-        )
-    db.commit()
-    return status_of(_job(db, game_id))

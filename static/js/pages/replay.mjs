@@ -109,7 +109,9 @@ function showReview() {
     : t("replay.best_action", { action: actionLabel(state.content, best.best ?? {}), ...chances });
 }
 
-// A finished game's analysis: shown when it exists, its progress while it runs (polled).
+// A finished game's analysis: shown when it exists; else its place in line or progress while
+// it waits or runs (polled: the requester's polls keep their request first in line), or the
+// "Analyse this game" button (analyses are made on request, docs/review.md).
 async function loadAnalysis(replay) {
   const r = await fetch(`/api/games/${gameId}/analysis${q}`, { credentials: "same-origin" });
   const el = $("analysis");
@@ -127,9 +129,27 @@ async function loadAnalysis(replay) {
     });
     show(step);
   } else if (r.status === 202) {
-    el.hidden = false;
-    fill(el, h("h3", {}, t("replay.review")), h("p.muted", {}, statusText(await r.json())));
-    setTimeout(() => loadAnalysis(replay), 5000); // progress: ask again in a while
+    showAnalysisStatus(replay, await r.json());
+  }
+}
+
+/** A 202 answer: the button when nobody asked (or the analysis failed), else its status, asked
+ *  again in a while. */
+function showAnalysisStatus(replay, status, note = null) {
+  const el = $("analysis");
+  el.hidden = false;
+  const waiting = status.status === "pending" || status.status === "running";
+  const button = waiting ? null : h("button#analyse.button", { type: "button", onclick: () => askForAnalysis(replay) }, t("analysis.request"));
+  fill(el, h("h3", {}, t("replay.review")), h("p.muted", { role: "status" }, note ?? statusText(status)), button);
+  if (waiting) setTimeout(() => loadAnalysis(replay).catch(() => {}), 5000);
+}
+
+async function askForAnalysis(replay) {
+  try {
+    showAnalysisStatus(replay, await api(`/api/games/${gameId}/analysis${q}`, { method: "POST" }));
+  } catch (e) {
+    // Busy (503) or the reader's own bound (429): the server's words say how long to wait.
+    showAnalysisStatus(replay, { status: "none" }, errorText(e));
   }
 }
 

@@ -65,7 +65,10 @@ export function bestMoveOf(analysis, move) {
 /** The text of a 202 answer: "queued", "analysing: 40%", ... */
 export function statusText(status) {
   switch (status?.status) {
-    case "pending": return t("analysis.status.pending");
+    case "pending":
+      return status.position
+        ? t("analysis.status.queued", { position: status.position, minutes: Math.max(1, Math.round((status.wait_seconds ?? 0) / 60)) })
+        : t("analysis.status.pending");
     case "running": return t("analysis.status.running", { percent: formatPercent(status.percent ?? 0) });
     case "failed": return t("analysis.status.failed");
     case "none": return t("analysis.status.none");
