@@ -16,14 +16,15 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import yappi
 
-sys.path.insert(0, ".")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.review import ReviewSettings, analyse_game  # noqa: E402
-from bench.review import greedy_record  # noqa: E402
+from app.review import ReviewSettings, analyse_game
+from bench.review import greedy_record
 
 # (label, module path suffix, function name): inclusive times to report.
 STEPS = [
