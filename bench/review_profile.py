@@ -29,7 +29,11 @@ from bench.review import greedy_record
 # (label, module path suffix, function name): inclusive times to report.
 STEPS = [
     ("analyse_decision (all of it)", "app/review/decision.py", "analyse_decision"),
-    ("shortlist: Scorer.score_all", "app/bots/greedy.py", "Scorer.score_all"),
+    (
+        "Scorer.score_all (shortlists and the rollout policy)",
+        "app/bots/greedy.py",
+        "Scorer.score_all",
+    ),
     ("shortlist: candidates", "app/bots/expert.py", "candidates"),
     ("determinise (sample hidden cards)", "app/bots/determinise.py", "determinise"),
     ("playout (rollouts)", "app/bots/expert.py", "playout"),
