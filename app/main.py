@@ -244,6 +244,14 @@ def serve(host: str, port: int, workers: int = 1) -> int:
         "log_config": None if json_logs else uvicorn_log_config(),
         "access_log": not json_logs,
     }
+    if settings.role == "web" and settings.shared_redis_url is None:
+        print(
+            "seadragons serve with SEADRAGONS_ROLE=web leaves bots, deadlines and jobs to "
+            "`seadragons worker` processes, which hear of the work over the Redis bus; set "
+            "SEADRAGONS_REDIS_URL=redis://HOST:6379/0 (or leave the role at `all`)",
+            file=sys.stderr,
+        )
+        return 2
     if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # Each worker process keeps its own counters: without a shared directory /metrics would
         # report whichever worker answered. Set before the workers start (they inherit it).

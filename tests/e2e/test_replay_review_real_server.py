@@ -133,4 +133,34 @@ def test_the_replay_shows_the_review_and_steps_to_a_mistake(browser: Any, real_s
         "() => document.getElementById('analysis').textContent.includes('analysing: 40%')"
     )
     running.close()
+
+    # With none, "Analyse this game" asks for one and says the answer: busy, or a place in line.
+    answers = iter(
+        [
+            (503, {"error": {"code": "review_queue_full", "message": "busy: 20 games in line"}}),
+            (202, {"status": "pending", "percent": 0, "position": 2, "wait_seconds": 120}),
+        ]
+    )
+
+    def analysis_api(route: Any) -> None:
+        if route.request.method == "POST":
+            status, body = next(answers)
+        else:
+            status, body = 202, {"status": "none"}
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+    asking = browser.new_page(viewport={"width": 1280, "height": 800})
+    asking.route(f"**/api/games/{game_id}/analysis", analysis_api)
+    asking.goto(f"{real_server}/games/{game_id}/replay")
+    asking.click("#analysis button#analyse")
+    asking.wait_for_function(
+        "() => document.getElementById('analysis').textContent.includes('busy: 20 games')"
+    )
+    asking.click("#analysis button#analyse")  # offered again: try later
+    asking.wait_for_function(
+        "() => document.getElementById('analysis').textContent"
+        ".includes('analysis queued: number 2 in line, ready in about 2 min')"
+    )
+    assert asking.query_selector("#analysis button#analyse") is None  # asked: no button
+    asking.close()
     page.close()

@@ -195,7 +195,7 @@ async def test_a_turn_that_runs_out_is_claimed_by_the_worker(cluster: Callable[.
 async def test_a_worker_killed_mid_analysis_leaves_it_to_another_done_once(
     cluster: Callable[..., Any],
 ) -> None:
-    slow = {"SEADRAGONS_JOBS_LEASE_SECONDS": "3", "SEADRAGONS_REVIEW_ROUNDS": "1"}
+    slow = {"SEADRAGONS_JOBS_LEASE_SECONDS": "3", "SEADRAGONS_REVIEW_ROUNDS": "2"}
     web = cluster("web")
     a = cluster("worker", "a", **slow)
     gid, host = await _bots_only_game(web)
@@ -210,14 +210,14 @@ async def test_a_worker_killed_mid_analysis_leaves_it_to_another_done_once(
             break
         assert time.monotonic() < deadline, r.text
         await asyncio.sleep(0.05)
+    b = cluster("worker", "b", **slow)  # two workers; a holds the job
     a.kill()
-    b = cluster("worker", "b", **slow)
     deadline = time.monotonic() + 180
     while (r := await host.get(f"/api/games/{gid}/analysis")).status_code != 200:
         assert time.monotonic() < deadline, r.text
         await asyncio.sleep(0.2)
     url = b.env["SEADRAGONS_DATABASE_URL"]
     jobs = _db(url, "SELECT status, attempts FROM jobs WHERE kind = 'game_analysis'")
-    assert jobs == [("done", 2)]  # claimed twice (a's lease ran out), done once
+    assert jobs == [("done", 2)]  # claimed twice (a's lease ran out, b took it), done once
     assert _db(url, "SELECT count(*) FROM game_analyses") == [(1,)]
     await host.aclose()

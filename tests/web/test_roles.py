@@ -3,8 +3,12 @@ none with SEADRAGONS_ROLE=web; a web-only app hints workers about commits that l
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -58,3 +62,20 @@ def test_a_web_only_app_hints_the_workers_after_a_start(
         while f"{hub.prefix}work" not in seen:
             assert time.monotonic() < deadline, seen
             time.sleep(0.01)
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("command", [["worker"], ["serve", "--port", "1"]])
+def test_a_split_without_the_redis_bus_is_refused(tmp_path: Path, command: list[str]) -> None:
+    """A worker, or a web-only server, without Redis would leave bot moves unheard or undone."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SEADRAGONS_")}
+    env.update(SEADRAGONS_DATA_DIR=str(tmp_path), SEADRAGONS_ROLE="web")
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", *command],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "SEADRAGONS_REDIS_URL" in done.stderr
