@@ -25,7 +25,9 @@ from app.metrics import serve_metrics
 from app.realtime import delayed_rooms, watch_channel
 from app.realtime import install as install_realtime
 from app.services.botseats.runner import runner_for
+from app.services.notices import push
 from app.services.notices.mailer import sender_for
+from app.services.notices.vapid import vapid_keys
 from app.services.play.deadlines import sweeper_for
 from app.services.reviews import analysis
 from app.services.reviews.job_handlers import job_handlers
@@ -41,6 +43,7 @@ from app.web import (
     api_learn,
     api_me,
     api_previews,
+    api_push,
     api_ratings,
     api_rematch,
     api_replays,
@@ -51,6 +54,7 @@ from app.web import (
     language,
     pages,
     pages_account,
+    pages_install,
     pages_learn,
     pages_ratings,
     pages_watch,
@@ -115,6 +119,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
         await the_app.state.deadlines.start()  # turns that ran out
         await the_app.state.mailer.start()  # "your turn" emails
         await the_app.state.jobs.start()  # background jobs (app/infra/jobs.py)
+        await the_app.state.push_relay.start()  # "your turn" pushes to the job queue
         await (
             the_app.state.analysis_jobs.start()
         )  # game analyses (app/services/reviews/analysis.py)
@@ -130,6 +135,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
             await the_app.state.realtime.delayed.stop()
             await the_app.state.analysis_jobs.stop()
             the_app.state.analysis_pool.close()
+            await the_app.state.push_relay.stop()
             await the_app.state.jobs.stop()
             await the_app.state.mailer.stop()
             await the_app.state.deadlines.stop()
@@ -156,7 +162,13 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.state.bot_runner = runner_for(context, settings)
     app.state.deadlines = sweeper_for(app.state.sessionmaker, app.state.notifier, settings)
     app.state.mailer = sender_for(app.state.sessionmaker, settings)
-    app.state.jobs = job_runner_for(app.state.sessionmaker, settings, job_handlers())
+    # Web Push (app/services/notices/push.py): the VAPID key, the subscription limits, the
+    # relay from the outbox to the job queue, and the job that sends.
+    app.state.vapid = vapid_keys(settings)
+    app.state.push_limits = api_push.PushLimits(settings)
+    handlers = job_handlers() | push.job_handlers(settings, app.state.vapid)
+    app.state.jobs = job_runner_for(app.state.sessionmaker, settings, handlers)
+    app.state.push_relay = push.PushRelay(app.state.sessionmaker, settings, app.state.jobs.wake)
     # A game's end enqueued its results job: run it now rather than at the next poll.
     app.state.notifier.on_game_changed.append(
         lambda _gid, _v, move: (
@@ -208,6 +220,8 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.include_router(api_rematch.router)  # rematch
     app.include_router(api_analysis.router)  # game review
     app.include_router(pages_account.router)  # account page, email links
+    app.include_router(api_push.router)  # push devices and the VAPID key
+    app.include_router(pages_install.router)  # /manifest.webmanifest and /sw.js
     app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
     app.include_router(pages_ratings.router)
     app.include_router(api_learn.router)  # tutorials and the rules page's examples

@@ -101,6 +101,15 @@ STATUS: dict[str, int] = {
     "no_extension": 409,
     "already_extended": 409,
     "time_is_up": 409,
+    # push devices (app/services/notices/devices.py, app/web/api_push.py)
+    "bad_subscription": 422,
+    "push_endpoint_insecure": 422,
+    "push_endpoint_private": 422,
+    "push_device_taken": 409,
+    "too_many_devices": 409,
+    "no_such_device": 404,
+    "subscription_too_large": 413,
+    "too_many_subscriptions": 429,
     "internal_error": 500,
 }
 
