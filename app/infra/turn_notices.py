@@ -64,6 +64,7 @@ def enqueue_turn(db: Session, game: Game, seat: int, turn: int, *, freed: bool =
             turn=turn,
             dedupe=f"turn:{game.id}:{turn}",
             next_try_at=now_in(db),
+            created_at=now_in(db),  # the context's clock, as the SQL path's (not the model's)
         )
     )
 

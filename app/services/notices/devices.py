@@ -120,7 +120,7 @@ def parse_subscription(
     if any(ord(c) < 33 or ord(c) > 126 for c in endpoint):
         raise _bad(t_("the subscription's endpoint is not a URL"))
     if not isinstance(keys, dict):
-        raise _bad(t_("the subscription's p256dh key is missing or malformed", name="p256dh"))
+        raise _bad(t_("the subscription's {name} key is missing or malformed", name="p256dh"))
     p256dh = _key(keys.get("p256dh"), P256DH_BYTES, "p256dh")
     auth = _key(keys.get("auth"), AUTH_BYTES, "auth")
     check_endpoint(endpoint, allow_insecure=allow_insecure, resolve=resolve)
