@@ -151,7 +151,9 @@ def _wait(check: Callable[[], Any], timeout: float = 20.0) -> Any:
     return value
 
 
-def _app(url: str, make_settings: Callable[..., Settings], clock: FakeClock, **extra: Any) -> FastAPI:
+def _app(
+    url: str, make_settings: Callable[..., Settings], clock: FakeClock, **extra: Any
+) -> FastAPI:
     settings = make_settings(
         url,
         push_allow_insecure=True,  # the test's push service is http on loopback
@@ -286,7 +288,12 @@ def test_a_hanging_push_service_delays_no_move_and_the_push_is_retried(
     with TestClient(app) as ann, TestClient(app) as bob:
         ann.post("/api/session/guest", json={"name": "Ann"})
         bob.post("/api/session/guest", json={"name": "Bob"})
-        assert ann.post("/api/me/devices", json=browser.subscription(f"{push_service.origin}/p")).status_code == 201
+        assert (
+            ann.post(
+                "/api/me/devices", json=browser.subscription(f"{push_service.origin}/p")
+            ).status_code
+            == 201
+        )
         gid = _game(ann, bob)
         clock.advance(1)
         assert app.state.push_relay.relay_due() == 1
