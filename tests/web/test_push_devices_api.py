@@ -50,7 +50,13 @@ def _app(url: str, make_settings: Callable[..., Settings], **extra: Any) -> Fast
 def test_bad_subscriptions_are_refused_and_nothing_is_stored(
     database_url: str, make_settings: Callable[..., Settings]
 ) -> None:
-    app = _app(database_url, make_settings, push_subscription_max_bytes=600)
+    app = _app(
+        database_url,
+        make_settings,
+        push_subscription_max_bytes=600,
+        push_subscribe_limits_per_user="",  # this test is about the input, not the rate
+        push_subscribe_limits_per_address="",
+    )
     with TestClient(app) as ann:
         assert ann.post("/api/me/devices", json=sub()).status_code == 401  # nobody signed in
         ann.post("/api/session/guest", json={"name": "Ann"})
@@ -65,7 +71,6 @@ def test_bad_subscriptions_are_refused_and_nothing_is_stored(
             (sub("//no-scheme.example/x"), 422, "push_endpoint_insecure"),
             (sub("ftp://push.example/x"), 422, "push_endpoint_insecure"),
             (sub("http://user:pw@127.0.0.1/x"), 422, "bad_subscription"),
-            (sub("http://127.0.0.1/" + "x" * 2000), 422, "invalid_request"),
             ({**sub(), "expirationTime": "soon"}, 422, "invalid_request"),
         ]
         for body, status, code in cases:
