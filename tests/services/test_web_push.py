@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -24,7 +25,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.db.models import Job, OutboxEmail, PushSubscription
+from app.db.models import Job, OutboxEmail, PushSubscription, User
 from app.main import create_app
 from app.settings import Settings
 from app.shared.clock import FakeClock
@@ -246,6 +247,45 @@ def test_a_turn_is_pushed_signed_and_encrypted_with_public_words_only(
         clock.advance(1)
         assert _send_pushes(app) == 1
         assert decrypt(push_service.received[-1], browser)["turn"] == 3
+
+        # Finished notices and their jobs are pruned after MAIL_KEEP_DAYS, email sender or not.
+        assert len(_rows(app, OutboxEmail)) == 2 and len(_rows(app, Job)) == 2
+        clock.advance(8 * 86400)
+        app.state.push_relay.relay_due()
+        assert _rows(app, OutboxEmail) == [] and _rows(app, Job) == []
+    app.state.engine.dispose()
+
+
+@pytest.mark.parametrize("status", [201, 410])
+def test_email_goes_only_when_no_device_took_it_or_after_the_set_delay(
+    status: int,
+    push_service: PushService,
+    sqlite_url: str,
+    make_settings: Callable[..., Settings],
+) -> None:
+    clock = FakeClock()
+    app = _app(sqlite_url, make_settings, clock, push_email_after_seconds=600)
+    push_service.status = status
+    with TestClient(app) as ann, TestClient(app) as bob:
+        ann.post("/api/users", json={"username": "ann", "password": "sea dragons!"})
+        bob.post("/api/session/guest", json={"name": "Bob"})
+        with app.state.sessionmaker() as db:  # a verified address, as the link would make it
+            user = db.scalar(select(User).where(User.username == "ann"))
+            assert user is not None
+            user.email, user.email_verified_at = "ann@example.org", clock.now()
+            db.commit()
+        sub = Browser().subscription(f"{push_service.origin}/push/ann")
+        assert ann.post("/api/me/devices", json=sub).status_code == 201
+        _game(ann, bob)
+        clock.advance(1)
+        _send_pushes(app)
+        [outbox] = _rows(app, OutboxEmail)
+        assert (outbox.channel, outbox.status) == ("email", "pending")
+        if status == 410:  # the device is gone: the email goes at once
+            assert outbox.next_try_at == clock.now() and "no push device" in outbox.last_error
+            assert _rows(app, PushSubscription) == []
+        else:  # delivered: emailed too only if the turn is still hers in 10 minutes
+            assert outbox.next_try_at == clock.now() + timedelta(seconds=600)
     app.state.engine.dispose()
 
 

@@ -33,7 +33,7 @@ from pywebpush import WebPushException, webpush
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, OutboxEmail, PushSubscription, User
+from app.db.models import Game, Job, OutboxEmail, PushSubscription, User
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, t_, translate, use_language
 from app.infra import jobs
 from app.infra.turn_notices import still_due, wants_notices
@@ -45,6 +45,7 @@ from app.shared.clock import clock_in, now_in
 log = logging.getLogger(__name__)
 
 KIND = "push_turn"
+PRUNE_EVERY = timedelta(minutes=10)
 # How long a push service keeps a notice for a device that is offline: a daily game's turn.
 TTL_SECONDS = 24 * 3600
 
@@ -201,6 +202,7 @@ class PushRelay:
         self.settings = settings
         self.wake_jobs = wake_jobs
         self._task: asyncio.Task[None] | None = None
+        self._next_prune: datetime | None = None
 
     async def start(self) -> None:
         """Begin relaying (at app startup)."""
@@ -262,7 +264,52 @@ class PushRelay:
                     )
                     relayed += 1
             db.commit()
-            return relayed
+        # Pruning scans finished rows: every few minutes is plenty, not every pass.
+        if self._next_prune is None or now >= self._next_prune:
+            self._next_prune = now + PRUNE_EVERY
+            self.prune(now)
+        return relayed
+
+    def prune(self, now: datetime) -> int:
+        """Delete finished push notices and their done or failed jobs older than
+        `MAIL_KEEP_DAYS`, at most `MAIL_PRUNE_BATCH` of each a pass (the email sender prunes the
+        email channel's, and runs only with SMTP): one row per pushed turn does not pile up.
+        Their keys name turns long past, which no move can enqueue again."""
+        s = self.settings
+        cutoff = now - timedelta(days=s.mail_keep_days)
+        with self.sessions() as db:
+            notices = (
+                select(OutboxEmail.id)
+                .where(
+                    OutboxEmail.channel == "push",
+                    OutboxEmail.status.in_(("sent", "skipped", "failed")),
+                    OutboxEmail.created_at < cutoff,
+                )
+                .order_by(OutboxEmail.id)
+                .limit(s.mail_prune_batch)
+                .scalar_subquery()
+            )
+            done = (
+                select(Job.id)
+                .where(
+                    Job.kind == KIND,
+                    Job.status.in_(("done", "failed")),
+                    Job.updated_at < cutoff,
+                )
+                .order_by(Job.id)
+                .limit(s.mail_prune_batch)
+                .scalar_subquery()
+            )
+            gone = db.execute(
+                delete(OutboxEmail)
+                .where(OutboxEmail.id.in_(notices))
+                .execution_options(synchronize_session=False)
+            ).rowcount
+            gone_jobs = db.execute(
+                delete(Job).where(Job.id.in_(done)).execution_options(synchronize_session=False)
+            ).rowcount
+            db.commit()
+            return int(gone or 0) + int(gone_jobs or 0)
 
 
 def job_handlers(settings: Any, keys: VapidKeys) -> dict[str, jobs.Handler]:
