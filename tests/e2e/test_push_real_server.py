@@ -187,6 +187,14 @@ def test_permission_is_asked_only_on_a_click_and_pages_work_without_the_worker(
     asked = page.evaluate("Notification.permission")
     offer = page.locator("#push-offer").inner_text()
     assert asked == "denied" and "blocks notices" in offer, (asked, offer)
+
+    # At a table, a seated player gets the same offer in the table's bar.
+    game = page.request.post(server + "/api/games", data={"players": 2}).json()
+    assert page.request.post(f"{server}/api/games/{game['id']}/bots", data={}).ok
+    assert page.request.post(f"{server}/api/games/{game['id']}/start").ok
+    page.goto(f"{server}/games/{game['id']}")
+    page.locator("#push-offer").wait_for()
+    assert "blocks notices" in page.locator("#push-offer").inner_text()
     assert errors == []
 
 
