@@ -166,8 +166,9 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     # relay from the outbox to the job queue, and the job that sends.
     app.state.vapid = vapid_keys(settings)
     app.state.push_limits = api_push.PushLimits(settings)
-    handlers = job_handlers() | push.job_handlers(settings, app.state.vapid)
-    app.state.jobs = job_runner_for(app.state.sessionmaker, settings, handlers)
+    app.state.jobs = job_runner_for(
+        app.state.sessionmaker, settings, job_handlers(settings, app.state.vapid)
+    )
     app.state.push_relay = push.PushRelay(app.state.sessionmaker, settings, app.state.jobs.wake)
     # A game's end enqueued its results job: run it now rather than at the next poll.
     app.state.notifier.on_game_changed.append(

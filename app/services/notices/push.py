@@ -310,8 +310,3 @@ class PushRelay:
             ).rowcount
             db.commit()
             return int(gone or 0) + int(gone_jobs or 0)
-
-
-def job_handlers(settings: Any, keys: VapidKeys) -> dict[str, jobs.Handler]:
-    """The job kinds of push notices."""
-    return {KIND: push_job(settings, PushSender(settings, keys))}
