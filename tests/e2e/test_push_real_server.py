@@ -10,7 +10,9 @@ not open windows)."""
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -210,4 +212,30 @@ def test_pages_work_the_same_with_service_workers_blocked(browser: Any, server: 
         assert page.evaluate("navigator.serviceWorker.controller") is None
     assert page.locator("#account h1").inner_text() == "Account"
     page.locator("#devices h2").wait_for()
+    assert errors == []
+
+
+def test_the_account_page_lists_the_devices_and_removes_one(profile: Any, server: str) -> None:
+    def b64u(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    page = profile.new_page()
+    errors = watch_console(page)
+    page.goto(server + "/")
+    assert page.request.post(server + "/api/session/guest", data={"name": "Eve"}).ok
+    subscription = {
+        "endpoint": "https://93.184.216.34/push/eve",  # a public address: never sent to here
+        "keys": {"p256dh": b64u(b"\x04" + os.urandom(64)), "auth": b64u(os.urandom(16))},
+    }
+    assert page.request.post(server + "/api/me/devices", data=subscription).status == 201
+    page.goto(server + "/account")
+    device = page.locator("#devices li.device")
+    device.wait_for()
+    assert device.inner_text().startswith("Chrome on Linux")
+    assert "not reached yet" in device.inner_text()
+    shot(page, "push-account-devices")
+    device.get_by_role("button", name="Remove Chrome on Linux").click()
+    page.get_by_text("Chrome on Linux removed: it gets no more notices.").wait_for()
+    assert page.locator("#devices li.device").count() == 0
+    assert page.request.get(server + "/api/me/devices").json()["devices"] == []
     assert errors == []
