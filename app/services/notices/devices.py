@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db.models import PushSubscription
@@ -190,7 +191,18 @@ def add_device(
         )
         db.add(row)
     row.p256dh, row.auth, row.label = sub.p256dh, sub.auth, label[:80]
-    db.flush()
+    try:
+        db.flush()
+    except IntegrityError:
+        # The same browser stored by a request racing this one: theirs or someone else's.
+        db.rollback()
+        raced = db.scalar(select(PushSubscription).where(PushSubscription.endpoint_hash == digest))
+        if raced is None or raced.user_id != user_id:
+            raise ServiceError(
+                "push_device_taken",
+                t_("this browser gets another account's notices; remove it there first"),
+            ) from None
+        return raced
     return row
 
 
