@@ -31,10 +31,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def profile(tmp_path: Path) -> Iterator[Any]:
-    """A Chromium with a profile on disk: Chromium never offers to install from an incognito
-    profile, which is what a fresh Playwright context is."""
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Any]:
+    """One Playwright for the module (a second one in the same thread is refused)."""
     if not Path(CHROMIUM).exists():
         if REQUIRE:
             pytest.fail(f"{CHROMIUM} is required (SEADRAGONS_REQUIRE_SERVICES=1)")
@@ -42,13 +41,20 @@ def profile(tmp_path: Path) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+        yield pw
+
+
+@pytest.fixture
+def profile(playwright: Any, tmp_path: Path) -> Iterator[Any]:
+    """A Chromium with a profile on disk: Chromium never offers to install from an incognito
+    profile, which is what a fresh Playwright context is."""
+    ctx = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
+    try:
+        yield ctx
+    finally:
+        ctx.close()
 
 
 def _ready_scope(page: Any) -> str:
@@ -61,6 +67,7 @@ def test_the_site_is_installable_and_every_page_links_the_manifest(
     page = profile.new_page()
     errors = watch_console(page)
     page.goto(server + "/")
+    assert page.request.post(server + "/api/session/guest", data={"name": "Ivy"}).ok
     assert _ready_scope(page) == server + "/"
     cdp = profile.new_cdp_session(page)
     # Chromium's own install criteria: manifest fields, icons, a secure context, the worker.
@@ -102,17 +109,23 @@ def test_a_push_shows_your_turn_and_its_click_opens_the_game(profile: Any, serve
     gid = game["id"]
     assert _ready_scope(page) == server + "/"
     cdp = profile.new_cdp_session(page)
-    registrations: list[dict[str, Any]] = []
+    registrations: set[str] = set()
     cdp.on(
         "ServiceWorker.workerRegistrationUpdated",
-        lambda e: registrations.extend(r for r in e["registrations"] if not r["isDeleted"]),
+        lambda e: registrations.update(
+            r["registrationId"] for r in e["registrations"] if not r["isDeleted"]
+        ),
+    )
+    cdp.on(
+        "ServiceWorker.workerVersionUpdated",
+        lambda e: registrations.update(v["registrationId"] for v in e["versions"]),
     )
     cdp.send("ServiceWorker.enable")
-    deadline = 100
-    while not registrations and deadline:
+    for _ in range(300):  # events arrive while Playwright waits, at most 30 s
+        if registrations:
+            break
         page.wait_for_timeout(100)
-        deadline -= 1
-    [registration] = registrations
+    [registration_id] = registrations
     payload = {
         "type": "turn",
         "game": gid,
@@ -127,7 +140,7 @@ def test_a_push_shows_your_turn_and_its_click_opens_the_game(profile: Any, serve
         "ServiceWorker.deliverPushMessage",
         {
             "origin": server + "/",
-            "registrationId": registration["registrationId"],
+            "registrationId": registration_id,
             "data": json.dumps(payload),
         },
     )
@@ -200,7 +213,10 @@ def test_permission_is_asked_only_on_a_click_and_pages_work_without_the_worker(
     assert errors == []
 
 
-def test_pages_work_the_same_with_service_workers_blocked(browser: Any, server: str) -> None:
+def test_pages_work_the_same_with_service_workers_blocked(playwright: Any, server: str) -> None:
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+    )
     ctx = browser.new_context(service_workers="block")
     page = ctx.new_page()
     errors = watch_console(page)
@@ -213,6 +229,7 @@ def test_pages_work_the_same_with_service_workers_blocked(browser: Any, server: 
     assert page.locator("#account h1").inner_text() == "Account"
     page.locator("#devices h2").wait_for()
     assert errors == []
+    browser.close()
 
 
 def test_the_account_page_lists_the_devices_and_removes_one(profile: Any, server: str) -> None:
