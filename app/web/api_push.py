@@ -30,15 +30,30 @@ class PushKeyOut(BaseModel):
     public_key: str
 
 
+# What RFC 8291 fixes, in base64url (padding allowed): a P-256 point, uncompressed (65 bytes,
+# the first 0x04), and a 16-byte secret.
+P256DH_PATTERN = "^B[A-Za-z0-9_-]{86}=?$"
+AUTH_PATTERN = "^[A-Za-z0-9_-]{21}[AQgw](==)?$"
+
+
 class KeysIn(Body):
-    p256dh: str = Field(max_length=130)
-    auth: str = Field(max_length=44)
+    p256dh: str = Field(
+        max_length=88,
+        pattern=P256DH_PATTERN,
+        examples=[
+            "BE3waaLVcjy-ppR9yzGfqnLwtGnPHwgv9oTskIH6Emf7rJ1viZWhviKKWO2NvSAnfwr7zMQvulzXGOpuQfb860Q"
+        ],
+    )
+    auth: str = Field(max_length=24, pattern=AUTH_PATTERN, examples=["Ym2sxgu-SiQeNEjfUYB7bw"])
 
 
 class SubscriptionIn(Body):
     """A browser's `PushSubscription.toJSON()`."""
 
-    endpoint: str = Field(max_length=devices.ENDPOINT_MAX, examples=["https://push.example/abc"])
+    # https on a public address: checked by the server, which resolves the name.
+    endpoint: str = Field(
+        max_length=devices.ENDPOINT_MAX, examples=["https://93.184.216.34/push/abc"]
+    )
     keys: KeysIn
     expirationTime: int | None = None  # the browser's own name for it
 
@@ -83,7 +98,7 @@ async def _admitted(request: Request, user: UserDep, settings: SettingsDep) -> N
         )
 
 
-@router.get("/api/push/key", response_model=PushKeyOut)
+@router.get("/api/push/key", response_model=PushKeyOut, responses=errors(503))
 def push_key(request: Request) -> PushKeyOut:
     """The key browsers subscribe with (public)."""
     return PushKeyOut(public_key=request.app.state.vapid.public_key)
@@ -128,7 +143,9 @@ DeviceId = Annotated[int, Path(ge=1, le=MAX_INT, description="a device id")]
 
 
 @router.delete(
-    "/api/me/devices/{device_id}", response_model=DevicesOut, responses=errors(401, 403, 404, 503)
+    "/api/me/devices/{device_id}",
+    response_model=DevicesOut,
+    responses=errors(401, 403, 404, 422, 503),
 )
 def remove_device(
     device_id: DeviceId, db: DbDep, user: UserDep, settings: SettingsDep
