@@ -97,7 +97,7 @@ def _maintenance(args: argparse.Namespace) -> int:
             with sessions() as db:
                 print(json.dumps(ratings.recompute(db)))
             return 0
-        runner = jobs.runner_for(sessions, settings, job_handlers())
+        runner = jobs.runner_for(sessions, settings, job_handlers(settings))
         print(json.dumps({"ran": runner.run_due(), **runner.finished}))
         return 0
     finally:

@@ -26,6 +26,7 @@ from app.realtime import delayed_rooms, watch_channel
 from app.realtime import install as install_realtime
 from app.realtime.work_hints import WorkHints
 from app.roles import build_background
+from app.services.notices.vapid import vapid_keys
 from app.settings import Settings, get_settings
 from app.shared.clock import SYSTEM_CLOCK, Clock
 from app.web import (
@@ -39,6 +40,7 @@ from app.web import (
     api_match,
     api_me,
     api_previews,
+    api_push,
     api_ratings,
     api_rematch,
     api_replays,
@@ -50,6 +52,7 @@ from app.web import (
     language,
     pages,
     pages_account,
+    pages_install,
     pages_learn,
     pages_ratings,
     pages_watch,
@@ -142,7 +145,11 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.state.login_throttle = app.state.throttles.login
     # For app/realtime: `app.state.chat_limiter.allow(user_id) -> None | seconds to wait`.
     app.state.chat_limiter = app.state.throttles.chat
-    background = build_background(context)
+    # Web Push (app/services/notices/push.py): the VAPID key (the web answers it, the jobs
+    # sign with it) and the subscription limits.
+    app.state.vapid = vapid_keys(settings)
+    app.state.push_limits = api_push.PushLimits(settings)
+    background = build_background(context, vapid=app.state.vapid)
     app.state.background = background
     app.state.bot_runner = background.bot_runner
     app.state.deadlines = background.deadlines
@@ -150,6 +157,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.state.jobs = background.jobs
     app.state.analysis_jobs = background.analysis_jobs
     app.state.analysis_pool = background.analysis_pool
+    app.state.push_relay = background.push_relay
     app.state.signer = Signer(settings.resolved_secret_key(), salt="seadragons.session")
 
     errors.install(app)
@@ -194,6 +202,8 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.include_router(api_rematch.router)  # rematch
     app.include_router(api_analysis.router)  # game review
     app.include_router(pages_account.router)  # account page, email links
+    app.include_router(api_push.router)  # push devices and the VAPID key
+    app.include_router(pages_install.router)  # /manifest.webmanifest and /sw.js
     app.include_router(api_ratings.router)  # ratings, profiles, leaderboards, history
     app.include_router(pages_ratings.router)
     app.include_router(api_learn.router)  # tutorials and the rules page's examples

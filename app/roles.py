@@ -9,7 +9,9 @@ context, here, so the lifespan of `serve` and the worker start one list:
 - bots: plays bot seats (app/services/botseats/runner.py);
 - deadlines: turns whose clock ran out (app/services/play/deadlines.py);
 - mailer: the email outbox (app/services/notices/mailer.py);
-- jobs: the durable job queue, e.g. results and ratings (app/infra/jobs.py);
+- jobs: the durable job queue, e.g. results and ratings, "your turn" pushes (app/infra/jobs.py);
+- push_relay: moves due "your turn" push notices from the outbox to the job queue
+  (app/services/notices/push.py);
 - analysis_jobs: game analyses, with their niced processes (app/services/reviews/analysis.py).
 
 Every part is safe to run in any number of processes at once: bot moves are committed against
@@ -28,14 +30,16 @@ from app.infra.jobs import runner_for as job_runner_for
 from app.review.pool import AnalysisPool
 from app.services.botseats.runner import BotRunner
 from app.services.botseats.runner import runner_for as bot_runner_for
+from app.services.notices import push
 from app.services.notices.mailer import MailSender, sender_for
+from app.services.notices.vapid import vapid_keys
 from app.services.play.deadlines import DeadlineSweeper, sweeper_for
 from app.services.reviews import analysis
 from app.services.reviews.job_handlers import job_handlers
 
 ROLES = ("all", "web", "worker")
 # The background parts each role starts, in start order (stopped in reverse).
-PARTS = ("bot_runner", "deadlines", "mailer", "jobs", "analysis_jobs")
+PARTS = ("bot_runner", "deadlines", "mailer", "jobs", "push_relay", "analysis_jobs")
 STARTS: dict[str, tuple[str, ...]] = {"all": PARTS, "web": (), "worker": PARTS}
 
 
@@ -52,6 +56,7 @@ class Background:
     deadlines: DeadlineSweeper
     mailer: MailSender
     jobs: JobRunner
+    push_relay: push.PushRelay
     analysis_jobs: JobRunner
     analysis_pool: AnalysisPool
     started: tuple[str, ...] = ()
@@ -78,11 +83,17 @@ class Background:
 
 
 def build_background(
-    context: Any, turn_lease: Callable[[int, int], Awaitable[bool]] | None = None
+    context: Any,
+    turn_lease: Callable[[int, int], Awaitable[bool]] | None = None,
+    vapid: Any = None,
 ) -> Background:
     """The background parts of a process, from its context (app/context.py). `turn_lease`:
-    asked before a bot decides a turn (workers share one, so a turn is thought about once)."""
+    asked before a bot decides a turn (workers share one, so a turn is thought about once).
+    `vapid`: the Web Push key the push jobs sign with (else read or made from the settings)."""
     settings = context.settings
+    jobs = job_runner_for(
+        context.sessions, settings, job_handlers(settings, vapid or vapid_keys(settings))
+    )
     runner = bot_runner_for(context, settings)
     runner.turn_lease = turn_lease
     analysis_jobs, pool = analysis.runner_for(context.sessions, settings)
@@ -90,7 +101,8 @@ def build_background(
         bot_runner=runner,
         deadlines=sweeper_for(context.sessions, context.notifier, settings),
         mailer=sender_for(context.sessions, settings),
-        jobs=job_runner_for(context.sessions, settings, job_handlers()),
+        jobs=jobs,
+        push_relay=push.PushRelay(context.sessions, settings, jobs.wake),
         analysis_jobs=analysis_jobs,
         analysis_pool=pool,
     )

@@ -286,6 +286,27 @@ class Settings(BaseSettings):
     # The expected wait told to a requester: this many seconds of work per analysis ahead.
     review_expected_seconds: float = Field(default=60.0, gt=0)
 
+    # Web Push (app/services/notices/push.py, devices.py): "your turn" on a device with the tab
+    # closed. VAPID_PRIVATE_KEY: the server's signing key (PEM, or the raw key base64url); unset:
+    # generated once into data_dir (`vapid_private_key.pem`). VAPID_SUBJECT: the contact the push
+    # services see (mailto: or https:; unset: PUBLIC_URL, else a mailto: at localhost). A push
+    # waits PUSH_TIMEOUT_SECONDS for the push service, is tried PUSH_MAX_ATTEMPTS times through
+    # the job queue (back-off JOBS_RETRY_SECONDS, doubling), and a notice sent by push is also
+    # emailed after PUSH_EMAIL_AFTER_SECONDS if the turn is still theirs (unset: never).
+    # Devices: at most PUSH_MAX_DEVICES_PER_USER stored, new subscriptions limited per user and
+    # per address; a subscription's JSON at most PUSH_SUBSCRIPTION_MAX_BYTES. Endpoints must be
+    # https on a public address; PUSH_ALLOW_INSECURE (tests only) lets http and loopback through.
+    vapid_private_key: str | None = None
+    vapid_subject: str | None = None
+    push_timeout_seconds: float = Field(default=10.0, gt=0)
+    push_max_attempts: int = Field(default=4, ge=1)
+    push_email_after_seconds: float | None = None
+    push_max_devices_per_user: int = Field(default=10, ge=1)
+    push_subscribe_limits_per_user: str = "10/hour;30/day"
+    push_subscribe_limits_per_address: str = "30/hour;200/day"
+    push_subscription_max_bytes: int = Field(default=2048, ge=256)
+    push_allow_insecure: bool = False
+
     @field_validator("allowed_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:

@@ -1,8 +1,10 @@
 """'Your turn' notices: who gets one, written to the outbox with the move.
 
 A notice is queued in the transaction of the move that starts a person's turn, for an owner who
-verified an email address and left notices on; at most one per game and turn (a unique key in
-the outbox). Whether it is still worth sending is decided when its time comes (mailer.py): the
+left notices on and has a push device or a verified email address; at most one per game and turn
+(a unique key in the outbox). Its channel is chosen here: "push" when they have a push device
+(sent through the job queue, app/services/notices/push.py), else "email". Whether it is still
+worth sending is decided when its time comes (mailer.py, push.py): the
 turn must still be theirs, a person must still play the seat, and they must have no socket open
 on the game (`seats.socket_until`, pushed forward by the socket heartbeat in presence.py).
 """
@@ -13,10 +15,10 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Integer, String, bindparam, insert, literal, select, true
+from sqlalchemy import Integer, String, bindparam, case, exists, insert, literal, or_, select, true
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, OutboxEmail, Seat, User, UTCDateTime
+from app.db.models import Game, OutboxEmail, PushSubscription, Seat, User, UTCDateTime
 from app.shared.clock import now_in
 
 
@@ -30,6 +32,15 @@ def wants_notices(user: User | None) -> bool:
     )
 
 
+def has_push(db: Session, user_id: int) -> bool:
+    """Whether the user has a push device."""
+    return bool(db.scalar(select(_has_push_for(user_id))))
+
+
+def _has_push_for(user_id: Any) -> Any:
+    return exists().where(PushSubscription.user_id == user_id)
+
+
 def enqueue_turn(db: Session, game: Game, seat: int, turn: int, *, freed: bool = False) -> None:
     """Queue a notice for the owner of `seat`, whose turn `turn` starts now (if they want one).
 
@@ -38,17 +49,22 @@ def enqueue_turn(db: Session, game: Game, seat: int, turn: int, *, freed: bool =
     row = game.seats[seat]
     if row.bot_level is not None and not freed:
         return
-    if not wants_notices(row.user):
+    if row.user is None or not row.user.notices:
         return
     assert row.user_id is not None
+    push = has_push(db, row.user_id)
+    if not push and not wants_notices(row.user):
+        return
     db.add(
         OutboxEmail(
             kind="turn",
+            channel="push" if push else "email",
             user_id=row.user_id,
             game_id=game.id,
             turn=turn,
             dedupe=f"turn:{game.id}:{turn}",
             next_try_at=now_in(db),
+            created_at=now_in(db),  # the context's clock, as the SQL path's (not the model's)
         )
     )
 
@@ -85,6 +101,7 @@ def turn_notice_insert(game_id: Any = None, moved: Any = None) -> Any:
     now = bindparam("n_now", type_=UTCDateTime())
     if game_id is None:
         game_id = bindparam("gid", type_=Integer())
+    push = _has_push_for(Seat.user_id)
     rows = (
         select(
             literal("turn"),
@@ -96,6 +113,7 @@ def turn_notice_insert(game_id: Any = None, moved: Any = None) -> Any:
             literal(0),
             now,
             now,
+            case((push, literal("push")), else_=literal("email")),
         )
         .join(User, User.id == Seat.user_id)
         .where(
@@ -103,15 +121,16 @@ def turn_notice_insert(game_id: Any = None, moved: Any = None) -> Any:
             Seat.seat == bindparam("n_seat"),
             Seat.bot_level.is_(None),
             User.notices.is_(true()),
-            User.email.is_not(None),
-            User.email_verified_at.is_not(None),
+            or_(push, User.email_verified_at.is_not(None) & User.email.is_not(None)),
         )
     )
     if moved is not None:
         rows = rows.join(moved, true())
     columns = ["kind", "user_id", "game_id", "turn", "dedupe", "status", "attempts"]
     # The table, not the ORM class: an ORM insert with parameters would be a bulk insert.
-    return insert(OutboxEmail.__table__).from_select([*columns, "next_try_at", "created_at"], rows)
+    return insert(OutboxEmail.__table__).from_select(
+        [*columns, "next_try_at", "created_at", "channel"], rows
+    )
 
 
 def still_due(db: Session, email: OutboxEmail, now: datetime) -> str | None:
@@ -127,6 +146,9 @@ def still_due(db: Session, email: OutboxEmail, now: datetime) -> str | None:
         return "a bot plays the seat, or it is not theirs to act"
     if seat.socket_until is not None and seat.socket_until > now:
         return "they have the game open"
-    if not wants_notices(db.get(User, email.user_id)):
+    user = db.get(User, email.user_id)
+    if email.channel == "push":
+        return None if user is not None and user.notices else "notices are off"
+    if not wants_notices(user):
         return "notices are off or the address is not verified"
     return None

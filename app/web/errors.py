@@ -117,6 +117,15 @@ STATUS: dict[str, int] = {
     "entry_expired": 409,
     "already_matched": 409,
     "too_early": 409,
+    # push devices (app/services/notices/devices.py, app/web/api_push.py)
+    "bad_subscription": 422,
+    "push_endpoint_insecure": 422,
+    "push_endpoint_private": 422,
+    "push_device_taken": 409,
+    "too_many_devices": 409,
+    "no_such_device": 404,
+    "subscription_too_large": 413,
+    "too_many_subscriptions": 429,
     "internal_error": 500,
 }
 

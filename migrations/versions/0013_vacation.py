@@ -2,7 +2,7 @@
 (app/services/tables/vacations.py).
 
 Revision ID: 0013_vacation
-Revises: 0011_quick_match
+Revises: 0012_push
 Create Date: 2026-12-06
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013_vacation"
-down_revision: str | None = "0011_quick_match"
+down_revision: str | None = "0012_push"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

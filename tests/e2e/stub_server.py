@@ -31,7 +31,7 @@ from app.engine import (
 )
 from app.i18n.middleware import LanguageMiddleware
 from app.services.tables.names import bot_name
-from app.web import pages
+from app.web import pages, pages_install
 
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
 
@@ -114,6 +114,7 @@ def make_app(tables: dict[int, Table]) -> FastAPI:
     # Pages in the reader's language, as the real server serves them.
     app.add_middleware(LanguageMiddleware)
     app.include_router(pages.router)
+    app.include_router(pages_install.router)  # the manifest and the service worker every page links
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
 
     def table(game_id: int) -> Table:

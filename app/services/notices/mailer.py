@@ -216,6 +216,7 @@ class MailSender:
                 select(OutboxEmail.id)
                 .where(
                     OutboxEmail.status == "pending",
+                    OutboxEmail.channel == "email",  # push notices go by the job queue
                     OutboxEmail.next_try_at <= now,
                     or_(OutboxEmail.kind != "turn", OutboxEmail.created_at <= notice_ready),
                 )

@@ -5,6 +5,8 @@
 import { api, errorText } from "../lib/api.mjs";
 import { formatDateTime, t, tn } from "../lib/i18n.mjs";
 import { $, fill, h } from "../ui/dom.mjs";
+import { forgetUnlisted, thisDevice } from "../lib/push.mjs";
+import { pushOffer } from "../ui/pushoffer.mjs";
 
 const root = $("account");
 const PASSWORD_MIN = 8;
@@ -170,17 +172,72 @@ function renderVacation(v, error = null) {
   fill(vacation, ...parts);
 }
 
+// --- push devices --------------------------------------------------------------------------
+
+const devicesBox = h("section#devices", { "aria-live": "polite" });
+
+/** The account's push devices, each removable, and the switch for this browser. */
+async function renderDevices(status = null) {
+  let out;
+  try {
+    out = await api("/api/me/devices");
+  } catch (e) {
+    fill(devicesBox, h("h2", {}, t("push.devices")), note(errorText(e), "error"));
+    return;
+  }
+  forgetUnlisted(out.devices);
+  const here = thisDevice();
+  const offer = h("p#push-offer", { hidden: true });
+  const items = out.devices.map((d) =>
+    h(
+      "li.device",
+      { dataset: { device: String(d.id) } },
+      h("span", {}, d.id === here ? t("push.device_here", { label: d.label }) : d.label),
+      " ",
+      h("span.muted", {}, d.last_ok_at ? t("push.last_ok", { when: formatDateTime(d.last_ok_at) }) : t("push.never_yet")),
+      " ",
+      h(
+        "button.link",
+        {
+          type: "button",
+          "aria-label": t("push.remove_named", { label: d.label }),
+          onclick: async () => {
+            try {
+              await api(`/api/me/devices/${d.id}`, { method: "DELETE" });
+              renderDevices({ text: t("push.removed", { label: d.label }) });
+            } catch (e) {
+              renderDevices({ error: errorText(e) });
+            }
+          },
+        },
+        t("push.remove"),
+      ),
+    ),
+  );
+  fill(
+    devicesBox,
+    h("h2", {}, t("push.devices")),
+    note(t("push.devices_note")),
+    items.length ? h("ul.devices", {}, ...items) : note(t("push.no_devices")),
+    offer,
+    status?.error ? note(status.error, "error") : status?.text ? note(status.text) : "",
+  );
+  pushOffer(offer, { onChange: () => renderDevices() });
+}
+
 async function main() {
   try {
     const me = await api("/api/me");
     $("me").textContent = me.display_name;
     const settings = await api("/api/me/account");
     if (settings.guest) {
-      fill(root, h("h1", {}, t("account.title")), note(t("account.guest")), h("a", { href: "/" }, t("common.back_to_lobby")));
+      fill(root, h("h1", {}, t("account.title")), devicesBox, note(t("account.guest")), h("a", { href: "/" }, t("common.back_to_lobby")));
+      renderDevices();
       return;
     }
-    fill(root, h("h1", {}, t("account.title")), mail, vacation, passwordSection());
+    fill(root, h("h1", {}, t("account.title")), devicesBox, mail, vacation, passwordSection());
     renderMail(settings);
+    renderDevices();
     renderVacation(await api("/api/me/vacation"));
   } catch (e) {
     fill(root, h("h1", {}, t("account.title")), note(e.code === "not_signed_in" ? t("account.sign_in_first") : errorText(e), "error"), h("a", { href: "/" }, t("common.back_to_lobby")));

@@ -34,6 +34,7 @@ import { Sound } from "../ui/sound.mjs"; // the table's sounds and their switch
 import { TableCues } from "../ui/tablecues.mjs"; // sounds, favicon, unread chat
 import { resultFirst } from "../ui/resultfirst.mjs"; // at the end, the result at the top
 import { goOnWhenForced } from "../ui/forcedstep.mjs"; // no click without a choice
+import { pushOffer } from "../ui/pushoffer.mjs"; // "Notify me": pushes with the tab closed
 
 const gameId = Number(document.body.dataset.gameId);
 const inviteCode = new URLSearchParams(location.search).get("code");
@@ -439,6 +440,7 @@ async function startLive(game) {
   });
   state.seat = game.your_seat ?? null;
   if (state.seat !== null) turnNotifier = new TurnNotifier($("notify-offer"), gameId);
+  if (state.seat !== null) pushOffer($("push-offer"));
   // A spectator's table is a watch page: its sounds are off until switched on.
   const sound = new Sound($("sound-btn"), { watching: state.seat === null });
   cues = new TableCues({ sound, chat: $("chat-lines"), input: $("chat-input"), badge: $("chat-unread"), jump: $("chat-jump"), announcer });
