@@ -33,7 +33,14 @@ def test_serve_starts_the_background_parts_of_its_role(
 
 def test_the_worker_role_runs_what_serve_runs_by_default() -> None:
     assert STARTS["worker"] == STARTS["all"] == PARTS
-    assert set(PARTS) == {"bot_runner", "deadlines", "mailer", "jobs", "analysis_jobs"}
+    assert set(PARTS) == {
+        "bot_runner",
+        "deadlines",
+        "mailer",
+        "jobs",
+        "push_relay",
+        "analysis_jobs",
+    }
     with pytest.raises(Exception, match="role"):
         Settings(role="worker")  # `serve` is all or web; a worker is its own command
 
