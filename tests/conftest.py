@@ -240,9 +240,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test with what it needs (its tier); run the browser tests last: they are the
-    slowest, and they run an event loop of their own."""
+    slowest, and they run an event loop of their own (tiers.run_order); group them for the
+    workers (tiers.xdist_groups)."""
     tiers.mark_tiers(items)
-    items.sort(key=lambda item: "tests/e2e/" in item.nodeid.replace("\\", "/"))
+    items.sort(key=tiers.run_order)
+    tiers.xdist_groups(items)
 
 
 @pytest.hookimpl(wrapper=True)

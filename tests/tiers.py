@@ -38,6 +38,8 @@ FIXTURE_NEEDS = {
     "redis_url": ("redis",),
     "browser": ("browser",),
     "real_server": ("server",),
+    "own_real_server": ("server",),
+    "shared_apps": ("server",),
     "server": ("server",),
     "fresh_server": ("server",),
 }
@@ -113,9 +115,51 @@ def default_workers(config: pytest.Config) -> None:
     count = int(wanted) if wanted else min(MAX_WORKERS, os.cpu_count() or 1)
     if count > 1:
         option.numprocesses = count
-        # A module's tests on one worker: its module-scoped fixtures (a browser, a server) are
-        # made once, not once per worker.
-        option.dist = "loadscope"
+        # A group's tests on one worker (`xdist_groups`): a module's module-scoped fixtures are
+        # made once, while a long module no longer keeps one worker busy after the other ends.
+        option.dist = "loadgroup"
+        # In the order collected (`run_order`), not xdist's default of the groups with the
+        # most tests first: that sent the longest browser tests, alone in their modules, last.
+        option.loadscopereorder = False
+
+
+# Parallel runs hand a module's tests to the workers in groups of at most this many, so both
+# end together (a long module of browser tests is a minutes-long tail when sent whole).
+GROUP_SIZE = 12
+# Module-scoped fixtures cheap enough to make once per group rather than once per module.
+CHEAP_PER_GROUP = {"browser"}
+
+
+def _keeps_module_whole(item: pytest.Item) -> bool:
+    """True when the test uses a module- or class-scoped fixture (an analysis, a schema) that a
+    split would make twice; a browser is cheap to launch again."""
+    defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    for name in getattr(item, "fixturenames", ()):
+        if name in CHEAP_PER_GROUP or not defs.get(name):
+            continue
+        if defs[name][-1].scope in ("module", "class", "package"):
+            return True
+    return False
+
+
+def run_order(item: pytest.Item) -> tuple[bool, bool]:
+    """Sort key: the browser tests last (the slowest, with an event loop of their own), and of
+    those the real-server ones first: they take longest, so the short stub-server tests left at
+    the end let both workers finish together."""
+    browser = "tests/e2e/" in item.nodeid.replace("\\", "/")
+    return browser, browser and item.get_closest_marker("server") is None
+
+
+def xdist_groups(items: list[pytest.Item]) -> None:
+    """Mark each test with its group for `--dist loadgroup`: its module, cut into groups of
+    GROUP_SIZE consecutive tests unless a test there keeps the module whole."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    for module, tests in modules.items():
+        size = len(tests) if any(map(_keeps_module_whole, tests)) else GROUP_SIZE
+        for index, item in enumerate(tests):
+            item.add_marker(pytest.mark.xdist_group(f"{module}#{index // size}"))
 
 
 # The test being run in this process (set by the conftest's runtest hooks), for `starts()`.
