@@ -44,35 +44,13 @@ def test_the_worker_limit_is_the_documented_one() -> None:
     assert f"up to {tiers.MAX_WORKERS} workers" in " ".join(DOC.split())
 
 
-class _Def:
-    def __init__(self, scope: str) -> None:
-        self.scope = scope
-
-
-class _Item:
-    """Just what tiers.xdist_groups reads of a collected test."""
-
-    def __init__(self, nodeid: str, **fixtures: str) -> None:
-        self.nodeid, self.fixturenames = nodeid, list(fixtures)
-        self._fixtureinfo = type("Info", (), {"name2fixturedefs": {}})()
-        self._fixtureinfo.name2fixturedefs = {n: [_Def(s)] for n, s in fixtures.items()}
-        self.marks: list[object] = []
-
-    def add_marker(self, mark: object) -> None:
-        self.marks.append(mark)
-
-    def group(self) -> str:
-        (mark,) = self.marks
-        return mark.args[0]  # type: ignore[attr-defined]
-
-
-def test_long_modules_are_sent_to_the_workers_in_groups_unless_a_fixture_keeps_them_whole() -> None:
+def test_browser_modules_are_sent_to_the_workers_in_groups_and_others_whole() -> None:
     size = tiers.GROUP_SIZE
     assert f"groups of at most {size} tests" in " ".join(DOC.split())
-    long = [_Item(f"tests/e2e/test_a.py::t{i}", browser="module") for i in range(2 * size + 1)]
-    whole = [_Item(f"tests/web/test_b.py::t{i}", schema="module") for i in range(2 * size + 1)]
-    short = [_Item(f"tests/web/test_c.py::t{i}", tmp_path="function") for i in range(3)]
-    tiers.xdist_groups([*long, *whole, *short])
-    assert [len({i.group() for i in items}) for items in (long, whole, short)] == [3, 1, 1]
-    assert long[0].group() == long[size - 1].group() != long[size].group()
-    assert len({i.group() for i in [*long, *whole, *short]}) == 5
+    long = [f"tests/e2e/test_a.py::t{i}" for i in range(2 * size + 1)]
+    web = [f"tests/web/test_b.py::t[{i}]" for i in range(2 * size + 1)]
+    short = [f"tests/e2e/test_c.py::t{i}" for i in range(3)]
+    found = tiers.groups([*long, *web, *short])
+    assert [len({found[n] for n in ids}) for ids in (long, web, short)] == [3, 1, 1]
+    assert found[long[0]] == found[long[size - 1]] != found[long[size]]
+    assert len(set(found.values())) == 5
