@@ -164,12 +164,16 @@ def app_process(tmp_path: Path, template: Path | None = None, **settings: str) -
 # Bots answer quickly, but not within the same frame as the move before, so the page really
 # goes through "their turn" (and the tests see it) without slowing the game.
 REAL_SERVER = {"BOT_DELAY_SECONDS": "0.1"}
+# No game analyses: each finished game's would take a minute of CPU beside the tests, and on a
+# shared server run to the end; the tests that show one supply it (page.route).
+NO_ANALYSES = {"REVIEW_CONCURRENCY": "0"}
 # Quick sweeps, bots and jobs (tenths of a second), for tests of clocks and rated games.
 QUICK = {"BOT_DELAY_SECONDS": "0.05", "CLOCK_SWEEP_SECONDS": "0.1", "JOBS_POLL_SECONDS": "0.2"}
 # A shared server serves many tests, all from 127.0.0.1: the per-address caps on accounts,
 # guests and live games (each test leaves its tables behind) would refuse the later tests.
 # Those caps are the subject of tests/web (test_rate_limits.py, test_caps_api.py), not here.
 SHARED = {
+    **NO_ANALYSES,
     "ACCOUNT_LIMITS_PER_ADDRESS": "",
     "GUEST_LIMITS_PER_ADDRESS": "",
     "LOGIN_LIMITS_PER_ADDRESS": "",
@@ -237,5 +241,5 @@ def real_server(shared_apps: SharedApps) -> str:
 @pytest.fixture
 def own_real_server(tmp_path: Path, migrated_sqlite_file: Path) -> Iterator[str]:
     """The real app in a process of this test's own, on a fresh SQLite database."""
-    with app_process(tmp_path, migrated_sqlite_file, **REAL_SERVER) as url:
+    with app_process(tmp_path, migrated_sqlite_file, **NO_ANALYSES, **REAL_SERVER) as url:
         yield url
