@@ -240,9 +240,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test with what it needs (its tier); run the browser tests last: they are the
-    slowest, and they run an event loop of their own."""
+    slowest, and they run an event loop of their own (tiers.run_order); group them for the
+    workers (tiers.groups)."""
     tiers.mark_tiers(items)
-    items.sort(key=lambda item: "tests/e2e/" in item.nodeid.replace("\\", "/"))
+    items.sort(key=tiers.run_order)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """A parallel run of the whole suite sends long browser modules in groups (tiers.groups)."""
+    return tiers.make_scheduler(config, log)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -38,6 +38,8 @@ FIXTURE_NEEDS = {
     "redis_url": ("redis",),
     "browser": ("browser",),
     "real_server": ("server",),
+    "own_real_server": ("server",),
+    "shared_apps": ("server",),
     "server": ("server",),
     "fresh_server": ("server",),
 }
@@ -114,8 +116,62 @@ def default_workers(config: pytest.Config) -> None:
     if count > 1:
         option.numprocesses = count
         # A module's tests on one worker: its module-scoped fixtures (a browser, a server) are
-        # made once, not once per worker.
+        # made once, not once per worker; long browser modules go in groups (`make_scheduler`).
         option.dist = "loadscope"
+        option.loadscopereorder = False
+        option.seadragons_groups = True
+
+
+# Parallel runs hand each module's tests to one worker, except the browser modules: those go in
+# groups of at most this many tests, so both workers end together (a long module of browser
+# tests sent whole kept one worker busy for minutes after the other had ended).
+GROUP_SIZE = 12
+SPLIT_UNDER = "tests/e2e/"
+
+
+def run_order(item: pytest.Item) -> tuple[bool, bool]:
+    """Sort key: the browser tests last (the slowest, with an event loop of their own), and of
+    those the real-server ones first: they take longest, so the short stub-server tests left at
+    the end let both workers finish together."""
+    browser = SPLIT_UNDER in item.nodeid.replace("\\", "/")
+    return browser, browser and item.get_closest_marker("server") is None
+
+
+def groups(nodeids: list[str]) -> dict[str, str]:
+    """Each test's group (what one worker runs, in order): its module, or for a module under
+    tests/e2e/ (whose only module-scoped fixture, the browser, is cheap to launch again) its
+    module cut into groups of GROUP_SIZE tests in collection order."""
+    seen: dict[str, int] = {}
+    found = {}
+    for nodeid in nodeids:
+        module = nodeid.split("::", 1)[0]
+        index = seen.get(module, 0)
+        seen[module] = index + 1
+        split = SPLIT_UNDER in module.replace("\\", "/")
+        found[nodeid] = f"{module}#{index // GROUP_SIZE}" if split else module
+    return found
+
+
+def make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """The scheduler of a run `default_workers` made parallel: xdist's loadscope over `groups`,
+    in collection order (not its default of the scopes with the most tests first, which sent
+    the longest browser tests, alone in their modules, last). None: xdist's own choice."""
+    if not getattr(config.option, "seadragons_groups", False):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        _groups: dict[str, str] = {}
+
+        def _split_scope(self, nodeid: str) -> str:
+            return self._groups.get(nodeid) or nodeid.split("::", 1)[0]
+
+        def schedule(self) -> None:
+            if self.collection is None and self.registered_collections:
+                self._groups = groups(list(next(iter(self.registered_collections.values()))))
+            super().schedule()
+
+    return GroupScheduling(config, log)
 
 
 # The test being run in this process (set by the conftest's runtest hooks), for `starts()`.

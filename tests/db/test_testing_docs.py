@@ -42,3 +42,15 @@ def test_the_sqlite_only_modules_are_the_ones_named() -> None:
 
 def test_the_worker_limit_is_the_documented_one() -> None:
     assert f"up to {tiers.MAX_WORKERS} workers" in " ".join(DOC.split())
+
+
+def test_browser_modules_are_sent_to_the_workers_in_groups_and_others_whole() -> None:
+    size = tiers.GROUP_SIZE
+    assert f"groups of at most {size} tests" in " ".join(DOC.split())
+    long = [f"tests/e2e/test_a.py::t{i}" for i in range(2 * size + 1)]
+    web = [f"tests/web/test_b.py::t[{i}]" for i in range(2 * size + 1)]
+    short = [f"tests/e2e/test_c.py::t{i}" for i in range(3)]
+    found = tiers.groups([*long, *web, *short])
+    assert [len({found[n] for n in ids}) for ids in (long, web, short)] == [3, 1, 1]
+    assert found[long[0]] == found[long[size - 1]] != found[long[size]]
+    assert len(set(found.values())) == 5

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -125,15 +127,19 @@ def stub_url(_stub_server: tuple[str, dict[int, Any]], stub_tables: dict[int, An
 
 
 @contextlib.contextmanager
-def app_process(tmp_path: Path, **settings: str) -> Iterator[str]:
+def app_process(tmp_path: Path, template: Path | None = None, **settings: str) -> Iterator[str]:
     """The real app in its own process, on a temp SQLite database and a free port; `settings`:
-    more SEADRAGONS_* variables (name without the prefix). Yields its URL."""
+    more SEADRAGONS_* variables (name without the prefix); `template`: a migrated SQLite file
+    to start from (a copy, so the app's upgrade at start finds nothing to do). Yields its URL."""
     tiers.starts("server", "a server process")
     port = free_port()
+    database = tmp_path / "e2e.db"
+    if template is not None:
+        shutil.copyfile(template, database)
     env = {
         **os.environ,
         "SEADRAGONS_DATA_DIR": str(tmp_path),
-        "SEADRAGONS_DATABASE_URL": f"sqlite:///{tmp_path / 'e2e.db'}",
+        "SEADRAGONS_DATABASE_URL": f"sqlite:///{database}",
         "SEADRAGONS_SECRET_KEY": "e2e-secret",
         "SEADRAGONS_ALLOWED_ORIGINS": f"http://127.0.0.1:{port}",
         **{f"SEADRAGONS_{name}": value for name, value in settings.items()},
@@ -155,10 +161,85 @@ def app_process(tmp_path: Path, **settings: str) -> Iterator[str]:
             proc.kill()
 
 
+# Bots answer quickly, but not within the same frame as the move before, so the page really
+# goes through "their turn" (and the tests see it) without slowing the game.
+REAL_SERVER = {"BOT_DELAY_SECONDS": "0.1"}
+# No game analyses: each finished game's would take a minute of CPU beside the tests, and on a
+# shared server run to the end; the tests that show one supply it (page.route).
+NO_ANALYSES = {"REVIEW_CONCURRENCY": "0"}
+# Quick sweeps, bots and jobs (tenths of a second), for tests of clocks and rated games.
+QUICK = {"BOT_DELAY_SECONDS": "0.05", "CLOCK_SWEEP_SECONDS": "0.1", "JOBS_POLL_SECONDS": "0.2"}
+# A shared server serves many tests, all from 127.0.0.1: the per-address caps on accounts,
+# guests and live games (each test leaves its tables behind) would refuse the later tests.
+# Those caps are the subject of tests/web (test_rate_limits.py, test_caps_api.py), not here.
+SHARED = {
+    **NO_ANALYSES,
+    "ACCOUNT_LIMITS_PER_ADDRESS": "",
+    "GUEST_LIMITS_PER_ADDRESS": "",
+    "LOGIN_LIMITS_PER_ADDRESS": "",
+    "MAX_LIVE_GAMES_PER_ADDRESS": "100000",
+}
+
+
+class SharedApps:
+    """Real app processes shared by the tests of this worker: one per set of settings, started
+    when first asked for and stopped at the end of the run (or started anew if one died)."""
+
+    def __init__(self, root: Path, template: Path) -> None:
+        self._root, self._template = root, template
+        self._running: dict[tuple[tuple[str, str], ...], tuple[contextlib.ExitStack, str]] = {}
+
+    def url(self, **settings: str) -> str:
+        tiers.starts("server", "a shared server process")
+        key = tuple(sorted(settings.items()))
+        running = self._running.get(key)
+        if running is not None and _answers(running[1]):
+            return running[1]
+        if running is not None:  # it died (a crash in an earlier test): start it anew
+            running[0].close()
+        stack = contextlib.ExitStack()
+        data = self._root / f"app{len(self._running)}_{secrets.token_hex(3)}"
+        data.mkdir()
+        url = stack.enter_context(app_process(data, self._template, **SHARED, **settings))
+        self._running[key] = (stack, url)
+        return url
+
+    def close(self) -> None:
+        for stack, _ in self._running.values():
+            stack.close()
+        self._running.clear()
+
+
+def _answers(url: str) -> bool:
+    import httpx
+
+    try:
+        return httpx.get(url + "/healthz", timeout=5).status_code < 500
+    except httpx.HTTPError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def shared_apps(
+    tmp_path_factory: pytest.TempPathFactory, migrated_sqlite_file: Path
+) -> Iterator[SharedApps]:
+    """The worker's shared real-app processes (`shared_apps.url(**settings)`), one per set of
+    settings: a test on one makes its own users and games and assumes nothing else is there."""
+    apps = SharedApps(tmp_path_factory.mktemp("shared-apps"), migrated_sqlite_file)
+    yield apps
+    apps.close()
+
+
 @pytest.fixture
-def real_server(tmp_path: Path) -> Iterator[str]:
-    """`seadragons serve` (the real app) on a temp SQLite database and a free port."""
-    # Bots answer quickly, but not within the same frame as the move before, so the page
-    # really goes through "their turn" (and the tests see it) without slowing the game.
-    with app_process(tmp_path, BOT_DELAY_SECONDS="0.1") as url:
+def real_server(shared_apps: SharedApps) -> str:
+    """`seadragons serve` (the real app) on SQLite, shared by this worker's tests: each test
+    makes its own users and games (pick names no other test's checks depend on). A test whose
+    checks see the whole server (every live game, the featured one) takes `own_real_server`."""
+    return shared_apps.url(**REAL_SERVER)
+
+
+@pytest.fixture
+def own_real_server(tmp_path: Path, migrated_sqlite_file: Path) -> Iterator[str]:
+    """The real app in a process of this test's own, on a fresh SQLite database."""
+    with app_process(tmp_path, migrated_sqlite_file, **NO_ANALYSES, **REAL_SERVER) as url:
         yield url

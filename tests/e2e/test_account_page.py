@@ -15,7 +15,7 @@ from aiosmtpd.controller import Controller
 from tests.e2e.conftest import app_process
 from tests.e2e.helpers import shot, watch_console
 
-# The app runs in a process of its own (app_process), with settings this module needs.
+# The app runs in a process of this module's own (app_process), with an SMTP server beside it.
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 PASSWORD, NEW = "sea dragons!", "deeper waters 2"
@@ -27,16 +27,20 @@ class _Sink:
         return "250 OK"
 
 
-@pytest.fixture
-def mail_server(tmp_path: Path) -> Iterator[str]:
-    """The real app with an SMTP server to send through."""
+@pytest.fixture(scope="module")
+def mail_server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_sqlite_file: Path
+) -> Iterator[str]:
+    """The real app with an SMTP server to send through, for this module's tests (each makes
+    its own account)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     controller = Controller(_Sink(), hostname="127.0.0.1", port=port)
     controller.start()
+    data = tmp_path_factory.mktemp("mail-app")
     try:
-        with app_process(tmp_path, SMTP_URL=f"smtp://127.0.0.1:{port}") as url:
+        with app_process(data, migrated_sqlite_file, SMTP_URL=f"smtp://127.0.0.1:{port}") as url:
             yield url
     finally:
         controller.stop()

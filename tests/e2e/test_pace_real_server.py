@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import app_process
+from tests.e2e.conftest import QUICK, SharedApps
 from tests.e2e.helpers import shot, watch_console
 from tests.e2e.play import sign_in_as_guest
 
-# The app runs in a process of its own (app_process), with settings this module needs.
+# The app runs in a process shared with the other tests on its settings (QUICK).
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 # A stand-in for the browser's Notification (headless Chromium shows none): records each one.
@@ -47,10 +45,10 @@ HIDE_PAGE = "Object.defineProperty(document, 'visibilityState', {get: () => 'hid
 
 
 @pytest.fixture
-def pace_server(tmp_path: Path) -> Iterator[str]:
-    """The real app with fast sweeps and bots (seconds), on a temp SQLite database."""
-    with app_process(tmp_path, BOT_DELAY_SECONDS="0.05", CLOCK_SWEEP_SECONDS="0.1") as url:
-        yield url
+def pace_server(shared_apps: SharedApps) -> str:
+    """The real app with fast sweeps and bots (seconds), on SQLite, shared by this worker's
+    tests that ask for these settings (tests/e2e/conftest.py QUICK)."""
+    return shared_apps.url(**QUICK)
 
 
 def _clock_seconds(text: str) -> int:

@@ -11,23 +11,22 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import app_process
+from tests.e2e.conftest import QUICK, SharedApps
 from tests.e2e.helpers import shot, watch_console
 
-# The app runs in a process of its own (app_process), with settings this module needs.
+# The app runs in a process shared with the other tests on its settings (QUICK).
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 
 @pytest.fixture
-def rated_server(tmp_path: Path) -> Iterator[str]:
-    with app_process(tmp_path, BOT_DELAY_SECONDS="0.05", JOBS_POLL_SECONDS="0.2") as url:
-        yield url
+def rated_server(shared_apps: SharedApps) -> str:
+    """The real app with quick bots and jobs, shared by this worker's tests that ask for these
+    settings (tests/e2e/conftest.py QUICK)."""
+    return shared_apps.url(**QUICK)
 
 
 def _register(page: Any, url: str, name: str) -> None:

@@ -8,13 +8,10 @@ Spanish on a phone."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import app_process
 from tests.e2e.helpers import shot, watch_console
 from tests.e2e.play import other_decision, place_with_pointer, sign_in_as_guest, wait_my_move
 
@@ -48,9 +45,9 @@ NO_GESTURE_YET = """Object.defineProperty(navigator, 'userActivation',
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    with app_process(tmp_path, BOT_DELAY_SECONDS="0.1") as url:
-        yield url
+def server(real_server: str) -> str:
+    """The real app, shared (tests/e2e/conftest.py `real_server`): each test seats new guests."""
+    return real_server
 
 
 def _guest(

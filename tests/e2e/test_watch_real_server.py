@@ -71,8 +71,9 @@ def _move(
     raise AssertionError("the game did not move in time")
 
 
-def test_watch_lists_live_boards_that_update_and_filter(browser: Any, real_server: str) -> None:
-    url = real_server
+# Own server: /watch lists every live game on the server (the filter's "1 of 2").
+def test_watch_lists_live_boards_that_update_and_filter(browser: Any, own_real_server: str) -> None:
+    url = own_real_server
     host = _guest(url, "Nessie")
     two, three = _live(host, 2), _live(host, 3)
     page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -126,10 +127,11 @@ def test_watch_lists_live_boards_that_update_and_filter(browser: Any, real_serve
     page.close()
 
 
+# Own server: /tv and the home page feature one of all the server's live games.
 def test_tv_and_the_home_page_switch_to_the_next_game_when_the_featured_one_ends(
-    browser: Any, real_server: str
+    browser: Any, own_real_server: str
 ) -> None:
-    url = real_server
+    url = own_real_server
     host = _guest(url, "Morgan")
     first = _live(host, 2)
     page = browser.new_page(viewport={"width": 1280, "height": 800})

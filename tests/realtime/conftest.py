@@ -23,15 +23,32 @@ def bus_url(request: pytest.FixtureRequest) -> str | None:
     return request.getfixturevalue("redis_url")
 
 
-@pytest.fixture(scope="session", params=["memory", "redis"])
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+def _shared(
+    tmp_path_factory: pytest.TempPathFactory, name: str, bus: str | None
 ) -> Iterator[Server]:
-    """One server (SQLite file) per backend, shared by the tests of the session."""
-    data = tmp_path_factory.mktemp(f"rt-{request.param}")
-    srv = Server(data, f"sqlite:///{data / 'game.db'}", bus_url(request)).start()
+    data = tmp_path_factory.mktemp(f"rt-{name}")
+    srv = Server(data, f"sqlite:///{data / 'game.db'}", bus).start()
     yield srv
     srv.stop()
+
+
+# Two session fixtures, not one parametrised: pytest keeps one instance of a parametrised
+# session fixture at a time, and a worker of a parallel run alternates between the backends
+# module by module, so it would stop one server and start the other at every module.
+@pytest.fixture(scope="session")
+def _memory_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from _shared(tmp_path_factory, "memory", "memory://")
+
+
+@pytest.fixture(scope="session")
+def _redis_server(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[Server]:
+    yield from _shared(tmp_path_factory, "redis", redis_url)
+
+
+@pytest.fixture(params=["memory", "redis"])
+def server(request: pytest.FixtureRequest) -> Server:
+    """One server (SQLite file) per backend, shared by the tests of the session (per worker)."""
+    return request.getfixturevalue(f"_{request.param}_server")
 
 
 @pytest.fixture(params=["memory", "redis"])

@@ -83,12 +83,14 @@ async def _caught_up(ann: WsClient, bob: WsClient, watcher: WsClient) -> None:
 @pytest.mark.parametrize("outage_s", [0.0, 7.0])
 async def test_a_line_said_while_redis_is_stopped_reaches_the_other_instance(
     tmp_path: Path,
-    make_postgres_db: Callable[[], str],
+    make_migrated_postgres_db: Callable[[], str],
     servers: list[Server],
     redis: PrivateRedis,
     outage_s: float,
 ) -> None:
-    a, b = await _two_instances(tmp_path, make_postgres_db(), servers, redis.url, redis.url)
+    a, b = await _two_instances(
+        tmp_path, make_migrated_postgres_db(), servers, redis.url, redis.url
+    )
     ann, bob, watcher = await _table(a, b)
     redis.stop()
     await ann.send({"type": "chat", "text": "during"})
@@ -103,7 +105,7 @@ async def test_a_line_said_while_redis_is_stopped_reaches_the_other_instance(
 
 async def test_a_line_said_while_only_its_instance_lost_redis_reaches_the_other(
     tmp_path: Path,
-    make_postgres_db: Callable[[], str],
+    make_migrated_postgres_db: Callable[[], str],
     servers: list[Server],
     redis: PrivateRedis,
 ) -> None:
@@ -112,7 +114,9 @@ async def test_a_line_said_while_only_its_instance_lost_redis_reaches_the_other(
     proxy = TcpProxy("127.0.0.1", redis.port)
     try:
         through = redis.url.replace(f":{redis.port}/", f":{proxy.port}/")
-        a, b = await _two_instances(tmp_path, make_postgres_db(), servers, through, redis.url)
+        a, b = await _two_instances(
+            tmp_path, make_migrated_postgres_db(), servers, through, redis.url
+        )
         ann, bob, watcher = await _table(a, b)
         proxy.cut()
         await ann.send({"type": "chat", "text": "during"})

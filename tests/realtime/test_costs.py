@@ -149,10 +149,10 @@ def test_workers_without_redis_are_refused_with_a_clear_message(tmp_path: Path) 
 
 @pytest.mark.server
 async def test_two_workers_on_one_port_push_every_move_to_every_socket(
-    tmp_path: Path, make_postgres_db: Callable[[], str]
+    tmp_path: Path, make_migrated_postgres_db: Callable[[], str]
 ) -> None:
     redis = PrivateRedis(tmp_path).start()
-    server = Server(tmp_path, make_postgres_db(), redis.url)
+    server = Server(tmp_path, make_migrated_postgres_db(), redis.url)
     port = server.port
     cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"]
     with open(server.log, "ab") as out:
@@ -224,11 +224,11 @@ def _room_updates(server: Server) -> dict[str, float]:
 
 @pytest.mark.server
 async def test_another_instances_moves_are_replayed_not_read_back(
-    redis_url: str, tmp_path: Path, make_postgres_db: Callable[[], str]
+    redis_url: str, tmp_path: Path, make_migrated_postgres_db: Callable[[], str]
 ) -> None:
     """a notice carries the move; an instance one version behind replays it with
     the (deterministic) engine instead of reloading the game from the database."""
-    url = make_postgres_db()
+    url = make_migrated_postgres_db()
     metrics = {"SEADRAGONS_METRICS_TOKEN": METRICS_TOKEN}  # /metrics is off the port otherwise
     a = Server(tmp_path / "a", url, redis_url, env=metrics)
     b = Server(tmp_path / "b", url, redis_url, env=metrics)

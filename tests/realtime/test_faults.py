@@ -89,9 +89,9 @@ async def _converge(clients: list[WsClient], version: int, bound: float) -> floa
 
 
 async def test_a_move_through_an_instance_without_a_shared_bus_reaches_every_socket(
-    tmp_path: Path, make_postgres_db: Callable[[], str], servers: list[Server]
+    tmp_path: Path, make_migrated_postgres_db: Callable[[], str], servers: list[Server]
 ) -> None:
-    url = make_postgres_db()
+    url = make_migrated_postgres_db()
     a = _start(servers, tmp_path, "a", url, None, env=FAST)
     b = _start(servers, tmp_path, "b", url, None, env=FAST)  # its own in-memory bus
     gid, players, _ = await new_game(a)
@@ -107,9 +107,9 @@ async def test_a_move_through_an_instance_without_a_shared_bus_reaches_every_soc
 
 
 async def test_resync_brings_a_missed_move_at_once_and_stale_version_says_so(
-    tmp_path: Path, make_postgres_db: Callable[[], str], servers: list[Server]
+    tmp_path: Path, make_migrated_postgres_db: Callable[[], str], servers: list[Server]
 ) -> None:
-    url = make_postgres_db()
+    url = make_migrated_postgres_db()
     a = _start(servers, tmp_path, "a", url, None, env=NEVER)
     b = _start(servers, tmp_path, "b", url, None, env=NEVER)
     gid, players, _ = await new_game(a)
@@ -129,11 +129,11 @@ async def test_resync_brings_a_missed_move_at_once_and_stale_version_says_so(
 
 
 async def test_a_redis_restart_between_two_moves_loses_nothing(
-    tmp_path: Path, make_postgres_db: Callable[[], str], servers: list[Server]
+    tmp_path: Path, make_migrated_postgres_db: Callable[[], str], servers: list[Server]
 ) -> None:
     redis = PrivateRedis(tmp_path).start()
     try:
-        url = make_postgres_db()
+        url = make_migrated_postgres_db()
         a = _start(servers, tmp_path, "a", url, redis.url, env=FAST)
         b = _start(servers, tmp_path, "b", url, redis.url, env=FAST)
         gid, players, _ = await new_game(a)
@@ -160,9 +160,9 @@ def _through(proxy: TcpProxy, url: str) -> str:
 
 
 async def test_a_failed_reload_retries_until_the_database_is_back(
-    tmp_path: Path, make_postgres_db: Callable[[], str], servers: list[Server]
+    tmp_path: Path, make_migrated_postgres_db: Callable[[], str], servers: list[Server]
 ) -> None:
-    url = make_postgres_db()
+    url = make_migrated_postgres_db()
     proxy = TcpProxy("127.0.0.1", 5432)
     try:
         a = _start(servers, tmp_path, "a", _through(proxy, url), None, env=FAST)
@@ -196,10 +196,10 @@ async def test_a_failed_reload_retries_until_the_database_is_back(
 
 
 async def test_bots_resume_within_3_s_of_the_databases_return(
-    tmp_path: Path, make_postgres_db: Callable[[], str], servers: list[Server]
+    tmp_path: Path, make_migrated_postgres_db: Callable[[], str], servers: list[Server]
 ) -> None:
     """a bot whose move fails because the database is away tries again soon."""
-    url = make_postgres_db()
+    url = make_migrated_postgres_db()
     proxy = TcpProxy("127.0.0.1", 5432)
     env = {**FAST, "SEADRAGONS_BOT_DELAY_SECONDS": "2.0", "SEADRAGONS_BOT_SWEEP_SECONDS": "3600"}
     try:

@@ -80,9 +80,9 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(fresh_server: Server)
 
 @pytest.mark.server
 async def test_two_instances_on_one_redis_push_each_others_moves(
-    redis_url: str, tmp_path: Path, make_postgres_db: Callable[[], str]
+    redis_url: str, tmp_path: Path, make_migrated_postgres_db: Callable[[], str]
 ) -> None:
-    url = make_postgres_db()
+    url = make_migrated_postgres_db()
     a = Server(tmp_path / "a", url, redis_url)
     b = Server(tmp_path / "b", url, redis_url)
     for s in (a, b):

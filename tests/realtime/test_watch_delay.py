@@ -113,12 +113,12 @@ async def test_a_seconds_delay_shows_a_move_no_sooner(server: Server) -> None:
 
 @pytest.mark.server
 async def test_two_instances_delay_spectators_and_share_their_chat(
-    redis_url: str, tmp_path: Any, make_postgres_db: Any
+    redis_url: str, tmp_path: Any, make_migrated_postgres_db: Any
 ) -> None:
     """Players on A and B, delayed spectators on both: moves made on either instance never
     reach a spectator early, and chat crosses between the players' and the delayed rooms, on
     the same instance (no bus round trip) and across instances."""
-    url = make_postgres_db()
+    url = make_migrated_postgres_db()
     a = Server(tmp_path / "a", url, redis_url)
     b = Server(tmp_path / "b", url, redis_url)
     for s in (a, b):

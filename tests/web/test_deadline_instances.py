@@ -15,8 +15,10 @@ from tests.realtime.helpers import Server
 
 @pytest.mark.server
 @pytest.mark.timeout(120)
-def test_two_instances_act_on_each_timeout_once(tmp_path: Path, make_postgres_db: object) -> None:
-    url = make_postgres_db()  # type: ignore[operator]
+def test_two_instances_act_on_each_timeout_once(
+    tmp_path: Path, make_migrated_postgres_db: object
+) -> None:
+    url = make_migrated_postgres_db()  # type: ignore[operator]
     servers = []
     for name in ("a", "b"):
         data = tmp_path / name
