@@ -31,7 +31,9 @@ from app.engine import (
 )
 from app.i18n.middleware import LanguageMiddleware
 from app.services.tables.names import bot_name
+from app.settings import Settings
 from app.web import pages, pages_install
+from app.web.deps import get_db, optional_user
 
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
 
@@ -111,6 +113,12 @@ class Table:
 def make_app(tables: dict[int, Table]) -> FastAPI:
     """The stub app: pages + static + the game endpoints for `tables`."""
     app = FastAPI()
+    # The lobby page asks the database whether the reader has games (a returning player's come
+    # first) and the settings for the quick-match words: the stub has no accounts (nobody is
+    # signed in to the pages) and the default settings.
+    app.state.settings = Settings()
+    app.dependency_overrides[get_db] = lambda: None
+    app.dependency_overrides[optional_user] = lambda: None
     # Pages in the reader's language, as the real server serves them.
     app.add_middleware(LanguageMiddleware)
     app.include_router(pages.router)
