@@ -98,9 +98,7 @@ def cpu_stats(times: list[float]) -> Json:
     }
 
 
-def run(
-    a: str, b: str, players: int, games: int, seed: int, rounds: int, expansion: bool
-) -> Json:
+def run(a: str, b: str, players: int, games: int, seed: int, rounds: int, expansion: bool) -> Json:
     """`a` in one seat (rotating), `b` in the others; `a`'s share of first places."""
     started = time.perf_counter()
     wins = 0.0

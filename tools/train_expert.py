@@ -109,16 +109,18 @@ def fit(rows: list[tuple[list[float], float]], ridge: float = RIDGE) -> dict:
     pred = [intercept + sum(c * v for c, v in zip(coef, x, strict=True)) for x, _ in rows]
     sse = sum((p - y) ** 2 for p, (_, y) in zip(pred, rows, strict=True))
     sst = sum((y - ymean) ** 2 for _, y in rows)
-    static = FEATURES.index("static")
-    sse_static = sum((x[static] - y) ** 2 for x, y in rows)
-    return {
+    out = {
         "intercept": round(intercept, 6),
         "coef": [round(c, 6) for c in coef],
         "rows": n,
         "r2": round(1 - sse / sst, 4) if sst else 0.0,
         "rmse": round((sse / n) ** 0.5, 3),
-        "rmse_static": round((sse_static / n) ** 0.5, 3),
     }
+    if k == len(FEATURES):  # how far the static objective alone is from the outcome
+        static = FEATURES.index("static")
+        sse_static = sum((x[static] - y) ** 2 for x, y in rows)
+        out["rmse_static"] = round((sse_static / n) ** 0.5, 3)
+    return out
 
 
 def train(keys: list[str], games: int, seed: int, every: int) -> dict:

@@ -1,4 +1,4 @@
-"""The learned expert: the baseline's search, judged by a learned evaluation, spent where it is close.
+"""The learned expert: the baseline's search, judged by a learned evaluation, spent where close.
 
 Three changes to the baseline expert (`expert.py`, kept as it is under the level "expert_v1"):
 
@@ -43,16 +43,17 @@ def schedule(k: int, rounds: int) -> list[tuple[int, int]]:
     """(candidates alive, rounds played by the stage) for each stage of successive halving.
 
     The budget is `rounds * k` rollouts, split evenly over the stages; each stage keeps the better
-    half (at least two). E.g. k=6, rounds=6: (6, 2), (3, 4), (2, 6) = 12 + 12 + 12 rollouts.
+    half (at least two). E.g. k=6, rounds=6: (6, 2), (3, 4), (2, 6) = 12 + 12 + 12 rollouts. With
+    too few rounds for every stage to give each candidate one, the last stages are left out (one
+    stage is the baseline's flat search), so the rollouts never exceed `rounds * k`.
     """
     alive = [k]
     while alive[-1] > 2:
         alive.append(max(2, math.ceil(alive[-1] / 2)))
+    while len(alive) > 1 and rounds * k // len(alive) < k:
+        alive.pop()
     per_stage = rounds * k // len(alive)
-    out = []
-    for a in alive:
-        out.append((a, max(1, per_stage // a)))
-    return out
+    return [(a, per_stage // a) for a in alive]
 
 
 class LearnedExpertBot:

@@ -5,10 +5,11 @@ holds is worth different amounts at different times: a realm lead early in the g
 safe, ships are worth more while Missions can still use them, Gold counts at face value, and the
 heads a seat has left decide how much more it can take. The model learns those weights from
 finished self-play games (tools/train_expert.py): for each component of the static evaluation,
-the viewer's value minus the opponents' (half their best, half their mean, as `Evaluator.objective`),
-and the same times the game's progress, so each weight can change from the first turn to the last.
-The target is the same difference of the engine's final scores. One linear model per player count
-and game kind (base, expansion), stored as plain JSON (`expert_model.json`) and read without numpy.
+the viewer's value minus the opponents' (half their best, half their mean, as the objective of
+`Evaluator`), and the same times the game's progress, so each weight can change from the first
+turn to the last. The target is the same difference of the engine's final scores. One linear
+model per player count and game kind (base, expansion), stored as plain JSON (`expert_model.json`)
+and read without numpy.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ COMPONENTS = (
     "heads",
     "static",
 )
-FEATURES = ("progress", "my_turn") + COMPONENTS + tuple(f"{c}*progress" for c in COMPONENTS)
+FEATURES = ("progress", "my_turn", *COMPONENTS, *(f"{c}*progress" for c in COMPONENTS))
 
 
 def _seat_components(ev: Evaluator, seat: int) -> list[float]:
