@@ -104,6 +104,7 @@ def run(a: str, b: str, players: int, games: int, seed: int, rounds: int, expans
     wins = 0.0
     margins: list[float] = []
     cpu: dict[str, list[float]] = {a: [], b: []}
+    out: Json = {}
     for g in range(games):
         seat = g % players
         levels = [b] * players
@@ -115,8 +116,27 @@ def run(a: str, b: str, players: int, games: int, seed: int, rounds: int, expans
         margins.append(r["totals"][seat] - max(others))
         for lvl, times in r["cpu"].items():
             cpu[lvl].extend(times)
-        share = wins / (g + 1)
-        print(g + 1, levels, r["totals"], f"share {share:.3f}", file=sys.stderr, flush=True)
+        print(g + 1, levels, r["totals"], file=sys.stderr, flush=True)
+        out = summary(a, b, players, g + 1, seed, rounds, expansion, wins, margins, cpu)
+        out["elapsed_seconds"] = round(time.perf_counter() - started, 1)
+        # The summary so far after every game: a run stopped early still reports what it played.
+        print("so far", json.dumps(out, sort_keys=True), file=sys.stderr, flush=True)
+    return out
+
+
+def summary(
+    a: str,
+    b: str,
+    players: int,
+    games: int,
+    seed: int,
+    rounds: int,
+    expansion: bool,
+    wins: float,
+    margins: list[float],
+    cpu: dict[str, list[float]],
+) -> Json:
+    """`a`'s share of first places over the games played, its interval, and both levels' CPU."""
     share = wins / games if games else 0.0
     return {
         "date": datetime.date.today().isoformat(),
@@ -132,7 +152,6 @@ def run(a: str, b: str, players: int, games: int, seed: int, rounds: int, expans
         "even_share": round(1 / players, 4),
         "mean_margin_a_vs_best_other": round(statistics.mean(margins), 2) if margins else None,
         "cpu_s_per_decision": {lvl: cpu_stats(t) for lvl, t in cpu.items()},
-        "elapsed_seconds": round(time.perf_counter() - started, 1),
     }
 
 
