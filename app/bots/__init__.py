@@ -1,7 +1,11 @@
 """Bots: players that choose among `engine.legal_actions`, seeing only `view_for(state, seat)`.
 
-bot = make_bot(level, rng)            # level in LEVELS
+bot = make_bot(level, rng)            # level in LEVELS (or a benchmark level, BENCH_LEVELS)
 action = bot.choose(view, legal)      # one element of `legal`, accepted by engine.apply
+
+LEVELS are what players may seat; BENCH_LEVELS are kept for benchmarks and tests only: the
+baseline expert ("expert_v1", today's expert as it was) and the learned expert under its own
+name ("expert_learned"), so each can be measured against the other in the same run.
 """
 
 from __future__ import annotations
@@ -10,9 +14,11 @@ import random
 from typing import Any, Protocol
 
 from .expert import DEFAULT_BUDGET_S, ExpertBot
+from .expert_learned import LearnedExpertBot
 from .greedy import GreedyBot
 
 LEVELS = ("random", "greedy", "expert")
+BENCH_LEVELS = ("expert_v1", "expert_learned")
 
 Json = dict[str, Any]
 
@@ -49,9 +55,27 @@ def make_bot(
         return RandomBot(rng)
     if level == "greedy":
         return GreedyBot(rng)
+    budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
     if level == "expert":
-        return ExpertBot(rng, DEFAULT_BUDGET_S if budget_s is None else budget_s, rounds)
+        return ExpertBot(rng, budget, rounds)
+    if level == "expert_v1":
+        bot = ExpertBot(rng, budget, rounds)
+        bot.level = "expert_v1"
+        return bot
+    if level == "expert_learned":
+        learned = LearnedExpertBot(rng, budget, rounds)
+        learned.level = "expert_learned"
+        return learned
     raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "Bot", "ExpertBot", "GreedyBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BENCH_LEVELS",
+    "LEVELS",
+    "Bot",
+    "ExpertBot",
+    "GreedyBot",
+    "LearnedExpertBot",
+    "RandomBot",
+    "make_bot",
+]

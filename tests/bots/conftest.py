@@ -18,6 +18,22 @@ def expert(seed: int, rounds: int | None = 1, budget_s: float = 30.0) -> Any:
     return ExpertBot(random.Random(seed), budget_s=budget_s, rounds=rounds)
 
 
+def learned(seed: int, rounds: int = 2, budget_s: float = 30.0) -> Any:
+    """A small learned expert: `rounds` bounds the search so its choices are reproducible."""
+    from app.bots.expert_learned import LearnedExpertBot
+
+    return LearnedExpertBot(random.Random(seed), budget_s=budget_s, rounds=rounds)
+
+
+def searcher(level: str, seed: int) -> Any:
+    """The bot of `level` for the view-only tests: the experts with a small fixed search."""
+    if level in ("expert", "expert_v1"):
+        return expert(seed, rounds=2)
+    if level == "expert_learned":
+        return learned(seed, rounds=2)
+    return make_bot(level, random.Random(seed))
+
+
 def mid_game(
     players: int, seed: int, moves: int, level: str = "greedy", expansion: bool = False
 ) -> State:

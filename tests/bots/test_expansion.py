@@ -9,7 +9,7 @@ import pytest
 from app.bots import make_bot
 from app.engine import GameOptions, State, apply, legal_actions, new_game, to_act, view_for
 
-from .conftest import expert, mid_game, play_out
+from .conftest import mid_game, play_out, searcher
 
 
 def _at_placement(players: int, seed: int, moves: int) -> State:
@@ -59,7 +59,7 @@ def _scramble(state: State, seed: int) -> State:
 
 
 @pytest.mark.parametrize(("players", "seed", "moves"), [(2, 31, 60), (3, 32, 70), (5, 33, 90)])
-@pytest.mark.parametrize("level", ["greedy", "expert"])
+@pytest.mark.parametrize("level", ["greedy", "expert", "expert_learned"])
 def test_choice_ignores_hidden_treasures(level: str, players: int, seed: int, moves: int) -> None:
     state = _at_placement(players, seed, moves)
     seat = to_act(state)
@@ -71,8 +71,7 @@ def test_choice_ignores_hidden_treasures(level: str, players: int, seed: int, mo
     assert view_for(state, seat) == view_for(other, seat)
 
     def choice(s: State) -> dict:
-        bot = expert(seed, rounds=2) if level == "expert" else make_bot(level, random.Random(seed))
-        return bot.choose(view_for(s, seat), legal_actions(s, seat))
+        return searcher(level, seed).choose(view_for(s, seat), legal_actions(s, seat))
 
     assert choice(state) == choice(other)
 

@@ -10,7 +10,7 @@ from app.bots import make_bot
 from app.engine import State, apply, legal_actions, to_act, view_for
 from app.engine.content import content
 
-from .conftest import expert, mid_game
+from .conftest import mid_game, searcher
 
 
 def _at_placement(players: int, seed: int, moves: int) -> State:
@@ -51,7 +51,7 @@ CASES = [(2, 11, 14), (2, 12, 30), (3, 13, 20), (4, 14, 16), (5, 15, 24)]
 
 
 @pytest.mark.parametrize(("players", "seed", "moves"), CASES)
-@pytest.mark.parametrize("level", ["random", "greedy", "expert"])
+@pytest.mark.parametrize("level", ["random", "greedy", "expert", "expert_learned"])
 def test_choice_ignores_other_players_hidden_cards(
     level: str, players: int, seed: int, moves: int
 ) -> None:
@@ -64,20 +64,19 @@ def test_choice_ignores_other_players_hidden_cards(
     assert view_for(state, seat) == view_for(other, seat)  # the engine's R-60 choke point
 
     def choice(s: State) -> dict:
-        bot = expert(seed, rounds=2) if level == "expert" else make_bot(level, random.Random(seed))
-        return bot.choose(view_for(s, seat), legal_actions(s, seat))
+        return searcher(level, seed).choose(view_for(s, seat), legal_actions(s, seat))
 
     assert choice(state) == choice(other)
 
 
-@pytest.mark.parametrize("level", ["random", "greedy", "expert"])
+@pytest.mark.parametrize("level", ["random", "greedy", "expert", "expert_learned"])
 def test_same_seed_same_choices(level: str) -> None:
     state = _at_placement(2, 21, 10)
     seat = to_act(state)
     view, legal = view_for(state, seat), legal_actions(state, seat)
 
     def run(seed: int) -> list[dict]:
-        bot = expert(seed, rounds=2) if level == "expert" else make_bot(level, random.Random(seed))
+        bot = searcher(level, seed)
         return [bot.choose(view, legal) for _ in range(3)]
 
     assert run(5) == run(5)

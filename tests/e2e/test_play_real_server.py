@@ -135,7 +135,7 @@ def test_guest_plays_a_bot_to_the_end(browser: Any, real_server: str) -> None:
     # The lobby lists the finished game with the bot marked, and the replay opens at the end.
     watcher.goto(f"{url}/")
     item = watcher.wait_for_selector(f"#finished-games li[data-game-id='{game_id}']")
-    assert "bot · random" in item.inner_text()
+    assert "bot · beginner" in item.inner_text()
     shot(watcher, "lobby-with-finished-game")
     player.goto(f"{url}/games/{game_id}/replay")
     player.wait_for_selector("#moves li")

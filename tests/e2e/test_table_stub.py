@@ -124,9 +124,9 @@ def test_bot_seats_are_marked_and_a_stand_in_can_be_sent_away(
     panel = page.wait_for_selector(f"#players .player[data-seat='{other}']")
     # Each bot seat has a name of its own; the level shows beside it.
     assert panel.query_selector(".name").inner_text() == bot_name(1, other)
-    assert panel.query_selector(".badge-seat.bot").inner_text() == "bot · greedy"
+    assert panel.query_selector(".badge-seat.bot").inner_text() == "bot · casual"
     mine = page.locator(f"#players .player[data-seat='{me}']")
-    assert mine.locator(".badge-seat.bot").inner_text() == "bot (random) plays"
+    assert mine.locator(".badge-seat.bot").inner_text() == "bot (beginner) plays"
     assert mine.locator(".badge-seat.left").count() == 1
     notice = page.wait_for_selector("#actions .stand-in")
     assert "random bot is playing your seat" in notice.inner_text()

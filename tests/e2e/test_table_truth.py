@@ -288,7 +288,7 @@ def test_final_scores_show_each_tail_and_what_a_realm_count_includes(
                 assert f"incl. {cell['hidden']} hidden" in text.inner_text()
     # The game is over, so nobody "plays" any more.
     badge = page.inner_text("#players .player[data-seat='1']")
-    assert "bot (greedy) played" in badge and "plays" not in badge
+    assert "bot (casual) played" in badge and "plays" not in badge
     page.locator("#scores").scroll_into_view_if_needed()
     shot(page, f"truth-final-tails-{viewport['width']}", full_page=False)
     assert errors == []
@@ -392,7 +392,7 @@ def test_the_create_table_form_fits_its_panel(browser: Any, stub_url: str) -> No
               .map(e => e.tagName + '.' + e.className); }"""
         )
         assert outside == [], (viewport, outside)
-        assert "expert" in page.inner_text("#bot-levels")  # the levels explained
+        assert "slow to think" in page.inner_text("#bot-levels")  # the levels explained
         ARTIFACTS.mkdir(exist_ok=True)
         page.locator("#create").screenshot(
             path=str(ARTIFACTS / f"truth-create-{viewport['width']}.png")

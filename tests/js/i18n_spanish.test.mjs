@@ -77,16 +77,16 @@ test("clocks, seats and results in Spanish", () => {
   assert.equal(clock.clockLabel({ mode: "live", initial: 600, per_turn: 30 }), "Reloj en vivo · 10 min + 30 s por turno");
   assert.equal(clock.clockLabel({ mode: "daily", per_turn: 3 * 86400 }), "3 días por turno");
   const done = { status: "finished", winners: ["Ana", "Marina"], seats: [{ player: { id: 1, display_name: "Ana" } }, { bot_level: "greedy" }] };
-  assert.equal(clock.homeLine(done, 2, 0), "con Ana, bot codicioso · ganada por Ana y Marina");
-  assert.deepEqual(seats.seatBadges(seats.seatInfo({ bot_level: "expert", player: { display_name: "Nessie" } })).map((b) => b.text), ["juega un bot (experto)"]);
-  assert.equal(seats.seatName({ bot_level: "random" }), "Bot aleatorio");
+  assert.equal(clock.homeLine(done, 2, 0), "con Ana, bot intermedio · ganada por Ana y Marina");
+  assert.deepEqual(seats.seatBadges(seats.seatInfo({ bot_level: "expert", player: { display_name: "Nessie" } })).map((b) => b.text), ["juega un bot (fuerte)"]);
+  assert.equal(seats.seatName({ bot_level: "random" }), "Bot principiante");
   assert.equal(seats.connLabel("live", true).text, "Partida terminada");
   assert.equal(seats.titleFor("Mesa 3", true), "● Tu turno · Mesa 3");
   const scores = { players: [{ seat: 0, total: 70 }, { seat: 1, total: 60 }, { seat: 2, total: 70 }], winners: [0, 2] };
   assert.equal(seats.resultText(scores, ["Ana", "Bo", "Cy"]), "Ana y Cy compartieron la victoria · Ana 70, Cy 70, Bo 60");
   // A bot's seat on the watch pages, in "Your games" and on profiles: its level in Spanish.
-  assert.equal(seats.seatDisplayName({ name: "Marina (greedy bot)", bot: "greedy", bot_name: "Marina" }), "Marina (bot codicioso)");
-  assert.equal(seats.seatDisplayName({ name: "Marina (greedy bot)", bot_level: "greedy", bot_name: "Marina" }), "Marina (bot codicioso)");
+  assert.equal(seats.seatDisplayName({ name: "Marina (greedy bot)", bot: "greedy", bot_name: "Marina" }), "Marina (bot intermedio)");
+  assert.equal(seats.seatDisplayName({ name: "Marina (greedy bot)", bot_level: "greedy", bot_name: "Marina" }), "Marina (bot intermedio)");
   assert.equal(seats.seatDisplayName({ name: "Ana", bot_level: null, bot_name: null }), "Ana");
 });
 

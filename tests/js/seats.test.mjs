@@ -10,15 +10,15 @@ const empty = { seat: 3, player: null, bot_level: null };
 
 test("a bot seat has a name of its own and a badge with its level", () => {
   assert.equal(seatName(bot), "Marina");
-  assert.equal(seatName({ ...bot, bot_name: undefined }), "Greedy bot"); // an older server
-  assert.deepEqual(seatBadges(seatInfo(bot)), [{ kind: "bot", text: "bot · greedy" }]);
+  assert.equal(seatName({ ...bot, bot_name: undefined }), "Casual bot"); // an older server
+  assert.deepEqual(seatBadges(seatInfo(bot)), [{ kind: "bot", text: "bot · casual" }]);
 });
 
 test("a stand-in keeps the owner's name and says a bot plays; a left owner is marked", () => {
   const info = seatInfo(standIn);
   assert.equal(info.name, "Kraken");
   assert.ok(info.standIn && info.left);
-  assert.deepEqual(seatBadges(info).map((b) => b.text), ["bot (random) plays", "left"]);
+  assert.deepEqual(seatBadges(info).map((b) => b.text), ["bot (beginner) plays", "left"]);
 });
 
 test("people have no badges; empty seats have no name", () => {

@@ -82,7 +82,7 @@ test("the mission phase says draw when no mission can be completed", () => {
 
 test("a stand-in bot plays while the game runs and played once it is over", () => {
   const info = { bot: "greedy", standIn: true };
-  assert.equal(seatBadges(info)[0].text, "bot (greedy) plays");
-  assert.equal(seatBadges(info, true)[0].text, "bot (greedy) played");
-  assert.equal(seatBadges({ bot: "random", standIn: false }, true)[0].text, "bot · random");
+  assert.equal(seatBadges(info)[0].text, "bot (casual) plays");
+  assert.equal(seatBadges(info, true)[0].text, "bot (casual) played");
+  assert.equal(seatBadges({ bot: "random", standIn: false }, true)[0].text, "bot · beginner");
 });

@@ -46,9 +46,9 @@ test("filters keep what matches, and 'any' keeps everything", () => {
 });
 
 test("texts: ratings once they exist, whose turn, spectators and the delay", () => {
-  assert.equal(seatsText(game(1, 0)), "Ann (1043), Marina (greedy bot)");
-  assert.equal(statusText(game(1, 0)), "turn 7 · Marina (greedy bot) to play · 3 watching");
-  assert.equal(statusText(game(1, 0, { delay: { moves: 2 } })), "turn 7 · Marina (greedy bot) to play · 3 watching · 2 moves behind");
+  assert.equal(seatsText(game(1, 0)), "Ann (1043), Marina (casual bot)");
+  assert.equal(statusText(game(1, 0)), "turn 7 · Marina (casual bot) to play · 3 watching");
+  assert.equal(statusText(game(1, 0, { delay: { moves: 2 } })), "turn 7 · Marina (casual bot) to play · 3 watching · 2 moves behind");
   assert.equal(statusText(game(1, 0, { delay: { seconds: 30 } })).endsWith("30 s behind"), true);
 });
 

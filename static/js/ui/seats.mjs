@@ -82,8 +82,10 @@ export function renderWaiting(el, game, me, reload) {
   }
   if (isHost && free) {
     const help = t("waiting.bot_level_help");
-    const level = h("select", { "aria-label": t("waiting.bot_level"), title: help }, BOT_LEVELS.map((l) => h("option", { value: l }, botLevelName(l))));
-    buttons.push(level, h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: level.value } })) }, t("waiting.add_bot")), h("small.muted.bot-levels", {}, help));
+    // The choice names the level for players and marks the slow one; one line says what each does.
+    const level = h("select", { "aria-label": t("waiting.bot_level"), title: help }, BOT_LEVELS.map((l) => h("option", { value: l }, t(`bot.choice.${l}`))));
+    const about = ["random", "greedy", "expert"].flatMap((l, i) => [i ? h("br") : null, t(`bot.about.${l}`)]);
+    buttons.push(level, h("button", { type: "button", onclick: run(() => api(`/api/games/${game.id}/bots`, { method: "POST", body: { level: level.value } })) }, t("waiting.add_bot")), h("small.muted.bot-levels", {}, ...about));
   }
   if (isHost) {
     buttons.push(
