@@ -61,7 +61,7 @@ def test_guest_plays_a_bot_to_the_end(browser: Any, real_server: str) -> None:
     game_id = create_table(player, players=2, bots=1, level="random")
     # The waiting room names the bot and shows its level; nothing of the table shows yet.
     bot_seat = player.wait_for_selector("#waiting li.seat[data-seat='1'] .badge-seat.bot")
-    assert "random" in bot_seat.inner_text()
+    assert "beginner" in bot_seat.inner_text()  # the random level, named for players
     bot = bot_name(game_id, 1)
     assert player.inner_text("#waiting li.seat[data-seat='1'] b") == bot
     assert not player.is_visible("#table")
@@ -79,7 +79,7 @@ def test_guest_plays_a_bot_to_the_end(browser: Any, real_server: str) -> None:
     # Both see the bot's seat as a bot, with its level.
     for page in (player, watcher):
         badge = page.wait_for_selector("#players .player[data-seat='1'] .badge-seat.bot")
-        assert "random" in badge.inner_text()
+        assert "beginner" in badge.inner_text()
 
     placements = [0]
     first = wait_my_move(player)

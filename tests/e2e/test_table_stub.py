@@ -129,7 +129,7 @@ def test_bot_seats_are_marked_and_a_stand_in_can_be_sent_away(
     assert mine.locator(".badge-seat.bot").inner_text() == "bot (beginner) plays"
     assert mine.locator(".badge-seat.left").count() == 1
     notice = page.wait_for_selector("#actions .stand-in")
-    assert "random bot is playing your seat" in notice.inner_text()
+    assert "beginner bot is playing your seat" in notice.inner_text()
     assert page.locator("#hand .card.pattern.can").count() == 0
     shot(page, "table-bot-stand-in")
     page.click("#actions .stand-in button")
