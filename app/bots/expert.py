@@ -66,15 +66,18 @@ def playout(
     rng: random.Random,
     weights: Weights = DEFAULT,
     deadline: float = float("inf"),
+    plies: int = MAX_STEPS,
 ) -> State:
-    """Play `action`, then fast greedy for every seat until after `me`'s own next placement.
+    """Play `action`, then fast greedy for every seat until after `me`'s own next placement,
+    or after `plies` actions if that comes first (the review's cheaper rollouts; the leaf is
+    read by the static evaluation either way).
 
     Raises OutOfTime once `deadline` (perf_counter seconds) has passed.
     """
     state, _ = apply(world, action, me)
     policy = GreedyBot(rng, weights, fast=True)
     left = state.turn.seat != me
-    for _ in range(MAX_STEPS):
+    for _ in range(min(plies, MAX_STEPS)):
         if state.over:
             break
         if time.perf_counter() >= deadline:

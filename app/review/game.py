@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.bots.expert import MAX_STEPS
 from app.engine import (
     GameOptions,
     State,
@@ -43,19 +44,29 @@ class NotFinished(ValueError):
 
 @dataclass(frozen=True)
 class ReviewSettings:
-    """The search budget per decision (rounds of rollouts) and the label thresholds."""
+    """The search budget per decision and the label thresholds: `rounds` of rollouts, each cut
+    after `plies` actions (at most the expert's own length), and a candidate left behind by
+    `prune_points` of winning chance after a round is not played out further."""
 
     rounds: int = 6
     thresholds: Thresholds = field(default_factory=Thresholds)
+    plies: int = MAX_STEPS
+    prune_points: float = float("inf")
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
             raise ValueError("rounds must be at least 1")
+        if self.plies < 1:
+            raise ValueError("plies must be at least 1")
+        if not self.prune_points > 0:
+            raise ValueError("prune_points must be above 0")
 
     def to_json(self) -> Json:
         t = self.thresholds
         return {
             "rounds": self.rounds,
+            "plies": self.plies,
+            "prune_points": None if self.prune_points == float("inf") else self.prune_points,
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder},
         }
 
@@ -156,6 +167,8 @@ def analyse_move(
         seed,
         settings.rounds,
         confirm_from=settings.thresholds.inaccuracy,
+        plies=settings.plies,
+        prune_points=settings.prune_points,
     )
     drop = found.drop
     return entry | {
