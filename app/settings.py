@@ -165,8 +165,10 @@ class Settings(BaseSettings):
     # Each rollout stops after this many actions and its leaf is read by the static evaluation
     # (80: the expert's own length, until the mover's next placement); after a round, a
     # candidate this many points of winning chance behind the leader is not played out further.
-    review_rollout_plies: int = Field(default=6, ge=1)
+    review_rollout_plies: int = Field(default=5, ge=1)
     review_prune_points: float = Field(default=5.0, gt=0)
+    # Each rollout step's policy scores this many of the legal actions, drawn at random (0: all).
+    review_rollout_sample: int = Field(default=0, ge=0)
     review_inaccuracy_points: float = 5.0
     review_mistake_points: float = 10.0
     review_blunder_points: float = 15.0

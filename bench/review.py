@@ -229,7 +229,7 @@ def _one_game(job: tuple[int, bool, int, ReviewSettings]) -> dict[str, Any]:
 
 
 # The budget before rollouts were cut and candidates pruned (docs/benchmarks.md history).
-OLD_BUDGET = ReviewSettings(rounds=2, plies=80, prune_points=float("inf"))
+OLD_BUDGET = ReviewSettings(rounds=2, plies=80, prune_points=float("inf"), sample=0)
 
 
 def _budget(args: argparse.Namespace) -> ReviewSettings:
@@ -244,6 +244,7 @@ def _budget(args: argparse.Namespace) -> ReviewSettings:
         rounds=args.rounds_one or budget.rounds,
         plies=args.plies or budget.plies,
         prune_points=args.prune or budget.prune_points,
+        sample=budget.sample if args.sample is None else args.sample,
     )
 
 
@@ -327,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--rounds", dest="rounds_one", type=int, default=None)
     c.add_argument("--plies", type=int, default=None, help="rollout length (default: settings)")
     c.add_argument("--prune", type=float, default=None, help="pruning gap, points")
+    c.add_argument("--sample", type=int, default=None, help="actions scored per rollout step")
     c.add_argument("--old", action="store_true", help="the budget before the cut (80 plies)")
     c.add_argument("--workers", type=int, default=1)
     c.add_argument("--first-seed", type=int, default=1, help="games use seeds from this one on")

@@ -71,6 +71,7 @@ def _evaluate(
     plies: int = MAX_STEPS,
     prune_points: float = float("inf"),
     keep: int = 0,
+    sample: int = 0,
 ) -> tuple[list[Evaluation], list[int]]:
     """Mean outcome of each picked action over the worlds drawn from `rng`, every pick played on
     the same worlds (common random numbers), rollouts cut after `plies` actions.
@@ -94,7 +95,14 @@ def _evaluate(
             world = determinise(view, random.Random(world_seed))
             try:
                 leaf = outcome(
-                    playout(world, legal[picks[j]], me, random.Random(play_seed), plies=plies),
+                    playout(
+                        world,
+                        legal[picks[j]],
+                        me,
+                        random.Random(play_seed),
+                        plies=plies,
+                        sample=sample,
+                    ),
                     me,
                 )
             except EngineError:
@@ -141,6 +149,7 @@ def analyse_decision(
     confirm_from: float = float("inf"),
     plies: int = MAX_STEPS,
     prune_points: float = float("inf"),
+    sample: int = 0,
 ) -> DecisionAnalysis:
     """Search the played action and the expert's shortlist for `rounds` rounds from `view`.
 
@@ -157,12 +166,14 @@ def analyse_decision(
         shortlist.append(played_at)
     rng = random.Random(seed)
     mine = shortlist.index(played_at)
-    evals, alive = _evaluate(view, legal, shortlist, rng, rounds, plies, prune_points, keep=mine)
+    evals, alive = _evaluate(
+        view, legal, shortlist, rng, rounds, plies, prune_points, keep=mine, sample=sample
+    )
     best = _best(evals, alive)
     played_eval, best_eval = evals[mine], evals[best]
     if best != mine and 100.0 * (best_eval.win - played_eval.win) >= confirm_from:
         (played_eval, best_eval), _ = _evaluate(
-            view, legal, [played_at, shortlist[best]], rng, rounds, plies
+            view, legal, [played_at, shortlist[best]], rng, rounds, plies, sample=sample
         )
         if _best([played_eval, best_eval]) == 0:
             best_eval = played_eval

@@ -52,12 +52,15 @@ class ReviewSettings:
     thresholds: Thresholds = field(default_factory=Thresholds)
     plies: int = MAX_STEPS
     prune_points: float = float("inf")
+    sample: int = 0
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
             raise ValueError("rounds must be at least 1")
         if self.plies < 1:
             raise ValueError("plies must be at least 1")
+        if self.sample < 0:
+            raise ValueError("sample must be at least 0")
         if not self.prune_points > 0:
             raise ValueError("prune_points must be above 0")
 
@@ -67,6 +70,7 @@ class ReviewSettings:
             "rounds": self.rounds,
             "plies": self.plies,
             "prune_points": None if self.prune_points == float("inf") else self.prune_points,
+            "sample": self.sample,
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder},
         }
 
@@ -169,6 +173,7 @@ def analyse_move(
         confirm_from=settings.thresholds.inaccuracy,
         plies=settings.plies,
         prune_points=settings.prune_points,
+        sample=settings.sample,
     )
     drop = found.drop
     return entry | {

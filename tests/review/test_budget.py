@@ -76,7 +76,7 @@ def test_a_candidate_far_behind_after_a_round_is_not_played_again(
 
     monkeypatch.setattr(decision_module, "playout", counted)
     checked = 0
-    for state, seat, legal, played in _decisions():
+    for state, seat, legal, _ in _decisions():
         view = view_for(state, seat)
         picks = expert.candidates(view, legal, Scorer(view).score_all(legal))
         if len(picks) < 3:
@@ -138,10 +138,10 @@ def test_a_clear_best_stops_the_search_early(monkeypatch: pytest.MonkeyPatch) ->
 
 @pytest.mark.slow  # analyses a whole game twice
 def test_the_same_game_seed_and_budget_give_the_same_analysis() -> None:
-    budget = ReviewSettings(rounds=2, plies=5, prune_points=3.0)
+    budget = ReviewSettings(rounds=2, plies=30, prune_points=3.0, sample=10)
     first = analyse_game(greedy_game(2, 6), budget)
     assert analyse_game(greedy_game(2, 6), budget) == first
-    assert first["settings"]["plies"] == 5 and first["settings"]["prune_points"] == 3.0
+    assert first["settings"]["plies"] == 30 and first["settings"]["prune_points"] == 3.0
     judged = [m for m in first["moves"] if not m["forced"]]
     assert judged
     # A different budget is a different analysis (the knobs reach the search).
@@ -150,9 +150,39 @@ def test_the_same_game_seed_and_budget_give_the_same_analysis() -> None:
 
 
 def test_the_knobs_are_settings() -> None:
-    budget = review_settings(Settings(review_rollout_plies=3, review_prune_points=2.5))
-    assert (budget.plies, budget.prune_points) == (3, 2.5)
+    budget = review_settings(
+        Settings(review_rollout_plies=3, review_prune_points=2.5, review_rollout_sample=7)
+    )
+    assert (budget.plies, budget.prune_points, budget.sample) == (3, 2.5, 7)
+    with pytest.raises(ValueError):
+        ReviewSettings(sample=-1)
     with pytest.raises(ValueError):
         ReviewSettings(plies=0)
     with pytest.raises(ValueError):
         ReviewSettings(prune_points=0)
+
+
+def test_a_sampled_rollout_scores_only_that_many_actions_per_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[int] = []
+    real = expert.GreedyBot.choose
+
+    def counted(self, view, legal):  # type: ignore[no-untyped-def]
+        seen.append(len(legal))
+        return real(self, view, legal)
+
+    monkeypatch.setattr(expert.GreedyBot, "choose", counted)
+    for state, seat, legal, _ in _decisions():
+        view = view_for(state, seat)
+        world = determinise(view, random.Random(1))
+        seen.clear()
+        expert.playout(world, legal[0], seat, random.Random(2))
+        widest = max(seen, default=0)
+        if widest <= 6:
+            continue
+        seen.clear()
+        expert.playout(world, legal[0], seat, random.Random(2), sample=6)
+        assert seen and max(seen) == 6
+        return
+    pytest.fail("no rollout with more than 6 legal actions at a step")
