@@ -65,12 +65,17 @@ class ReviewSettings:
             raise ValueError("prune_points must be above 0")
 
     def to_json(self) -> Json:
+        """The budget as the analysis states it; the cheaper search's knobs only when used, so
+        an analysis by the expert's own search reads as it always has."""
         t = self.thresholds
-        return {
-            "rounds": self.rounds,
-            "plies": self.plies,
-            "prune_points": None if self.prune_points == float("inf") else self.prune_points,
-            "sample": self.sample,
+        out: Json = {"rounds": self.rounds}
+        if self.plies < MAX_STEPS:
+            out["plies"] = self.plies
+        if self.sample:
+            out["sample"] = self.sample
+        if self.prune_points != float("inf"):
+            out["prune_points"] = self.prune_points
+        return out | {
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder},
         }
 
