@@ -162,6 +162,16 @@ class Settings(BaseSettings):
     # a count, not seconds, so the same game always gets the same analysis) and the drops in
     # winning chance, in percentage points, that label a move.
     review_rounds: int = 2
+    # A cheaper search (docs/review.md, "Budget and determinism"): each rollout stops after
+    # REVIEW_ROLLOUT_PLIES actions (80: the expert's own length, to after the mover's next
+    # placement), each rollout step scores REVIEW_ROLLOUT_SAMPLE of the legal actions (0: all),
+    # and after a round a candidate REVIEW_PRUNE_POINTS of winning chance behind the leader is not
+    # played out again (inf: never). The defaults are the calibrated search of docs/benchmarks.md;
+    # cut to 6 plies or 12 plies / 10 sampled / 5 points, a 4-player expansion review costs
+    # about 16 s instead of about 50 s, with worse-calibrated chances (measured there).
+    review_rollout_plies: int = Field(default=80, ge=1)
+    review_rollout_sample: int = Field(default=0, ge=0)
+    review_prune_points: float = Field(default=float("inf"), gt=0)
     review_inaccuracy_points: float = 5.0
     review_mistake_points: float = 10.0
     review_blunder_points: float = 15.0

@@ -186,11 +186,11 @@ def _won(state: State, seat: int) -> float:
     return 1 / len(winners) if seat in winners else 0.0
 
 
-def _one_game(job: tuple[int, bool, int, int]) -> dict[str, Any]:
-    players, expansion, seed, rounds = job
+def _one_game(job: tuple[int, bool, int, ReviewSettings]) -> dict[str, Any]:
+    players, expansion, seed, budget = job
     record = greedy_record(players, expansion, seed)
     start = time.process_time()
-    analysis = analyse_game(record, ReviewSettings(rounds=rounds))
+    analysis = analyse_game(record, budget)
     cpu = time.process_time() - start
     winners = analysis["winners"]
     preds = []
@@ -220,6 +220,7 @@ def _one_game(job: tuple[int, bool, int, int]) -> dict[str, Any]:
         )
     return {
         "seed": seed,
+        "budget": budget.to_json(),
         "cpu_seconds": cpu,
         "preds": preds,
         "blunders": checks,
@@ -227,11 +228,30 @@ def _one_game(job: tuple[int, bool, int, int]) -> dict[str, Any]:
     }
 
 
+# The budget before rollouts were cut and candidates pruned (docs/benchmarks.md history).
+OLD_BUDGET = ReviewSettings(rounds=2, plies=80, prune_points=float("inf"), sample=0)
+
+
+def _budget(args: argparse.Namespace) -> ReviewSettings:
+    """The server's default budget (settings), with what the command line overrides."""
+    from app.review.source import review_settings
+    from app.settings import get_settings
+
+    budget = review_settings(get_settings())
+    if args.old:
+        return OLD_BUDGET
+    return ReviewSettings(
+        rounds=args.rounds_one or budget.rounds,
+        plies=args.plies or budget.plies,
+        prune_points=args.prune or budget.prune_points,
+        sample=budget.sample if args.sample is None else args.sample,
+    )
+
+
 def bench_calibrate(args: argparse.Namespace) -> dict[str, Any]:
-    jobs = [
-        (args.players, args.expansion, args.first_seed + k, args.rounds_one)
-        for k in range(args.games)
-    ]
+    budget = _budget(args)
+    args.rounds_one = budget.rounds
+    jobs = [(args.players, args.expansion, args.first_seed + k, budget) for k in range(args.games)]
     games: list[dict[str, Any]] = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     with ProcessPoolExecutor(args.workers) as pool:
@@ -242,7 +262,7 @@ def bench_calibrate(args: argparse.Namespace) -> dict[str, Any]:
                 out.flush()
     if out:
         out.close()
-    return summarise(games, args.players, args.rounds_one)
+    return summarise(games, args.players, args.rounds_one) | {"budget": budget.to_json()}
 
 
 def summarise(games: list[dict[str, Any]], players: int, rounds: int) -> dict[str, Any]:
@@ -305,7 +325,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--games", type=int, default=20)
     c.add_argument("--players", type=int, default=4)
     c.add_argument("--expansion", action="store_true")
-    c.add_argument("--rounds", dest="rounds_one", type=int, default=2)
+    c.add_argument("--rounds", dest="rounds_one", type=int, default=None)
+    c.add_argument("--plies", type=int, default=None, help="rollout length (default: settings)")
+    c.add_argument("--prune", type=float, default=None, help="pruning gap, points")
+    c.add_argument("--sample", type=int, default=None, help="actions scored per rollout step")
+    c.add_argument("--old", action="store_true", help="the budget before the cut (80 plies)")
     c.add_argument("--workers", type=int, default=1)
     c.add_argument("--first-seed", type=int, default=1, help="games use seeds from this one on")
     c.add_argument("--out", default=None, help="append each game's results (JSON lines)")

@@ -66,15 +66,21 @@ def playout(
     rng: random.Random,
     weights: Weights = DEFAULT,
     deadline: float = float("inf"),
+    plies: int = MAX_STEPS,
+    sample: int = 0,
 ) -> State:
-    """Play `action`, then fast greedy for every seat until after `me`'s own next placement.
+    """Play `action`, then fast greedy for every seat until after `me`'s own next placement,
+    or after `plies` actions if that comes first (the review's cheaper rollouts; the leaf is
+    read by the static evaluation either way). With `sample`, each step's policy chooses among
+    that many of the legal actions drawn by `rng` (a cheaper policy: scoring is most of a
+    rollout's cost); 0 scores them all, as the expert does.
 
     Raises OutOfTime once `deadline` (perf_counter seconds) has passed.
     """
     state, _ = apply(world, action, me)
     policy = GreedyBot(rng, weights, fast=True)
     left = state.turn.seat != me
-    for _ in range(MAX_STEPS):
+    for _ in range(min(plies, MAX_STEPS)):
         if state.over:
             break
         if time.perf_counter() >= deadline:
@@ -86,7 +92,10 @@ def playout(
             left = True
         mine_again = left and seat == me and state.turn.phase == "place" and not state.pending
         view = view_for(state, seat)
-        choice = policy.choose(view, legal_actions(state, seat))
+        legal = legal_actions(state, seat)
+        if 0 < sample < len(legal):
+            legal = rng.sample(legal, sample)
+        choice = policy.choose(view, legal)
         state, _ = apply(state, choice, seat)
         if mine_again and choice.get("type") in ("place", "pass"):
             break

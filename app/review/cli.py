@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import Any
 
 from app.shared.errors import ServiceError
 
-from .game import NotFinished, ReviewSettings, analyse_game
+from .game import NotFinished, analyse_game
 
 
 def add_parser(sub: Any) -> None:
@@ -34,7 +35,7 @@ def run_from_args(args: argparse.Namespace) -> int:
     try:
         settings = review_settings(get_settings())
         if args.rounds is not None:
-            settings = ReviewSettings(rounds=args.rounds, thresholds=settings.thresholds)
+            settings = dataclasses.replace(settings, rounds=args.rounds)
         records = _recorded(args.recorded) if args.recorded else [_from_db(args.game_id)]
         for record in records:
             print(json.dumps(analyse_game(record, settings), sort_keys=True), flush=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.bots.determinise import determinise
-from app.bots.expert import candidates, playout
+from app.bots.expert import MAX_STEPS, candidates, playout
 from app.bots.greedy import Scorer
 from app.engine import EngineError, canonical_action
 
@@ -63,43 +63,81 @@ def index_of(legal: list[Json], action: Json) -> int:
 
 
 def _evaluate(
-    view: Json, legal: list[Json], picks: list[int], rng: random.Random, rounds: int
-) -> list[Evaluation]:
-    """Mean outcome of each picked action over `rounds` worlds drawn from `rng`, every pick
-    played on the same worlds (common random numbers)."""
+    view: Json,
+    legal: list[Json],
+    picks: list[int],
+    rng: random.Random,
+    rounds: int,
+    plies: int = MAX_STEPS,
+    prune_points: float = float("inf"),
+    keep: int = 0,
+    sample: int = 0,
+) -> tuple[list[Evaluation], list[int]]:
+    """Mean outcome of each picked action over the worlds drawn from `rng`, every pick played on
+    the same worlds (common random numbers), rollouts cut after `plies` actions.
+
+    After each round but the last, a pick whose mean winning chance is `prune_points` or more
+    below the leader's is dropped (its verdict, not best, cannot change by another round at that
+    gap): its mean is over the rounds it ran. `picks[keep]` is never dropped. The worlds drawn do
+    not depend on what was dropped, so the result depends only on the view and the seed.
+    Returns the evaluations and the positions (in `picks`) still in the running at the end."""
     me = view["viewer"]
-    sums_win = [0.0] * len(picks)
-    sums_margin = [0.0] * len(picks)
+    n = len(picks)
+    sums_win = [0.0] * n
+    sums_margin = [0.0] * n
     sums_chances = [[0.0] * view["players_count"] for _ in picks]
-    for _ in range(rounds):
+    runs = [0] * n
+    alive = list(range(n))
+    for r in range(rounds):
         world_seed = rng.getrandbits(32)
         play_seed = rng.getrandbits(32)
-        for j, i in enumerate(picks):
+        for j in alive:
             world = determinise(view, random.Random(world_seed))
             try:
-                leaf = outcome(playout(world, legal[i], me, random.Random(play_seed)), me)
+                leaf = outcome(
+                    playout(
+                        world,
+                        legal[picks[j]],
+                        me,
+                        random.Random(play_seed),
+                        plies=plies,
+                        sample=sample,
+                    ),
+                    me,
+                )
             except EngineError:
                 # A sampled world refusing a legal action would be a determinisation defect;
                 # count the candidate as the position stands rather than guess.
                 leaf = outcome(world, me)
+            runs[j] += 1
             sums_win[j] += leaf.chances[me]
             sums_margin[j] += leaf.margin
             for s, c in enumerate(leaf.chances):
                 sums_chances[j][s] += c
-    return [
+        if r + 1 < rounds and len(alive) > 1:
+            top = max(sums_win[j] / runs[j] for j in alive)
+            alive = [
+                j
+                for j in alive
+                if j == keep or 100.0 * (top - sums_win[j] / runs[j]) < prune_points
+            ]
+    evals = [
         Evaluation(
             action=legal[i],
-            win=sums_win[j] / rounds,
-            margin=sums_margin[j] / rounds,
-            chances=tuple(c / rounds for c in sums_chances[j]),
+            win=sums_win[j] / runs[j],
+            margin=sums_margin[j] / runs[j],
+            chances=tuple(c / runs[j] for c in sums_chances[j]),
         )
         for j, i in enumerate(picks)
     ]
+    return evals, alive
 
 
-def _best(evals: list[Evaluation]) -> int:
-    """Best by winning chance, then margin; ties go to the earlier (greedy's order)."""
-    return max(range(len(evals)), key=lambda j: (evals[j].win, evals[j].margin, -j))
+def _best(evals: list[Evaluation], among: list[int] | None = None) -> int:
+    """Best by winning chance, then margin, of `among` (default: all); ties go to the earlier
+    (greedy's order)."""
+    pool = range(len(evals)) if among is None else among
+    return max(pool, key=lambda j: (evals[j].win, evals[j].margin, -j))
 
 
 def analyse_decision(
@@ -109,6 +147,9 @@ def analyse_decision(
     seed: int,
     rounds: int,
     confirm_from: float = float("inf"),
+    plies: int = MAX_STEPS,
+    prune_points: float = float("inf"),
+    sample: int = 0,
 ) -> DecisionAnalysis:
     """Search the played action and the expert's shortlist for `rounds` rounds from `view`.
 
@@ -116,6 +157,7 @@ def analyse_decision(
     played move is biased upwards. When that lead is at least `confirm_from` points (a label
     is at stake), the two are evaluated again on `rounds` fresh worlds and those unbiased
     figures are reported; a lead that does not hold up there leaves the played move best.
+    `plies` cuts every rollout, `prune_points` drops a candidate that far behind (`_evaluate`).
     """
     scores = Scorer(view).score_all(legal)
     shortlist = candidates(view, legal, scores)
@@ -123,12 +165,16 @@ def analyse_decision(
     if played_at not in shortlist:
         shortlist.append(played_at)
     rng = random.Random(seed)
-    evals = _evaluate(view, legal, shortlist, rng, rounds)
     mine = shortlist.index(played_at)
-    best = _best(evals)
+    evals, alive = _evaluate(
+        view, legal, shortlist, rng, rounds, plies, prune_points, keep=mine, sample=sample
+    )
+    best = _best(evals, alive)
     played_eval, best_eval = evals[mine], evals[best]
     if best != mine and 100.0 * (best_eval.win - played_eval.win) >= confirm_from:
-        played_eval, best_eval = _evaluate(view, legal, [played_at, shortlist[best]], rng, rounds)
+        (played_eval, best_eval), _ = _evaluate(
+            view, legal, [played_at, shortlist[best]], rng, rounds, plies, sample=sample
+        )
         if _best([played_eval, best_eval]) == 0:
             best_eval = played_eval
     return DecisionAnalysis(

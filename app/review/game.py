@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.bots.expert import MAX_STEPS
 from app.engine import (
     GameOptions,
     State,
@@ -43,19 +44,38 @@ class NotFinished(ValueError):
 
 @dataclass(frozen=True)
 class ReviewSettings:
-    """The search budget per decision (rounds of rollouts) and the label thresholds."""
+    """The search budget per decision and the label thresholds: `rounds` of rollouts, each cut
+    after `plies` actions (at most the expert's own length), and a candidate left behind by
+    `prune_points` of winning chance after a round is not played out further."""
 
     rounds: int = 6
     thresholds: Thresholds = field(default_factory=Thresholds)
+    plies: int = MAX_STEPS
+    prune_points: float = float("inf")
+    sample: int = 0
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
             raise ValueError("rounds must be at least 1")
+        if self.plies < 1:
+            raise ValueError("plies must be at least 1")
+        if self.sample < 0:
+            raise ValueError("sample must be at least 0")
+        if not self.prune_points > 0:
+            raise ValueError("prune_points must be above 0")
 
     def to_json(self) -> Json:
+        """The budget as the analysis states it; the cheaper search's knobs only when used, so
+        an analysis by the expert's own search reads as it always has."""
         t = self.thresholds
-        return {
-            "rounds": self.rounds,
+        out: Json = {"rounds": self.rounds}
+        if self.plies < MAX_STEPS:
+            out["plies"] = self.plies
+        if self.sample:
+            out["sample"] = self.sample
+        if self.prune_points != float("inf"):
+            out["prune_points"] = self.prune_points
+        return out | {
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder},
         }
 
@@ -156,6 +176,9 @@ def analyse_move(
         seed,
         settings.rounds,
         confirm_from=settings.thresholds.inaccuracy,
+        plies=settings.plies,
+        prune_points=settings.prune_points,
+        sample=settings.sample,
     )
     drop = found.drop
     return entry | {

@@ -27,6 +27,9 @@ def review_settings(settings: Settings) -> ReviewSettings:
     """The review's budget and thresholds from the server's settings (raises ValueError)."""
     return ReviewSettings(
         rounds=settings.review_rounds,
+        plies=settings.review_rollout_plies,
+        prune_points=settings.review_prune_points,
+        sample=settings.review_rollout_sample,
         thresholds=Thresholds(
             inaccuracy=settings.review_inaccuracy_points,
             mistake=settings.review_mistake_points,

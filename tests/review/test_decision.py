@@ -36,7 +36,7 @@ def test_a_lead_is_reported_from_fresh_worlds_and_kept_only_if_it_holds() -> Non
             shortlist.append(index_of(legal, played))
         rng = random.Random(7)
         _evaluate(view, legal, shortlist, rng, 1)
-        again = _evaluate(
+        again, _ = _evaluate(
             view, legal, [index_of(legal, played), index_of(legal, first.best.action)], rng, 1
         )
         assert confirmed.played == again[0]

@@ -22,6 +22,13 @@ def test_the_settings_named_exist_with_the_defaults_stated() -> None:
     assert f"`SEADRAGONS_REVIEW_ROUNDS`, default {s.review_rounds}" in DOC
     assert f"`SEADRAGONS_REVIEW_CONCURRENCY` ({s.review_concurrency})" in DOC
     assert f"`SEADRAGONS_REVIEW_NICE` ({s.review_nice}" in DOC
+    flat = re.sub(r"\s+", " ", DOC)
+    assert f"`SEADRAGONS_REVIEW_ROLLOUT_PLIES` actions (default {s.review_rollout_plies}:" in flat
+    assert (
+        "`SEADRAGONS_REVIEW_ROLLOUT_SAMPLE` of the legal actions "
+        f"(default {s.review_rollout_sample}:" in flat
+    )
+    assert f"`SEADRAGONS_REVIEW_PRUNE_POINTS` (default `{s.review_prune_points:g}`: never)" in flat
     thresholds = (s.review_inaccuracy_points, s.review_mistake_points, s.review_blunder_points)
     assert "`inaccuracy` from {:g}, `mistake` from {:g}, `blunder` from {:g}".format(
         *thresholds
