@@ -35,7 +35,16 @@ def servers() -> Iterator[list[Server]]:
 
 
 def _texts(ws: WsClient) -> list[str]:
-    return [f["text"] for f in ws.frames if f["type"] == "chat"]
+    """The lines a socket has, in order: its history and the lines heard since. A line said
+    while the socket was opening can come in either (the history read after it was stored, or
+    the bus); a line in both counts once."""
+    lines: dict[int, str] = {}
+    for f in ws.frames:
+        if f["type"] == "chat_history":
+            lines.update((m["id"], m["text"]) for m in f["messages"])
+        elif f["type"] == "chat":
+            lines[f["id"]] = f["text"]
+    return [lines[i] for i in sorted(lines)]
 
 
 async def _until_logged(server: Server, text: str, timeout: float = 30) -> None:
