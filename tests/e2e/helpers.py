@@ -32,3 +32,17 @@ def watch_console(page: Any, errors: list[str] | None = None) -> list[str]:
 
     page.on("console", on_console)
     return errors
+
+
+# Every finite animation jumped to its end, after two frames (so the last render's transitions
+# have started): what the page shows once it has settled, without waiting out a turn banner's
+# pulse (three 1.6 s beats) at every check. Endless ones (a lesson's target) are left running.
+SETTLE = """() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))
+  .then(() => document.getAnimations()
+    .filter(a => a.effect?.getTiming().iterations !== Infinity)
+    .forEach(a => { try { a.finish(); } catch (e) { /* an animation that cannot end */ } }))"""
+
+
+def settle(page: Any) -> None:
+    """Let the page settle: colours and boxes are checked as they end up, not half-way."""
+    page.evaluate(SETTLE)

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.e2e.axe import assert_no_blocking
-from tests.e2e.helpers import ARTIFACTS, watch_console
+from tests.e2e.helpers import ARTIFACTS, settle, watch_console
 
 pytestmark = pytest.mark.e2e
 
@@ -59,15 +59,6 @@ def _finish(client: httpx.Client, gid: int) -> None:
             f"/api/games/{gid}/actions", json={"version": state["version"], "action": action}
         )
     raise AssertionError("the game did not finish in time")
-
-
-def _settle(page: Any) -> None:
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    page.evaluate(
-        """() => Promise.all(document.getAnimations()
-             .filter(a => a.effect?.getTiming().iterations !== Infinity)
-             .map(a => a.finished.catch(() => null)))"""
-    )
 
 
 @pytest.mark.timeout(600)
@@ -123,7 +114,7 @@ def test_every_page_passes_axe(browser: Any, real_server: str) -> None:
                 if name == "replay":
                     page.keyboard.press("End")
                     page.wait_for_selector("#scores table.scores")
-                _settle(page)
+                settle(page)
                 assert page.evaluate("document.documentElement.lang") == locale[:2]
                 assert_no_blocking(page, f"{size}/{locale}/{name}", log)
             assert not errors, errors

@@ -14,7 +14,7 @@ import pytest
 
 from app.engine import legal_actions, to_act
 from tests.e2e.axe import AXE_VERSION, VENDOR, assert_no_blocking
-from tests.e2e.helpers import ARTIFACTS, shot, watch_console
+from tests.e2e.helpers import ARTIFACTS, settle, shot, watch_console
 from tests.e2e.stub_server import Table
 
 pytestmark = pytest.mark.e2e
@@ -31,10 +31,6 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
                       && getComputedStyle(e).visibility !== 'hidden')
   .map(([e, r]) => `${e.id || e.className || e.tagName} `
                    + `${Math.round(r.width)}x${Math.round(r.height)}`)"""
-# Every transition settled (colours are checked as they end up, not half-way).
-SETTLED = """() => Promise.all(document.getAnimations()
-  .filter(a => a.effect?.getTiming().iterations !== Infinity)
-  .map(a => a.finished.catch(() => null)))"""
 READY = """() => window.seadragons.state.doc
   && window.seadragons.st.legalOf(window.seadragons.state).length"""
 
@@ -99,9 +95,7 @@ def _tab_through(page: Any, where: str, presses: int = 45) -> None:
 
 
 def _check(page: Any, where: str, log: dict[str, Any], phone: bool) -> None:
-    # Two frames, then every running transition finished (colours are checked as they settle).
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    page.evaluate(SETTLED)
+    settle(page)
     assert_no_blocking(page, where, log)
     small = page.evaluate(SMALL_TARGETS)
     assert small == [], (where, small)
