@@ -10,9 +10,9 @@ from .actions import parse_action
 from .actions import to_json as action_json
 from .board import REALM_MASKS, SIZE, realm_of, squares_of
 from .content import content
+from .draws import drawable
 from .missions import minimal_payments
 from .placement import affordable_masks, gold_cards_held, region_for
-from .rules import drawable
 from .shapes import fitting_placements
 from .state import State
 from .treasure_shapes import extend_placements

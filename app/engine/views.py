@@ -8,9 +8,9 @@ from typing import Any
 from . import expansion
 from .board import REALMS
 from .content import DECKS, content
+from .draws import draw_decks
 from .majorities import holds_hidden_dragon, public_presence, realm_standings, standings
 from .missions import payment_covers
-from .rules import draw_decks
 from .scoring import final_scores
 from .state import State
 

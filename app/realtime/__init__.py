@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app.realtime.bus import channel_prefix, create_bus
+from app.realtime.bus_url import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
 from app.realtime.endpoint import SocketDoor, route
 from app.realtime.hub import Hub

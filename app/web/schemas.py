@@ -9,7 +9,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.db.models import Game, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
 from app.engine import MAX_PLAYERS, MIN_PLAYERS
 from app.services.accounts.users import (
     NAME_SCHEMA,

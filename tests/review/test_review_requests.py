@@ -10,7 +10,9 @@ import pytest
 from sqlalchemy import Engine, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, Job, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
+from app.db.models.jobs import Job
 from app.db.session import make_sessionmaker
 from app.infra import jobs
 from app.services.accounts import users

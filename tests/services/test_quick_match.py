@@ -12,7 +12,10 @@ import pytest
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, GameResult, PoolEntry, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
+from app.db.models.matching import PoolEntry
+from app.db.models.ratings import GameResult
 from app.db.session import make_sessionmaker
 from app.services.accounts import users
 from app.services.matching import pools

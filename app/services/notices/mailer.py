@@ -32,7 +32,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import OutboxEmail
+from app.db.models.notices import OutboxEmail
 from app.infra.turn_notices import still_due
 from app.services.notices.compose import compose
 from app.shared.clock import clock_in, now_in

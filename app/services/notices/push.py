@@ -33,7 +33,10 @@ from pywebpush import WebPushException, webpush
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, Job, OutboxEmail, PushSubscription, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
+from app.db.models.jobs import Job
+from app.db.models.notices import OutboxEmail, PushSubscription
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, t_, translate, use_language
 from app.infra import jobs
 from app.infra.turn_notices import still_due, wants_notices

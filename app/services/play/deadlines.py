@@ -38,7 +38,7 @@ from anyio import to_thread
 from sqlalchemy import and_, select, true, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, Seat
+from app.db.models.games import Game, Seat
 from app.services.tables import clocks
 from app.shared.clock import clock_in
 from app.shared.notify import Notifier, notify

@@ -48,7 +48,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
-from app.db.models import Game, Seat
+from app.db.models.games import Game, Seat
 from app.i18n import t_
 from app.infra.turn_notices import enqueue_turn
 from app.shared.errors import ServiceError
