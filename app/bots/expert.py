@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from app.engine import EngineError, apply, legal_actions, view_for
 from app.engine.state import State
@@ -102,6 +103,53 @@ def playout(
     return state
 
 
+def rollout_value(
+    world: State,
+    action: Json,
+    me: int,
+    rng: random.Random,
+    weights: Weights,
+    deadline: float,
+    leaf: Callable[[Json], float],
+) -> float:
+    """Play `action` and the rollout after it (`playout`); `leaf` values the end from `me`'s
+    view (the static evaluation, or the learned value)."""
+    state = playout(world, action, me, rng, weights, deadline)
+    return leaf(view_for(state, me))
+
+
+class SearchingBot(Protocol):
+    """What `searched_choice` needs of a bot that searches (the expert and the learned one)."""
+
+    rng: random.Random
+    budget_s: float
+    weights: Weights
+    greedy: GreedyBot
+
+
+# A search over the shortlist: (view, legal, shortlist, greedy scores, deadline, seeds) -> the
+# value of each candidate it still holds, by its index in the shortlist.
+Search = Callable[[Json, list[Json], list[int], list[float], float, list[int]], Mapping[int, float]]
+
+
+def searched_choice(bot: SearchingBot, view: Json, legal: list[Json], search: Search) -> Json:
+    """The expert's decision: greedy scores every legal action, the few worth it are searched
+    within the bot's budget, and the best value wins (the first, on a tie); an only action,
+    or a clear greedy best, is played without a search."""
+    start = time.perf_counter()
+    if len(legal) == 1:
+        return legal[0]
+    scores = Scorer(view, bot.weights).score_all(legal)
+    bot.greedy._guard_unknown(view, legal, scores)
+    shortlist = candidates(view, legal, scores)
+    if len(shortlist) < 2:
+        return legal[shortlist[0]]
+    seeds = [bot.rng.getrandbits(32) for _ in range(2)]
+    values = search(view, legal, shortlist, scores, start + bot.budget_s, seeds)
+    best = max(values, key=lambda j: values[j])
+    return legal[shortlist[best]]
+
+
 class ExpertBot:
     """Searches within `budget_s` seconds per decision; `rounds` caps the search (determinism)."""
 
@@ -123,18 +171,11 @@ class ExpertBot:
 
     def choose(self, view: Json, legal: list[Json]) -> Json:
         """Pick one element of `legal`."""
-        start = time.perf_counter()
-        if len(legal) == 1:
-            return legal[0]
-        scores = Scorer(view, self.weights).score_all(legal)
-        self.greedy._guard_unknown(view, legal, scores)
-        shortlist = candidates(view, legal, scores)
-        if len(shortlist) < 2:
-            return legal[shortlist[0]]
-        seeds = [self.rng.getrandbits(32) for _ in range(2)]
-        values = self._search(view, legal, shortlist, scores, start, seeds)
-        best = max(range(len(shortlist)), key=lambda j: values[j])
-        return legal[shortlist[best]]
+        return searched_choice(self, view, legal, self._search)
+
+    def _leaf(self, view: Json) -> float:
+        """The static evaluation of a position, from `view`'s seat."""
+        return Evaluator(position_from_view(view), self.weights).objective0
 
     def _search(
         self,
@@ -142,13 +183,12 @@ class ExpertBot:
         legal: list[Json],
         candidates: list[int],
         scores: list[float],
-        start: float,
+        deadline: float,
         seeds: list[int],
-    ) -> list[float]:
+    ) -> dict[int, float]:
         """Shrunk mean rollout value of each candidate (complete rounds only)."""
         me = view["viewer"]
-        deadline = start + self.budget_s
-        root = Evaluator(position_from_view(view), self.weights).objective0
+        root = self._leaf(view)
         sums = [0.0] * len(candidates)
         rounds = 0
         world_rng = random.Random(seeds[0])
@@ -162,7 +202,15 @@ class ExpertBot:
                     break
                 world = determinise(view, random.Random(world_seed))
                 try:
-                    leaf = self._rollout(world, legal[i], me, random.Random(play_seed), deadline)
+                    leaf = rollout_value(
+                        world,
+                        legal[i],
+                        me,
+                        random.Random(play_seed),
+                        self.weights,
+                        deadline,
+                        self._leaf,
+                    )
                     leaf -= root
                 except OutOfTime:
                     break
@@ -176,11 +224,6 @@ class ExpertBot:
             sums = [s + r for s, r in zip(sums, results, strict=True)]
             rounds += 1
         self.last_stats = {"rounds": rounds, "candidates": len(candidates)}
-        return [(sums[j] + PRIOR * scores[i]) / (rounds + PRIOR) for j, i in enumerate(candidates)]
-
-    def _rollout(
-        self, world: State, action: Json, me: int, rng: random.Random, deadline: float
-    ) -> float:
-        """Play `action` and the rollout after it (`playout`); evaluate from the bot's view."""
-        state = playout(world, action, me, rng, self.weights, deadline)
-        return Evaluator(position_from_view(view_for(state, me)), self.weights).objective0
+        return {
+            j: (sums[j] + PRIOR * scores[i]) / (rounds + PRIOR) for j, i in enumerate(candidates)
+        }

@@ -23,13 +23,12 @@ import random
 import time
 from typing import Any
 
-from app.engine import EngineError, view_for
-from app.engine.state import State
+from app.engine import EngineError
 
 from .determinise import determinise
 from .evaluate import DEFAULT, Weights
-from .expert import DEFAULT_BUDGET_S, PRIOR, OutOfTime, candidates, playout
-from .greedy import GreedyBot, Scorer
+from .expert import DEFAULT_BUDGET_S, PRIOR, OutOfTime, rollout_value, searched_choice
+from .greedy import GreedyBot
 from .value import ValueModel
 
 Json = dict[str, Any]
@@ -79,18 +78,7 @@ class LearnedExpertBot:
 
     def choose(self, view: Json, legal: list[Json]) -> Json:
         """Pick one element of `legal`."""
-        start = time.perf_counter()
-        if len(legal) == 1:
-            return legal[0]
-        scores = Scorer(view, self.weights).score_all(legal)
-        self.greedy._guard_unknown(view, legal, scores)
-        shortlist = candidates(view, legal, scores)
-        if len(shortlist) < 2:
-            return legal[shortlist[0]]
-        seeds = [self.rng.getrandbits(32) for _ in range(2)]
-        values = self._search(view, legal, shortlist, scores, start + self.budget_s, seeds)
-        best = max(values, key=lambda j: values[j])
-        return legal[shortlist[best]]
+        return searched_choice(self, view, legal, self._search)
 
     def _search(
         self,
@@ -157,16 +145,17 @@ class LearnedExpertBot:
                 return None
             action = legal[shortlist[j]]
             try:
-                out[j] = self._rollout(world, action, me, random.Random(seeds[1]), deadline)
+                out[j] = rollout_value(
+                    world,
+                    action,
+                    me,
+                    random.Random(seeds[1]),
+                    self.weights,
+                    deadline,
+                    self.model.value,
+                )
             except OutOfTime:
                 return None
             except EngineError:
                 out[j] = None
         return out
-
-    def _rollout(
-        self, world: State, action: Json, me: int, rng: random.Random, deadline: float
-    ) -> float:
-        """Play `action` and the rollout after it; the learned value from the bot's view."""
-        state = playout(world, action, me, rng, self.weights, deadline)
-        return self.model.value(view_for(state, me))

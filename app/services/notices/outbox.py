@@ -1,0 +1,43 @@
+"""Claiming outbox rows: the email sender's and the push relay's one way to take due notices so
+that, of several instances sweeping the same outbox, exactly one handles each row."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import ColumnElement, select, update
+from sqlalchemy.orm import Session
+
+from app.db.models.notices import OutboxEmail
+
+
+def claim_due(
+    db: Session,
+    due: list[ColumnElement[bool]],
+    batch: int,
+    claim: dict[str, Any],
+    still: list[ColumnElement[bool]] | None = None,
+) -> list[int]:
+    """Claim up to `batch` pending rows matching `due`, oldest `next_try_at` first: each is set
+    to `claim` by a compare-and-set that holds only while it is still pending (and `still`),
+    so one instance wins it (on Postgres rows another instance holds are skipped, SKIP LOCKED;
+    on SQLite the write lock serialises the claims). Returns the ids won; the caller commits."""
+    query = (
+        select(OutboxEmail.id)
+        .where(OutboxEmail.status == "pending", *due)
+        .order_by(OutboxEmail.next_try_at, OutboxEmail.id)
+        .limit(batch)
+    )
+    if db.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    claimed = []
+    for outbox_id in list(db.scalars(query)):
+        result = db.execute(
+            update(OutboxEmail)
+            .where(OutboxEmail.id == outbox_id, OutboxEmail.status == "pending", *(still or ()))
+            .values(**claim)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount == 1:
+            claimed.append(outbox_id)
+    return claimed
