@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from app.metrics import ROOM_UPDATES
 from app.realtime import documents as docs
-from app.realtime import move_replay
+from app.realtime import move_replay, viewer_frames
 from app.realtime.bus import Bus
 from app.realtime.codec import (
     BusMessage,
@@ -300,7 +300,7 @@ class Room:
             self.snap = new
             for conn in self.conns:
                 conn.key = docs.key_for(new, conn.viewer.user_id)
-                conn.send(self._status_of(conn))
+                conn.send(viewer_frames.status_of(new, conn))
         else:
             await self._fan_out(old, new, "reload")
         if seats_changed:
