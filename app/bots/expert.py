@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from app.engine import EngineError, apply, legal_actions, view_for
 from app.engine.state import State
@@ -118,38 +118,6 @@ def rollout_value(
     return leaf(view_for(state, me))
 
 
-class SearchingBot(Protocol):
-    """What `searched_choice` needs of a bot that searches (the expert and the learned one)."""
-
-    rng: random.Random
-    budget_s: float
-    weights: Weights
-    greedy: GreedyBot
-
-
-# A search over the shortlist: (view, legal, shortlist, greedy scores, deadline, seeds) -> the
-# value of each candidate it still holds, by its index in the shortlist.
-Search = Callable[[Json, list[Json], list[int], list[float], float, list[int]], Mapping[int, float]]
-
-
-def searched_choice(bot: SearchingBot, view: Json, legal: list[Json], search: Search) -> Json:
-    """The expert's decision: greedy scores every legal action, the few worth it are searched
-    within the bot's budget, and the best value wins (the first, on a tie); an only action,
-    or a clear greedy best, is played without a search."""
-    start = time.perf_counter()
-    if len(legal) == 1:
-        return legal[0]
-    scores = Scorer(view, bot.weights).score_all(legal)
-    bot.greedy._guard_unknown(view, legal, scores)
-    shortlist = candidates(view, legal, scores)
-    if len(shortlist) < 2:
-        return legal[shortlist[0]]
-    seeds = [bot.rng.getrandbits(32) for _ in range(2)]
-    values = search(view, legal, shortlist, scores, start + bot.budget_s, seeds)
-    best = max(values, key=lambda j: values[j])
-    return legal[shortlist[best]]
-
-
 class ExpertBot:
     """Searches within `budget_s` seconds per decision; `rounds` caps the search (determinism)."""
 
@@ -170,8 +138,21 @@ class ExpertBot:
         self.last_stats: dict[str, Any] = {}
 
     def choose(self, view: Json, legal: list[Json]) -> Json:
-        """Pick one element of `legal`."""
-        return searched_choice(self, view, legal, self._search)
+        """Pick one element of `legal`: greedy scores every legal action, the few worth it are
+        searched within the budget (`_search`), and the best value wins (the first, on a tie);
+        an only action, or a shortlist of one, is played without a search."""
+        start = time.perf_counter()
+        if len(legal) == 1:
+            return legal[0]
+        scores = Scorer(view, self.weights).score_all(legal)
+        self.greedy._guard_unknown(view, legal, scores)
+        shortlist = candidates(view, legal, scores)
+        if len(shortlist) < 2:
+            return legal[shortlist[0]]
+        seeds = [self.rng.getrandbits(32) for _ in range(2)]
+        values = self._search(view, legal, shortlist, scores, start + self.budget_s, seeds)
+        best = max(values, key=lambda j: values[j])
+        return legal[shortlist[best]]
 
     def _leaf(self, view: Json) -> float:
         """The static evaluation of a position, from `view`'s seat."""
@@ -186,7 +167,8 @@ class ExpertBot:
         deadline: float,
         seeds: list[int],
     ) -> dict[int, float]:
-        """Shrunk mean rollout value of each candidate (complete rounds only)."""
+        """Shrunk mean rollout value of each candidate (complete rounds only), by its index in
+        `candidates`: a flat search, every candidate every round."""
         me = view["viewer"]
         root = self._leaf(view)
         sums = [0.0] * len(candidates)

@@ -27,8 +27,7 @@ from app.engine import EngineError
 
 from .determinise import determinise
 from .evaluate import DEFAULT, Weights
-from .expert import DEFAULT_BUDGET_S, PRIOR, OutOfTime, rollout_value, searched_choice
-from .greedy import GreedyBot
+from .expert import DEFAULT_BUDGET_S, PRIOR, ExpertBot, OutOfTime, rollout_value
 from .value import ValueModel
 
 Json = dict[str, Any]
@@ -55,10 +54,10 @@ def schedule(k: int, rounds: int) -> list[tuple[int, int]]:
     return [(a, per_stage // a) for a in alive]
 
 
-class LearnedExpertBot:
-    """Searches up to `rounds` x candidates rollouts within `budget_s` seconds per decision."""
-
-    level = "expert"
+class LearnedExpertBot(ExpertBot):
+    """Searches up to `rounds` x candidates rollouts within `budget_s` seconds per decision: the
+    expert's decision (`ExpertBot.choose`) with a successive-halving search and the learned
+    value at the leaves."""
 
     def __init__(
         self,
@@ -68,17 +67,12 @@ class LearnedExpertBot:
         weights: Weights = DEFAULT,
         model: ValueModel | None = None,
     ) -> None:
-        self.rng = rng
-        self.budget_s = budget_s
-        self.rounds = DEFAULT_ROUNDS if rounds is None else rounds
-        self.weights = weights
+        super().__init__(rng, budget_s, DEFAULT_ROUNDS if rounds is None else rounds, weights)
         self.model = model or ValueModel(weights)
-        self.greedy = GreedyBot(rng, weights)
-        self.last_stats: dict[str, Any] = {}
 
-    def choose(self, view: Json, legal: list[Json]) -> Json:
-        """Pick one element of `legal`."""
-        return searched_choice(self, view, legal, self._search)
+    def _leaf(self, view: Json) -> float:
+        """The learned value of a position, from `view`'s seat."""
+        return self.model.value(view)
 
     def _search(
         self,
@@ -90,7 +84,7 @@ class LearnedExpertBot:
         seeds: list[int],
     ) -> dict[int, float]:
         """Shrunk mean value of the candidates still alive at the end (index in `shortlist`)."""
-        root = self.model.value(view)
+        root = self._leaf(view)
         k = len(shortlist)
         sums = [0.0] * k
         played = 0  # rounds every alive candidate has completed
@@ -152,7 +146,7 @@ class LearnedExpertBot:
                     random.Random(seeds[1]),
                     self.weights,
                     deadline,
-                    self.model.value,
+                    self._leaf,
                 )
             except OutOfTime:
                 return None

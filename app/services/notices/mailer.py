@@ -29,14 +29,14 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import or_, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models.notices import OutboxEmail
 from app.infra.loop_task import LoopTask
 from app.infra.turn_notices import still_due
 from app.services.notices.compose import compose
-from app.services.notices.outbox import claim_due
+from app.services.notices.outbox import claim_due, delete_oldest
 from app.shared.clock import clock_in, now_in
 
 log = logging.getLogger(__name__)
@@ -189,20 +189,14 @@ class MailSender(LoopTask):
         s = self.settings
         cutoff = now - timedelta(days=s.mail_keep_days)
         with self.sessions() as db:
-            old = (
-                select(OutboxEmail.id)
-                .where(OutboxEmail.status != "pending", OutboxEmail.created_at < cutoff)
-                .order_by(OutboxEmail.id)
-                .limit(s.mail_prune_batch)
-                .scalar_subquery()
-            )
-            result = db.execute(
-                delete(OutboxEmail)
-                .where(OutboxEmail.id.in_(old))
-                .execution_options(synchronize_session=False)
+            gone = delete_oldest(
+                db,
+                OutboxEmail,
+                [OutboxEmail.status != "pending", OutboxEmail.created_at < cutoff],
+                s.mail_prune_batch,
             )
             db.commit()
-            return int(result.rowcount or 0)
+            return gone
 
     def _claim(self, now: datetime) -> list[int]:
         s = self.settings

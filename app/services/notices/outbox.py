@@ -1,11 +1,12 @@
-"""Claiming outbox rows: the email sender's and the push relay's one way to take due notices so
-that, of several instances sweeping the same outbox, exactly one handles each row."""
+"""The outbox's rows, for the email sender and the push relay alike: due notices claimed so that,
+of several instances sweeping the same outbox, exactly one handles each row; finished rows
+deleted in bounded batches."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import ColumnElement, select, update
+from sqlalchemy import ColumnElement, delete, select, update
 from sqlalchemy.orm import Session
 
 from app.db.models.notices import OutboxEmail
@@ -41,3 +42,13 @@ def claim_due(
         if result.rowcount == 1:
             claimed.append(outbox_id)
     return claimed
+
+
+def delete_oldest(db: Session, model: Any, where: list[ColumnElement[bool]], batch: int) -> int:
+    """Delete at most `batch` rows of `model` (a table with an `id`) matching `where`, lowest id
+    first, in one statement; how many went. The caller commits."""
+    oldest = select(model.id).where(*where).order_by(model.id).limit(batch).scalar_subquery()
+    result = db.execute(
+        delete(model).where(model.id.in_(oldest)).execution_options(synchronize_session=False)
+    )
+    return int(result.rowcount or 0)

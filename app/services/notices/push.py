@@ -29,7 +29,7 @@ from typing import Any
 
 import requests
 from pywebpush import WebPushException, webpush
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.models.accounts import User
@@ -41,7 +41,7 @@ from app.infra import jobs
 from app.infra.loop_task import LoopTask
 from app.infra.turn_notices import still_due, wants_notices
 from app.services.notices.devices import Subscription, check_endpoint, devices_of
-from app.services.notices.outbox import claim_due
+from app.services.notices.outbox import claim_due, delete_oldest
 from app.services.notices.vapid import VapidKeys, vapid_keys
 from app.services.tables.names import names_key, seat_name
 from app.shared.clock import clock_in, now_in
@@ -257,35 +257,21 @@ class PushRelay(LoopTask):
         s = self.settings
         cutoff = now - timedelta(days=s.mail_keep_days)
         with self.sessions() as db:
-            notices = (
-                select(OutboxEmail.id)
-                .where(
+            gone = delete_oldest(
+                db,
+                OutboxEmail,
+                [
                     OutboxEmail.channel == "push",
                     OutboxEmail.status.in_(("sent", "skipped", "failed")),
                     OutboxEmail.created_at < cutoff,
-                )
-                .order_by(OutboxEmail.id)
-                .limit(s.mail_prune_batch)
-                .scalar_subquery()
+                ],
+                s.mail_prune_batch,
             )
-            done = (
-                select(Job.id)
-                .where(
-                    Job.kind == KIND,
-                    Job.status.in_(("done", "failed")),
-                    Job.updated_at < cutoff,
-                )
-                .order_by(Job.id)
-                .limit(s.mail_prune_batch)
-                .scalar_subquery()
+            gone_jobs = delete_oldest(
+                db,
+                Job,
+                [Job.kind == KIND, Job.status.in_(("done", "failed")), Job.updated_at < cutoff],
+                s.mail_prune_batch,
             )
-            gone = db.execute(
-                delete(OutboxEmail)
-                .where(OutboxEmail.id.in_(notices))
-                .execution_options(synchronize_session=False)
-            ).rowcount
-            gone_jobs = db.execute(
-                delete(Job).where(Job.id.in_(done)).execution_options(synchronize_session=False)
-            ).rowcount
             db.commit()
-            return int(gone or 0) + int(gone_jobs or 0)
+            return gone + gone_jobs
