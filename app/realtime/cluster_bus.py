@@ -160,16 +160,5 @@ class ClusterBus(RedisBus):
         self._inbox = asyncio.Queue()  # failures of the connections just closed are moot
         self._pubsub = None
 
-    async def disconnect(self) -> None:
-        """Stop the readers and close every connection."""
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader
-        await self._close_nodes()
-        if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.aclose()
-
     async def _send(self, channel: str, message: str) -> None:
         await self._redis.spublish(channel, message)

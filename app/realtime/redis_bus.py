@@ -50,15 +50,15 @@ class RedisBus(Bus):
         self._pubsub = pubsub
 
     async def disconnect(self) -> None:
-        """Stop the reader and close both connections."""
+        """Stop the reader and close the connections (the pub/sub ones: `_close_pubsub`)."""
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(BaseException):
                 await self._reader
-        for conn in (self._pubsub, self._redis):
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    await conn.aclose()
+        await self._close_pubsub()
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
 
     async def publish(self, channel: str, message: str) -> None:
         """PUBLISH on Redis; every instance subscribed to `channel` receives it."""
