@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import expansion
+from . import expansion_cards
 from .actions import Action
 from .content import DECKS, content
 from .errors import EngineError
@@ -20,7 +20,7 @@ def draw_decks(s: State, any_deck: bool = False) -> list[str]:
 
     Not the played card's deck, unless the same-deck treasure is active or for a pass.
     """
-    banned = None if any_deck or expansion.same_deck_allowed(s) else s.turn.played_deck
+    banned = None if any_deck or expansion_cards.same_deck_allowed(s) else s.turn.played_deck
     return [deck for deck in DECKS if deck != banned]
 
 

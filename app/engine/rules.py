@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import draws, expansion
+from . import draws, expansion, expansion_cards
 from .actions import Action, parse_action
 from .board import mask_of, squares_of
 from .content import content
@@ -124,7 +124,7 @@ def _place(s: State, a: Action, events: Events) -> None:
             ),
         )
     # Rewards first, then the cost, so this placement's Gold can pay for it.
-    ancestral = expansion.ancestral_placement(s)
+    ancestral = expansion_cards.ancestral_placement(s)
     player.hand.remove(a.card)
     player.played.append(a.card)
     player.heads -= 1
@@ -380,6 +380,10 @@ HANDLERS = {
     "end_turn": _end_turn,
     "pass": _pass,
     "cash_gold": _cash_gold,
-    **expansion.HANDLERS,
+    **expansion_cards.HANDLERS,
 }
-PENDING_HANDLERS = {"keep_reef": _keep_reef, **expansion.PENDING_HANDLERS}
+PENDING_HANDLERS = {
+    "keep_reef": _keep_reef,
+    **expansion_cards.PENDING_HANDLERS,
+    **expansion.PENDING_HANDLERS,
+}
