@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from app.services.tables import clock_extension
 from app.shared.clock import now_in
 from app.web.deps import DbDep, GameId, UserDep
-from app.web.schemas import errors
+from app.web.errors import errors
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
