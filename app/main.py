@@ -22,13 +22,15 @@ from app.infra.redis_urls import readiness_client
 from app.logging_setup import RequestContextMiddleware, uvicorn_log_config
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
-from app.realtime import delayed_rooms, watch_channel
 from app.realtime import install as install_realtime
+from app.realtime import watch_channel
+from app.realtime.endpoint import SocketDoor
 from app.realtime.work_hints import WorkHints
 from app.roles import build_background
 from app.services.notices.vapid import vapid_keys
 from app.settings import Settings, get_settings
 from app.shared.clock import SYSTEM_CLOCK, Clock
+from app.shared.http import OriginPolicy
 from app.web import (
     api_account,
     api_analysis,
@@ -75,7 +77,9 @@ class SeaDragonsApp(FastAPI):
     """The FastAPI app, with a door for game sockets (app.realtime.endpoint.SocketDoor): their
     upgrades skip the HTTP stack, whose frames would stay in memory for a socket's life."""
 
-    socket_door: Any = None
+    def __init__(self, *, socket_door: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.socket_door = socket_door
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         door = self.socket_door
@@ -133,6 +137,8 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
         version="0.1.0",
         summary="Accounts, lobby and games of Sea Dragons; see docs/api.md.",
         lifespan=lifespan,
+        # Game sockets enter here, past the HTTP stack (app/realtime: the route and the hub).
+        socket_door=SocketDoor(OriginPolicy(settings.allowed_origins, settings.public_origin())),
     )
     app.state.context = context
     app.state.settings = settings
@@ -210,8 +216,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.include_router(pages_learn.router)
     app.include_router(health.router)
     app.include_router(language.router)  # the header's language switch
-    install_realtime(app)
-    delayed_rooms.install(app)  # spectators of tables with a spectator delay
+    install_realtime(app)  # with the rooms of spectators at tables with a spectator delay
     app.include_router(api_watch.router)  # live games at a glance
     app.include_router(pages_watch.router)
     watch_channel.install(app)

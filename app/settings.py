@@ -15,7 +15,7 @@ SQLITE_FILE = "seadragons.db"
 
 
 # What `redis_url` may name a Redis by; redis+cluster://host:port,host:port,... names a Redis
-# Cluster (the bus then uses sharded pub/sub, app/realtime/bus.py ClusterBus).
+# Cluster (the bus then uses sharded pub/sub, app/realtime/cluster_bus.py ClusterBus).
 REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+cluster")
 
 

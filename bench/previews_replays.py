@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engine import GameOptions, apply, legal_actions, new_game, replay_view, to_act
 from app.engine.preview import outcomes
-from app.realtime.documents import diff
+from app.shared.diff import diff
 
 
 def one_game(players: int, expansion: bool, seed: int) -> tuple[list[float], list[int], float, int]:

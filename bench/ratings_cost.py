@@ -44,7 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sqlalchemy import insert, select, text
 
 from app.db.migrate import upgrade_to_head
-from app.db.models import Game, Seat, User, utcnow
+from app.db.models.accounts import User
+from app.db.models.base import utcnow
+from app.db.models.games import Game, Seat
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.scoring import winners
 from app.services.ratings import history, leaderboard, profiles

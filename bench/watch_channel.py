@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import app.engine as rules
-from app.db.models import User
+from app.db.models.accounts import User
 from app.main import create_app
 from app.realtime.protocol import dumps
 from app.services.play import games

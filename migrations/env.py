@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
-from app.db.models import Base
+from app.db.models.base import Base
 from app.db.session import make_engine
 from app.settings import get_settings
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from app.engine import EngineError, apply, legal_actions, view_for
@@ -102,6 +103,21 @@ def playout(
     return state
 
 
+def rollout_value(
+    world: State,
+    action: Json,
+    me: int,
+    rng: random.Random,
+    weights: Weights,
+    deadline: float,
+    leaf: Callable[[Json], float],
+) -> float:
+    """Play `action` and the rollout after it (`playout`); `leaf` values the end from `me`'s
+    view (the static evaluation, or the learned value)."""
+    state = playout(world, action, me, rng, weights, deadline)
+    return leaf(view_for(state, me))
+
+
 class ExpertBot:
     """Searches within `budget_s` seconds per decision; `rounds` caps the search (determinism)."""
 
@@ -122,7 +138,9 @@ class ExpertBot:
         self.last_stats: dict[str, Any] = {}
 
     def choose(self, view: Json, legal: list[Json]) -> Json:
-        """Pick one element of `legal`."""
+        """Pick one element of `legal`: greedy scores every legal action, the few worth it are
+        searched within the budget (`_search`), and the best value wins (the first, on a tie);
+        an only action, or a shortlist of one, is played without a search."""
         start = time.perf_counter()
         if len(legal) == 1:
             return legal[0]
@@ -132,9 +150,13 @@ class ExpertBot:
         if len(shortlist) < 2:
             return legal[shortlist[0]]
         seeds = [self.rng.getrandbits(32) for _ in range(2)]
-        values = self._search(view, legal, shortlist, scores, start, seeds)
-        best = max(range(len(shortlist)), key=lambda j: values[j])
+        values = self._search(view, legal, shortlist, scores, start + self.budget_s, seeds)
+        best = max(values, key=lambda j: values[j])
         return legal[shortlist[best]]
+
+    def _leaf(self, view: Json) -> float:
+        """The static evaluation of a position, from `view`'s seat."""
+        return Evaluator(position_from_view(view), self.weights).objective0
 
     def _search(
         self,
@@ -142,13 +164,13 @@ class ExpertBot:
         legal: list[Json],
         candidates: list[int],
         scores: list[float],
-        start: float,
+        deadline: float,
         seeds: list[int],
-    ) -> list[float]:
-        """Shrunk mean rollout value of each candidate (complete rounds only)."""
+    ) -> dict[int, float]:
+        """Shrunk mean rollout value of each candidate (complete rounds only), by its index in
+        `candidates`: a flat search, every candidate every round."""
         me = view["viewer"]
-        deadline = start + self.budget_s
-        root = Evaluator(position_from_view(view), self.weights).objective0
+        root = self._leaf(view)
         sums = [0.0] * len(candidates)
         rounds = 0
         world_rng = random.Random(seeds[0])
@@ -162,7 +184,15 @@ class ExpertBot:
                     break
                 world = determinise(view, random.Random(world_seed))
                 try:
-                    leaf = self._rollout(world, legal[i], me, random.Random(play_seed), deadline)
+                    leaf = rollout_value(
+                        world,
+                        legal[i],
+                        me,
+                        random.Random(play_seed),
+                        self.weights,
+                        deadline,
+                        self._leaf,
+                    )
                     leaf -= root
                 except OutOfTime:
                     break
@@ -176,11 +206,6 @@ class ExpertBot:
             sums = [s + r for s, r in zip(sums, results, strict=True)]
             rounds += 1
         self.last_stats = {"rounds": rounds, "candidates": len(candidates)}
-        return [(sums[j] + PRIOR * scores[i]) / (rounds + PRIOR) for j, i in enumerate(candidates)]
-
-    def _rollout(
-        self, world: State, action: Json, me: int, rng: random.Random, deadline: float
-    ) -> float:
-        """Play `action` and the rollout after it (`playout`); evaluate from the bot's view."""
-        state = playout(world, action, me, rng, self.weights, deadline)
-        return Evaluator(position_from_view(view_for(state, me)), self.weights).objective0
+        return {
+            j: (sums[j] + PRIOR * scores[i]) / (rounds + PRIOR) for j, i in enumerate(candidates)
+        }

@@ -23,13 +23,11 @@ import random
 import time
 from typing import Any
 
-from app.engine import EngineError, view_for
-from app.engine.state import State
+from app.engine import EngineError
 
 from .determinise import determinise
 from .evaluate import DEFAULT, Weights
-from .expert import DEFAULT_BUDGET_S, PRIOR, OutOfTime, candidates, playout
-from .greedy import GreedyBot, Scorer
+from .expert import DEFAULT_BUDGET_S, PRIOR, ExpertBot, OutOfTime, rollout_value
 from .value import ValueModel
 
 Json = dict[str, Any]
@@ -56,10 +54,10 @@ def schedule(k: int, rounds: int) -> list[tuple[int, int]]:
     return [(a, per_stage // a) for a in alive]
 
 
-class LearnedExpertBot:
-    """Searches up to `rounds` x candidates rollouts within `budget_s` seconds per decision."""
-
-    level = "expert"
+class LearnedExpertBot(ExpertBot):
+    """Searches up to `rounds` x candidates rollouts within `budget_s` seconds per decision: the
+    expert's decision (`ExpertBot.choose`) with a successive-halving search and the learned
+    value at the leaves."""
 
     def __init__(
         self,
@@ -69,28 +67,12 @@ class LearnedExpertBot:
         weights: Weights = DEFAULT,
         model: ValueModel | None = None,
     ) -> None:
-        self.rng = rng
-        self.budget_s = budget_s
-        self.rounds = DEFAULT_ROUNDS if rounds is None else rounds
-        self.weights = weights
+        super().__init__(rng, budget_s, DEFAULT_ROUNDS if rounds is None else rounds, weights)
         self.model = model or ValueModel(weights)
-        self.greedy = GreedyBot(rng, weights)
-        self.last_stats: dict[str, Any] = {}
 
-    def choose(self, view: Json, legal: list[Json]) -> Json:
-        """Pick one element of `legal`."""
-        start = time.perf_counter()
-        if len(legal) == 1:
-            return legal[0]
-        scores = Scorer(view, self.weights).score_all(legal)
-        self.greedy._guard_unknown(view, legal, scores)
-        shortlist = candidates(view, legal, scores)
-        if len(shortlist) < 2:
-            return legal[shortlist[0]]
-        seeds = [self.rng.getrandbits(32) for _ in range(2)]
-        values = self._search(view, legal, shortlist, scores, start + self.budget_s, seeds)
-        best = max(values, key=lambda j: values[j])
-        return legal[shortlist[best]]
+    def _leaf(self, view: Json) -> float:
+        """The learned value of a position, from `view`'s seat."""
+        return self.model.value(view)
 
     def _search(
         self,
@@ -102,7 +84,7 @@ class LearnedExpertBot:
         seeds: list[int],
     ) -> dict[int, float]:
         """Shrunk mean value of the candidates still alive at the end (index in `shortlist`)."""
-        root = self.model.value(view)
+        root = self._leaf(view)
         k = len(shortlist)
         sums = [0.0] * k
         played = 0  # rounds every alive candidate has completed
@@ -157,16 +139,17 @@ class LearnedExpertBot:
                 return None
             action = legal[shortlist[j]]
             try:
-                out[j] = self._rollout(world, action, me, random.Random(seeds[1]), deadline)
+                out[j] = rollout_value(
+                    world,
+                    action,
+                    me,
+                    random.Random(seeds[1]),
+                    self.weights,
+                    deadline,
+                    self._leaf,
+                )
             except OutOfTime:
                 return None
             except EngineError:
                 out[j] = None
         return out
-
-    def _rollout(
-        self, world: State, action: Json, me: int, rng: random.Random, deadline: float
-    ) -> float:
-        """Play `action` and the rollout after it; the learned value from the bot's view."""
-        state = playout(world, action, me, rng, self.weights, deadline)
-        return self.model.value(view_for(state, me))

@@ -18,6 +18,7 @@ from typing import Any
 from .actions import Action, as_square, on_board, parse_action
 from .board import ISLAND, mask_of, neighbours, squares_of
 from .content import content
+from .draws import drawable
 from .errors import EngineError
 from .placement import (
     cost_of,
@@ -26,7 +27,7 @@ from .placement import (
     region_for,
     spendable_gold,
 )
-from .rules import apply, drawable
+from .rules import apply
 from .state import State
 from .text import N_, sentence, t_
 from .treasure_shapes import check_shape

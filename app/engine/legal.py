@@ -5,14 +5,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from . import expansion
+from . import expansion, expansion_cards
 from .actions import parse_action
 from .actions import to_json as action_json
 from .board import REALM_MASKS, SIZE, realm_of, squares_of
 from .content import content
+from .draws import drawable
 from .missions import minimal_payments
 from .placement import affordable_masks, gold_cards_held, region_for
-from .rules import drawable
 from .shapes import fitting_placements
 from .state import State
 from .treasure_shapes import extend_placements
@@ -65,7 +65,7 @@ def legal_hand(state: State, seat: int | None) -> tuple[HandMasks, bool, list[Js
             (card, placement_masks(state, card))
             for card in dict.fromkeys(state.players[state.turn.seat].hand)
         ]
-        ancestral = expansion.ancestral_placement(state)
+        ancestral = expansion_cards.ancestral_placement(state)
         actions += pass_actions(state)
     elif phase == "mission":
         actions += mission_actions(state)
@@ -121,7 +121,7 @@ def placements_of_hand(state: State) -> list[Placement]:
 def card_placements(state: State, card: str) -> list[Placement]:
     """One card's placements: each legal set of squares with its heads (the first square, or
     with the Ancestral head the first square in each realm, R-56)."""
-    ancestral = expansion.ancestral_placement(state)
+    ancestral = expansion_cards.ancestral_placement(state)
     heads = realm_heads if ancestral else _first_square
     return [(card, m, heads(m)) for m in placement_masks(state, card)]
 
@@ -188,7 +188,7 @@ def listed_form(state: State, action: Json) -> Json:
         return listed
     cells = sorted(tuple(c) for c in listed["cells"])
     head = cells[0]
-    if state.turn.seat is not None and expansion.ancestral_placement(state):
+    if state.turn.seat is not None and expansion_cards.ancestral_placement(state):
         realm = realm_of(*listed["head"])
         in_realm = [sq for sq in cells if realm_of(*sq) == realm]
         if realm is not None:
@@ -232,4 +232,4 @@ def free_actions(state: State) -> list[Json]:
     actions: list[Json] = [
         {"type": "cash_gold", "card": cid} for cid in dict.fromkeys(gold_cards_held(state, seat))
     ]
-    return actions + expansion.free_actions(state)
+    return actions + expansion_cards.free_actions(state)

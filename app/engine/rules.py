@@ -1,13 +1,15 @@
-"""Applying actions: the turn flow I -> II -> III, passing, pending choices (R-20..R-31)."""
+"""Applying actions: the turn flow I -> II -> III, passing, pending choices (R-20..R-31). The
+draw itself is draws.py's; what follows an action (the next choice, the next turn), turn_flow.py's.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import expansion
+from . import draws, expansion, expansion_cards
 from .actions import Action, parse_action
 from .board import mask_of, squares_of
-from .content import DECKS, content
+from .content import content
 from .errors import EngineError
 from .missions import is_minimal
 from .placement import (
@@ -24,6 +26,7 @@ from .placement import (
 from .state import Dragon, State
 from .text import t_
 from .treasure_shapes import check_shape
+from .turn_flow import advance, end_turn, keep_reef
 
 Events = list[dict[str, Any]]
 
@@ -121,7 +124,7 @@ def _place(s: State, a: Action, events: Events) -> None:
             ),
         )
     # Rewards first, then the cost, so this placement's Gold can pay for it (R-22).
-    ancestral = expansion.ancestral_placement(s)
+    ancestral = expansion_cards.ancestral_placement(s)
     player.hand.remove(a.card)
     player.played.append(a.card)
     player.heads -= 1
@@ -263,75 +266,16 @@ def _mission(s: State, a: Action, events: Events) -> None:
 # --- III. Draw a Pattern card -------------------------------------------------------------------
 
 
-def draw_decks(s: State, any_deck: bool = False) -> list[str]:
-    """The Pattern decks (face up or top card) this turn's draw may come from (R-27).
-
-    Not the played card's deck, unless the same-deck treasure is active or for a pass.
-    """
-    banned = None if any_deck or expansion.same_deck_allowed(s) else s.turn.played_deck
-    return [deck for deck in DECKS if deck != banned]
-
-
-def drawable(s: State, any_deck: bool = False) -> list[dict[str, str]]:
-    """Every Pattern draw open now: face-up cards and non-empty decks (R-27)."""
-    options: list[dict[str, str]] = []
-    for deck in draw_decks(s, any_deck):
-        options.extend({"source": "market", "card": cid} for cid in s.market[deck])
-        if s.decks[deck]:
-            options.append({"source": "deck", "deck": deck})
-    return options
-
-
-def _take(s: State, seat: int, source: dict[str, str], events: Events, why: str) -> None:
-    player = s.players[seat]
-    if source["source"] == "market":
-        cid = source["card"]
-        deck = content().pattern_deck[cid]
-        s.market[deck].remove(cid)
-        if s.decks[deck]:
-            s.market[deck].append(s.decks[deck].pop(0))
-        player.hand.append(cid)
-        events.append({"type": "drew", "seat": seat, "from": "market", "card": cid, "why": why})
-    else:
-        deck = source["deck"]
-        cid = s.decks[deck].pop(0)
-        player.hand.append(cid)
-        events.append(
-            {"type": "drew", "seat": seat, "from": deck, "why": why, "secret": {"card": cid}}
-        )
-
-
-def _check_draw(s: State, a: Action, source: dict[str, str], any_deck: bool) -> None:
-    if source not in drawable(s, any_deck):
-        if source["source"] == "market":
-            deck = content().pattern_deck.get(source["card"])
-            if deck is None or source["card"] not in s.market[deck]:
-                raise EngineError(
-                    "no_such_card", t_("cannot {describe}: not face up", describe=a.describe())
-                )
-        elif not s.decks[source["deck"]]:
-            raise EngineError(
-                "no_such_card", t_("cannot {describe}: that deck is empty", describe=a.describe())
-            )
-        raise EngineError(
-            "wrong_deck",
-            t_(
-                "cannot {describe}: draw from another deck than the card played",
-                describe=a.describe(),
-            ),
-        )
-
-
 def _draw(s: State, a: Action, events: Events) -> None:
     _need_phase(s, a, "mission", "draw")
-    _check_draw(s, a, a.source, any_deck=False)
-    _take(s, s.turn.seat, a.source, events, "turn")
+    draws.check(s, a, a.source, any_deck=False)
+    draws.take(s, s.turn.seat, a.source, events, "turn")
     end_turn(s, events)
 
 
 def _end_turn(s: State, a: Action, events: Events) -> None:
     _need_phase(s, a, "mission", "draw")
-    if drawable(s):
+    if draws.drawable(s):
         raise EngineError(
             "wrong_phase",
             t_("cannot {describe}: a Pattern card must be drawn", describe=a.describe()),
@@ -355,12 +299,12 @@ def _pass(s: State, a: Action, events: Events) -> None:
         raise EngineError(
             "no_such_card", t_("cannot {describe}: your hand is empty", describe=a.describe())
         )
-    if a.source is None and drawable(s, any_deck=True):
+    if a.source is None and draws.drawable(s, any_deck=True):
         raise EngineError(
             "bad_action", t_("cannot {describe}: a pass draws a card", describe=a.describe())
         )
     if a.source is not None:
-        _check_draw(s, a, a.source, any_deck=True)
+        draws.check(s, a, a.source, any_deck=True)
     player.heads -= 1
     if player.ancestral and player.heads == 0:
         player.ancestral = False  # the last head returned to the box is the Ancestral one
@@ -370,7 +314,7 @@ def _pass(s: State, a: Action, events: Events) -> None:
     player.gold += 2
     events.append({"type": "passed", "seat": seat, "discarded": a.discard})
     if a.source is not None:
-        _take(s, seat, a.source, events, "pass")
+        draws.take(s, seat, a.source, events, "pass")
     end_turn(s, events)
 
 
@@ -405,15 +349,6 @@ def _keep_reef(s: State, a: Action, events: Events) -> None:
     keep_reef(s, s.turn.seat, a.card, rest, events)
 
 
-def keep_reef(s: State, seat: int, card: str, rest: list[str], events: Events) -> None:
-    """The player keeps `card`; the others go to the bottom of the Reef deck (R-23, R-31)."""
-    player = s.players[seat]
-    player.reefs.append(card)
-    player.reefs_acquired += 1
-    s.decks["reefs"].extend(rest)
-    events.append({"type": "reef_kept", "seat": seat, "secret": {"card": card, "returned": rest}})
-
-
 def _front(s: State, a: Action, kind: str) -> dict[str, Any]:
     if not s.pending or s.pending[0]["kind"] != kind:
         raise EngineError(
@@ -435,54 +370,7 @@ def _need_phase(s: State, a: Action, *phases: str) -> None:
         )
 
 
-# --- Turn flow ----------------------------------------------------------------------------------
-
-
-def advance(s: State, events: Events) -> None:
-    """Reveal the next pending choice, resolving those with only one outcome (R-31)."""
-    while s.pending:
-        front = s.pending[0]
-        if front["kind"] == "reef" and "cards" not in front:
-            if expansion.may_widen_reef_draw(s):
-                return  # the player first says whether to use the draw-4 treasure
-            reveal_reefs(s, events)
-            continue
-        if not expansion.materialise(s, front, events):
-            return
-    if s.turn.phase == "draw" and not drawable(s):
-        end_turn(s, events)
-
-
-def reveal_reefs(s: State, events: Events) -> None:
-    """Draw the Reef cards of the front pending choice; 0 or 1 card needs no choice (R-31)."""
-    front = s.pending[0]
-    deck = s.decks["reefs"]
-    n = min(front["count"], len(deck))
-    cards, s.decks["reefs"] = deck[:n], deck[n:]
-    seat = s.turn.seat
-    if n == 0:
-        s.pending.pop(0)
-        events.append({"type": "reef_deck_empty", "seat": seat})
-    elif n == 1:
-        s.pending.pop(0)
-        keep_reef(s, seat, cards[0], [], events)
-    else:
-        s.pending[0] = {**front, "cards": cards}
-
-
-def end_turn(s: State, events: Events) -> None:
-    """Hand the turn to the next seat that still has a head; end the game if none has (R-30)."""
-    n = len(s.players)
-    seat = s.turn.seat
-    events.append({"type": "turn_ended", "seat": seat})
-    for step in range(1, n + 1):
-        nxt = (seat + step) % n
-        if s.players[nxt].heads > 0:
-            s.turn = type(s.turn)(seat=nxt, number=s.turn.number + 1)
-            events.append({"type": "turn_started", "seat": nxt})
-            return
-    s.turn = type(s.turn)(seat=seat, phase="over", number=s.turn.number)
-    events.append({"type": "game_over"})
+# --- The handlers, by action type ---------------------------------------------------------------
 
 
 HANDLERS = {
@@ -492,6 +380,10 @@ HANDLERS = {
     "end_turn": _end_turn,
     "pass": _pass,
     "cash_gold": _cash_gold,
-    **expansion.HANDLERS,
+    **expansion_cards.HANDLERS,
 }
-PENDING_HANDLERS = {"keep_reef": _keep_reef, **expansion.PENDING_HANDLERS}
+PENDING_HANDLERS = {
+    "keep_reef": _keep_reef,
+    **expansion_cards.PENDING_HANDLERS,
+    **expansion.PENDING_HANDLERS,
+}

@@ -5,12 +5,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from . import expansion
+from . import expansion, expansion_cards
 from .board import REALMS
 from .content import DECKS, content
+from .draws import draw_decks
 from .majorities import holds_hidden_dragon, public_presence, realm_standings, standings
 from .missions import payment_covers
-from .rules import draw_decks
 from .scoring import final_scores
 from .state import State
 
@@ -116,7 +116,7 @@ def shared_view(state: State) -> dict[str, Any]:
             "draw_decks": draw_decks(state),
             # What a `take_back` action would undo now (None: nothing), so the table can
             # show what is switched on for the placement and offer to undo it.
-            "take_back": expansion.take_back_view(state),
+            "take_back": expansion_cards.take_back_view(state),
         },
         "public_presence": public_presence(state),
     }

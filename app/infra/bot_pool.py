@@ -63,7 +63,7 @@ PARENT_CHECK_S = 1.0
 
 
 def start_niced_worker(nice: int) -> None:
-    """Worker initializer, for bots here and analyses (app/review/pool.py): people's requests
+    """Worker initializer, for bots and analyses (app/review/pool.py): people's requests
     get the CPU first, and the worker ends with the server process (even a killed one, which
     cannot tell its workers to stop)."""
     if nice > 0:
@@ -122,10 +122,10 @@ class WorkerProcesses:
             for _ in range(self.processes):
                 pool.submit(os.getpid)
 
-    def run(self, timeout_s: float, fn: Any, *args: Any) -> Any:
+    def run(self, timeout_s: float | None, fn: Any, *args: Any) -> Any:
         """`fn(*args)` in a worker, waited for by the calling thread (never the event loop) for
-        at most `timeout_s`; with 0 processes, in this thread. `fn` must be importable (a
-        module-level function) and its arguments picklable."""
+        at most `timeout_s` (None: until it ends); with 0 processes, in this thread. `fn` must
+        be importable (a module-level function) and its arguments picklable."""
         if not self.processes:
             return fn(*args)
         pool = self.executor()

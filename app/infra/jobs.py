@@ -37,7 +37,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Job
+from app.db.models.jobs import Job
 from app.shared.clock import clock_in, now_in
 
 log = logging.getLogger(__name__)

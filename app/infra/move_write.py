@@ -27,7 +27,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import ClauseElement
 
-from app.db.models import Game, Move, Seat
+from app.db.models.games import Game, Move, Seat
 from app.infra import turn_notices as notices
 
 GAMES = Game.__table__

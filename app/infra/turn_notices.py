@@ -18,7 +18,10 @@ from typing import Any
 from sqlalchemy import Integer, String, bindparam, case, exists, insert, literal, or_, select, true
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, OutboxEmail, PushSubscription, Seat, User, UTCDateTime
+from app.db.models.accounts import User
+from app.db.models.base import UTCDateTime
+from app.db.models.games import Game, Seat
+from app.db.models.notices import OutboxEmail, PushSubscription
 from app.shared.clock import now_in
 
 

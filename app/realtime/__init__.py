@@ -1,6 +1,7 @@
 """Real-time play: `WS /ws/games/{id}` with per-viewer patches, spectators, chat and presence.
 
-`install(app)` mounts the endpoint and creates the hub: the broadcast bus is chosen by
+`install(app)` mounts the endpoint and creates the hub (game sockets enter at the app's door,
+`socket_door`, built with the app: main.SeaDragonsApp): the broadcast bus is chosen by
 `SEADRAGONS_REDIS_URL` (unset or `memory://`: one process; `redis://`: every instance sharing
 that Redis pushes every move). The protocol is documented in docs/protocol.md.
 """
@@ -13,17 +14,17 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app.realtime.bus import channel_prefix, create_bus
+from app.realtime.bus_url import channel_prefix, create_bus
 from app.realtime.connection import SocketLimits
-from app.realtime.endpoint import SocketDoor, route
+from app.realtime.endpoint import route
 from app.realtime.hub import Hub
 from app.services.live.store import SqlLiveStore
-from app.shared.http import OriginPolicy
 
 
-def hub_for(context: Any, chat_limiter: Any = None) -> Hub:
+def hub_for(context: Any, chat_limiter: Any = None, *, sockets: bool = False) -> Hub:
     """The process's hub, from its context: its bus and the one after-commit listener that
-    publishes every commit (a worker runs one with no sockets, to publish its bots' moves)."""
+    publishes every commit (a worker runs one with no sockets, to publish its bots' moves).
+    `sockets`: it serves game sockets, spectators of delayed tables in rooms of their own."""
     settings = context.settings
     store = SqlLiveStore(context.sessions)
     return Hub(
@@ -40,21 +41,17 @@ def hub_for(context: Any, chat_limiter: Any = None) -> Hub:
         retry_after_s=settings.unavailable_retry_after_seconds,
         chat_limiter=chat_limiter,
         run=context.run,
+        delayed_sessions=context.sessions if sockets else None,
+        delay_tick_s=settings.spectator_delay_tick_seconds,
     )
 
 
 def install(app: FastAPI) -> Hub:
     """Mount the socket route and start/stop the hub with the app's lifespan."""
     context = app.state.context
-    settings = context.settings
-    hub = hub_for(context, getattr(app.state, "chat_limiter", None))
+    hub = hub_for(context, getattr(app.state, "chat_limiter", None), sockets=True)
     app.state.realtime = hub
     app.router.routes.append(route())
-
-    # Game sockets enter at the app's door (main.SeaDragonsApp), past the HTTP stack.
-    app.socket_door = SocketDoor(  # type: ignore[attr-defined]
-        OriginPolicy(settings.allowed_origins, settings.public_origin())
-    )
 
     inner = app.router.lifespan_context
 

@@ -198,13 +198,3 @@ class DelayedRooms:
                 conn.drop(CLOSE_RESTARTING)
 
         await self.registry.close_all(drop_all)
-
-
-def install(app: Any) -> DelayedRooms:
-    """Attach the delayed rooms to the app's hub (`hub.delayed`, used by the endpoint)."""
-    hub = app.state.realtime
-    delayed = DelayedRooms(
-        hub, app.state.sessionmaker, app.state.settings.spectator_delay_tick_seconds
-    )
-    hub.delayed = delayed
-    return delayed

@@ -157,7 +157,7 @@ async def _follow(hub: Hub, game_id: int, viewer: Viewer, websocket: WebSocket) 
 async def _registry_for(hub: Hub, game_id: int, viewer: Viewer) -> RoomRegistry:
     """The game's rooms, or for a spectator of a table with a spectator delay the delayed
     rooms (delayed_rooms.py), which show the game only as far as the delay allows."""
-    delayed = getattr(hub, "delayed", None)
+    delayed = hub.delayed
     return hub.registry if delayed is None else await delayed.registry_for(game_id, viewer)
 
 

@@ -32,6 +32,7 @@ from app.realtime.bus import Bus
 from app.realtime.chat_relay import ChatRelay
 from app.realtime.codec import BusMessage, Changed, Codec, Revoked
 from app.realtime.connection import Connection, SocketLimits
+from app.realtime.delayed_rooms import DelayedRooms
 from app.realtime.protocol import CLOSE_RESTARTING
 from app.realtime.recent import RecentActions
 from app.realtime.registry import RoomRegistry
@@ -68,6 +69,8 @@ class Hub:
         retry_after_s: float = 5.0,
         chat_limiter: Any = None,
         run: Callable[..., Awaitable[Any]] = in_thread,
+        delayed_sessions: Any = None,
+        delay_tick_s: float = 1.0,
     ) -> None:
         self.bus = bus
         self.store = store
@@ -106,6 +109,12 @@ class Hub:
         self.peak_sockets = 0  # the most open at once since memory was last given back
         self.opened_since_freeze = 0  # sockets opened since the heap was last frozen
         self.sockets_frozen = False  # some open sockets' objects are frozen (memory.py)
+        # The rooms of spectators at tables with a spectator delay (delayed_rooms.py), read
+        # through `delayed_sessions`; None: every socket joins the game's room (a worker's hub
+        # has no sockets, the in-process tests' no delays).
+        self.delayed = (
+            None if delayed_sessions is None else DelayedRooms(self, delayed_sessions, delay_tick_s)
+        )
 
     # --- lifecycle -------------------------------------------------------------------------
 

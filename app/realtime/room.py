@@ -1,15 +1,16 @@
 """A game's sockets on this instance: committed changes in, per-viewer frames out.
 
-The room holds the game as last seen (`snap`), each viewer kind's current document, and a short
-history of patches per viewer kind for resyncs. It decides nothing about the game: changes come
-to it already committed. All changes to what a socket holds happen under `lock`, so a socket
-never misses or reorders a patch: it joins, resyncs and receives fan-out in one sequence.
+The room holds the game as last seen (`snap`), and each viewer kind's current document with a
+short history of patches for resyncs (`documents`: room_documents.py). It decides nothing about
+the game: changes come to it already committed. All changes to what a socket holds happen under
+`lock`, so a socket never misses or reorders a patch: it joins, resyncs and receives fan-out in
+one sequence.
 
 How a change reaches the room, fastest first:
 - a move committed in this process is handed over in memory (`advance`): no database read;
 - another instance's move arrives as a `changed` bus message with the move, and is replayed on
-  the room's state (the engine is deterministic); a room not exactly one version behind, or a
-  change that is not a move (the lobby, seats), reloads once instead;
+  the room's state (move_replay.py: the engine is deterministic); a room not exactly one
+  version behind, or a change that is not a move (the lobby, seats), reloads once instead;
 - a message that never came (bus down, lost message, a failed reload) is caught by the hub's
   periodic check of every room's version, status and seats (`needs_refresh`), and a failed
   reload retries with backoff until the database answers. docs/protocol.md states the bound.
@@ -21,14 +22,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-import app.engine as rules
 from app.metrics import ROOM_UPDATES
 from app.realtime import documents as docs
-from app.realtime import viewer_frames
+from app.realtime import move_replay, viewer_frames
 from app.realtime.bus import Bus
 from app.realtime.codec import (
     BusMessage,
@@ -40,24 +39,20 @@ from app.realtime.codec import (
     Reconnected,
 )
 from app.realtime.connection import Connection
-from app.realtime.documents import ViewerKey
 from app.realtime.presence import RoomPresence
 from app.realtime.protocol import (
     CLOSE_INTERNAL,
     dumps,
-    frames_frame,
-    patch_frame,
     status_frame,
 )
 from app.realtime.room_chat import RoomChat
+from app.realtime.room_documents import RoomDocuments
 from app.realtime.storage import GameSnap, LiveStore, Mark
-from app.shared.diff import Memo, diff
 from app.shared.moves import Committed
 from app.shared.snapshots import marks_of
 
 log = logging.getLogger(__name__)
 
-HISTORY = 32  # patches kept per viewer kind for resync
 RETRY_FIRST_S = 0.2  # a failed reload is retried after this, doubling up to RETRY_MAX_S
 RETRY_MAX_S = 2.0
 RECHECK_MIN_S = 0.5  # at most one "is my snapshot current?" read per room this often
@@ -101,8 +96,7 @@ class Room:
         self.conns: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.snap: GameSnap | None = None
-        self.docs: dict[ViewerKey, tuple[int, dict[str, Any]]] = {}
-        self.history: dict[ViewerKey, deque[tuple[int, int, str]]] = {}
+        self.documents = RoomDocuments(game_id)  # per viewer kind: the document, its patches
         self.closed = False
         self.stale = False  # the last reload failed: retried until one succeeds
         self.ready = asyncio.Event()
@@ -211,7 +205,7 @@ class Room:
             key = docs.key_for(snap, conn.viewer.user_id)
             if key == conn.key and version == snap.version == conn.version:
                 return  # already current: nothing to send
-            chain = viewer_frames.chain(self.history.get(key, ()), version, snap.version)
+            chain = self.documents.chain(key, version, snap.version)
             if key != conn.key or chain is None:
                 self._send_full(conn)
                 return
@@ -306,7 +300,7 @@ class Room:
             self.snap = new
             for conn in self.conns:
                 conn.key = docs.key_for(new, conn.viewer.user_id)
-                conn.send(self._status_of(conn))
+                conn.send(viewer_frames.status_of(new, conn))
         else:
             await self._fan_out(old, new, "reload")
         if seats_changed:
@@ -319,87 +313,19 @@ class Room:
         source: str,
         first: tuple[Connection, str] | None = None,
     ) -> None:
-        """Compute each viewer kind's document once, then send every socket its frames.
+        """Send every socket its frames of the change from `old` to `new` (room_documents.py).
 
         Runs on the event loop under the room's lock, so every socket gets this change's frames
-        in order. `first`: the socket that made the move and its ack: its own viewer kind is
-        done first and the ack sent right behind its patch, before the others' documents are
-        computed. Spectators all get the same frames (`spectator_change`).
-        """
+        in order. `first`: the socket that made the move and its ack, sent right behind its own
+        patch."""
         ROOM_UPDATES.labels(source=source).inc()
-        over = new.status == "finished"
-        fresh = [m for m in new.moves if old is None or m.seq > old.version]
-        previous = old.version if old is not None else None
-        moved_clock = old is not None and old.clock != new.clock
         self.snap = new
-        by_key: dict[ViewerKey, list[Connection]] = {}
-        for conn in self.conns:
-            by_key.setdefault(docs.key_for(new, conn.viewer.user_id), []).append(conn)
-        # Also the kinds nobody holds right now but someone held in this room's lifetime: a
-        # socket that drops and comes back soon can then be sent patches instead of a state.
-        keys = set(by_key) | set(self.docs)
-        order = sorted(keys, key=lambda k: first is None or k != first[0].key)
-        # The public parts of the view, once for every viewer kind of this change.
-        shared = rules.shared_view(new.state) if order and new.state is not None else None
-        memo: Memo = {}  # so the shared parts are diffed once, not once per viewer kind
-        log_memo: docs.LogMemo = {}  # so a log entry most viewers see alike is built once
-        mover, ack = first if first is not None else (None, None)
-        for key in order:
-            doc = docs.document(new.state, key, new.clock, shared)
-            prev = self.docs.get(key)
-            patch = None
-            if prev is not None and prev[0] < new.version:
-                patch = patch_frame(prev[0], new.version, diff(prev[1], doc, memo=memo))
-                hist = self.history.setdefault(key, deque(maxlen=HISTORY))
-                hist.append((prev[0], new.version, patch))
-            self.docs[key] = (new.version, doc)
-            conns = by_key.get(key, ())
-            logs = [docs.log_frame(m, key, over, log_memo) for m in fresh] if conns else []
-            change = None
-            if key == docs.SPECTATOR and patch is not None:
-                change = viewer_frames.spectator_change(self.game_id, old, new, patch, logs)
-            for conn in conns:
-                if (
-                    change is not None
-                    and conn.key == key
-                    and conn.version == change.base
-                    and conn.status == change.status
-                ):
-                    conn.send(change.text)  # the same bytes for every spectator
-                    conn.version, conn.status = change.version, new.status
-                    continue
-                # (A spectator not holding the previous version gets frames of its own.)
-                frames = viewer_frames.change_frames(
-                    conn, key, doc, patch, logs, new, previous, moved_clock
-                )
-                if conn is mover:
-                    frames.append(ack)  # right behind its own patch
-                    mover = None
-                if frames:
-                    conn.send(frames_frame(frames))
-        if mover is not None:  # the mover's socket got no frame of this change: the ack alone
-            mover.send(ack)
+        self.documents.fan_out(self.conns, old, new, first)
 
     def _send_full(self, conn: Connection) -> None:
         snap = self.snap
         assert snap is not None
-        key = docs.key_for(snap, conn.viewer.user_id)
-        if snap.state is None:
-            conn.key = key
-            conn.send(viewer_frames.status_of(snap, conn))
-            return
-        cached = self.docs.get(key)
-        if cached is None or cached[0] != snap.version:
-            doc = docs.document(snap.state, key, snap.clock)
-            self.docs[key] = (snap.version, doc)
-        else:
-            doc = cached[1]
-        frames = [viewer_frames.state_of(snap, conn, key, doc)]
-        conn.status = snap.status  # the state frame says it: no separate status frame
-        turn = viewer_frames.your_turn_of(snap, conn)
-        if turn is not None:
-            frames.append(turn)
-        conn.send(frames_frame(frames))
+        self.documents.send_full(snap, conn)
 
     # --- chat (room_chat.py) -----------------------------------------------------------------
 
@@ -435,33 +361,12 @@ class Room:
             await self.host.publish(self.channel, self.presence.own(hello=True))
 
     async def _replay(self, message: Changed) -> bool:
-        """Another instance's move, replayed on the state this room holds; False if it cannot
-        be (the room is not exactly one version behind, or the message carries no move)."""
-        move, snap = message.move, self.snap
-        if move is None or snap is None or snap.state is None:
+        """Another instance's move, replayed on the state this room holds (move_replay.py);
+        False if it cannot be."""
+        committed = move_replay.replayed(self.game_id, message, self.snap)
+        if committed is None:
             return False
-        if message.version != snap.version + 1 or len(move.bots) != len(snap.seats):
-            return False
-        try:
-            new_state, events = rules.apply(snap.state, move.action, move.seat)
-        except Exception as exc:  # not expected (the engine is deterministic): read instead
-            log.warning("room %s: cannot replay move %s: %s", self.game_id, message.version, exc)
-            return False
-        committed = Committed(
-            self.game_id,
-            message.version,
-            move.seat,
-            new_state,
-            events,
-            "finished" if rules.is_over(new_state) else "live",
-            rules.to_act(new_state),
-            move.bots,
-            move.clock,
-            move.timeout,
-            move.action,
-            move.at,
-        )
-        self.host.store.cache_state(self.game_id, message.version, new_state)
+        self.host.store.cache_state(self.game_id, committed.version, committed.state)
         await self.advance(committed, "replay")
         return True
 

@@ -123,7 +123,7 @@ class WatchChannel:
         frames merge every instance's counts for a game watched here)."""
         hub = self.app.state.realtime
         rooms = list(hub.rooms.values())
-        delayed = getattr(hub, "delayed", None)
+        delayed = hub.delayed
         if delayed is not None:
             rooms += list(delayed.rooms.values())
         out: dict[int, int] = {}

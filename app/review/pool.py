@@ -9,14 +9,10 @@ retried. With 0 processes the parts run in the caller's thread (tests, tiny depl
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from app.infra.bot_pool import start_niced_worker
+from app.infra.bot_pool import WorkerProcesses
 
 from .game import GameRecord, ReviewSettings, analyse_moves
 
@@ -33,25 +29,14 @@ def timed_part(
 
 
 class AnalysisPool:
-    """`processes` niced workers shared by this process's analysis jobs (started on first use)."""
+    """`processes` niced workers shared by this process's analysis jobs (started on first use,
+    replaced when one dies: app/infra/bot_pool.py's `WorkerProcesses`, a set apart from the
+    bots', so an analysis never holds up a bot's turn)."""
 
     def __init__(self, processes: int, nice: int) -> None:
         self.processes = processes
         self.nice = nice
-        self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
-
-    def _executor(self) -> ProcessPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                # Spawned, not forked: the server process has threads a fork would copy.
-                self._pool = ProcessPoolExecutor(
-                    self.processes,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=start_niced_worker,
-                    initargs=(self.nice,),
-                )
-            return self._pool
+        self.workers = WorkerProcesses(max(0, processes), nice)
 
     def run_part(
         self, record: GameRecord, settings: ReviewSettings, start: int, stop: int
@@ -59,19 +44,8 @@ class AnalysisPool:
         """`timed_part` in a worker (or here, with 0 processes)."""
         if self.processes <= 0:
             return timed_part(record, settings, start, stop)
-        pool = self._executor()
-        try:
-            return pool.submit(timed_part, record, settings, start, stop).result()
-        except BrokenProcessPool:
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+        return self.workers.run(None, timed_part, record, settings, start, stop)
 
     def close(self) -> None:
         """Stop the workers (at shutdown)."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        self.workers.shutdown()

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Move
+from app.db.models.games import Game, Move
 from app.engine import GameOptions
 from app.i18n import t_
 from app.settings import Settings

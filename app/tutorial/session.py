@@ -18,7 +18,7 @@ from app.bots import hint
 from app.engine import listed_form, preview
 from app.engine.content import expansion_content
 from app.engine.events import LineText
-from app.engine.expansion import ancestral_placement
+from app.engine.expansion_cards import ancestral_placement
 from app.engine.explain import Reason, explain
 from app.engine.state import GameOptions, State
 from app.i18n import gettext, ngettext, t_, translate_outcome

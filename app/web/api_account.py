@@ -11,8 +11,9 @@ from app.services.accounts import account, users
 from app.shared.errors import ServiceError
 from app.shared.http import client_address, session_token
 from app.web.deps import DbDep, NotifierDep, SettingsDep, UserDep
+from app.web.errors import errors
 from app.web.inputs import NO_CONTROL_PATTERN
-from app.web.schemas import Body, Password, errors
+from app.web.schemas import Body, Password
 
 router = APIRouter(prefix="/api/me", tags=["account"])
 

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 
 from app.services.reviews.requests import QueueLimits, analysis_of, request_analysis
 from app.web.deps import DbDep, GameId, MaybeUserDep, SettingsDep, UserDep
-from app.web.schemas import errors
+from app.web.errors import errors
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 

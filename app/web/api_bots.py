@@ -10,8 +10,9 @@ from pydantic import Field
 from app.bots import LEVELS
 from app.services.tables import seats
 from app.web.deps import DbDep, GameId, NotifierDep, SeatNo, SettingsDep, UserDep
+from app.web.errors import errors
 from app.web.schemas import Body as BodyModel
-from app.web.schemas import GameOut, errors
+from app.web.schemas import GameOut
 
 router = APIRouter(prefix="/api/games", tags=["bots"])
 

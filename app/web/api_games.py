@@ -21,6 +21,7 @@ from app.web.deps import (
     SinceQuery,
     UserDep,
 )
+from app.web.errors import errors
 from app.web.schemas import (
     ActionIn,
     ActionOut,
@@ -29,7 +30,6 @@ from app.web.schemas import (
     GameOut,
     JoinIn,
     StateOut,
-    errors,
 )
 
 router = APIRouter(prefix="/api/games", tags=["games"])

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.services.play import hints
 from app.web.deps import DbDep, GameId, SettingsDep, UserDep
-from app.web.schemas import errors
+from app.web.errors import errors
 from app.web.throttle import count_use
 
 router = APIRouter(prefix="/api/games", tags=["games"])

@@ -21,7 +21,7 @@ from app.tutorial import examples, session
 from app.tutorial.lessons import LEARNER, LESSONS, N_, NAMES, STEPS, step_moves
 from app.tutorial.words import seat_names
 from app.web.deps import SettingsDep
-from app.web.schemas import errors
+from app.web.errors import errors
 
 router = APIRouter(prefix="/api/learn", tags=["learn"])
 

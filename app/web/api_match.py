@@ -21,7 +21,8 @@ from app.services.matching.rules import MatchRules
 from app.services.tables.caps import address_key
 from app.shared.http import client_address
 from app.web.deps import MAX_INT, DbDep, NotifierDep, SettingsDep, UserDep
-from app.web.schemas import Body, errors
+from app.web.errors import errors
+from app.web.schemas import Body
 
 router = APIRouter(prefix="/api/match", tags=["match"])
 

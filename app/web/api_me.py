@@ -7,7 +7,8 @@ from pydantic import BaseModel
 
 from app.services.accounts import home
 from app.web.deps import DbDep, UserDep
-from app.web.schemas import GameOut, errors
+from app.web.errors import errors
+from app.web.schemas import GameOut
 
 router = APIRouter(prefix="/api/me", tags=["lobby"])
 

@@ -13,7 +13,7 @@ from app.i18n import t_, translate_reason
 from app.services.play import previews
 from app.shared.errors import ServiceError
 from app.web.deps import DbDep, GameId, SettingsDep, UserDep
-from app.web.schemas import errors
+from app.web.errors import errors
 from app.web.throttle import count_use
 
 router = APIRouter(prefix="/api/games", tags=["games"])

@@ -18,7 +18,8 @@ from app.settings import Settings
 from app.shared.errors import ServiceError
 from app.shared.http import client_address
 from app.web.deps import MAX_INT, DbDep, SettingsDep, UserDep
-from app.web.schemas import Body, errors
+from app.web.errors import errors
+from app.web.schemas import Body
 from app.web.throttle import Limit, count_creation, count_use, make_storage, namespace_for
 
 router = APIRouter(tags=["push"])

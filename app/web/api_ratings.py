@@ -15,7 +15,7 @@ from app.services.ratings import results as ratings
 from app.services.tables.lobby import visible_game
 from app.shared.errors import ServiceError
 from app.web.deps import DbDep, GameId, MaybeUserDep, SettingsDep, UserDep
-from app.web.schemas import errors
+from app.web.errors import errors
 
 router = APIRouter(prefix="/api", tags=["ratings"])
 

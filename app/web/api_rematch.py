@@ -20,7 +20,7 @@ from app.web.deps import (
     SettingsDep,
     UserDep,
 )
-from app.web.schemas import errors
+from app.web.errors import errors
 
 router = APIRouter(prefix="/api/games", tags=["rematch"])
 

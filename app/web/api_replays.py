@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from app.services.watching import replays
 from app.web.deps import DbDep, GameId, MaybeUserDep
-from app.web.schemas import errors
+from app.web.errors import errors
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 

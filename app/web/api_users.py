@@ -20,17 +20,9 @@ from app.web.deps import (
     session_token,
     set_session_cookie,
 )
+from app.web.errors import errors
 from app.web.language import remember_account_language
-from app.web.schemas import (
-    CredentialsIn,
-    GameListOut,
-    GameOut,
-    GuestIn,
-    OkOut,
-    RegisterIn,
-    UserOut,
-    errors,
-)
+from app.web.schemas import CredentialsIn, GameListOut, GameOut, GuestIn, OkOut, RegisterIn, UserOut
 from app.web.throttle import Throttles
 
 router = APIRouter(prefix="/api", tags=["identity"])

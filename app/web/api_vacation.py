@@ -11,7 +11,8 @@ from pydantic import BaseModel, Field
 from app.services.tables import vacations
 from app.shared.clock import now_in
 from app.web.deps import DbDep, NotifierDep, SettingsDep, UserDep
-from app.web.schemas import Body, errors
+from app.web.errors import errors
+from app.web.schemas import Body
 
 router = APIRouter(prefix="/api/me", tags=["account"])
 

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query, Request
 from app.engine import MAX_PLAYERS, MIN_PLAYERS
 from app.services.watching import watch
 from app.web.deps import DbDep, SettingsDep
-from app.web.schemas import errors
+from app.web.errors import errors
 
 router = APIRouter(prefix="/api/watch", tags=["watch"])
 

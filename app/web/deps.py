@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Path, Query, Request, Response
 from sqlalchemy.orm import Session
 
-from app.db.models import User
+from app.db.models.accounts import User
 from app.db.session import read_session
 from app.logging_setup import bind_request
 from app.services.accounts import users

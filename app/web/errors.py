@@ -1,4 +1,5 @@
-"""Every error leaves as `{"error": {"code", "message"}}` with a status chosen by its code."""
+"""Every error leaves as `{"error": {"code", "message"}}` with a status chosen by its code; the
+shape as the OpenAPI schema states it (`ErrorOut`, `errors(...)` for a route's responses)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from sqlalchemy.exc import DataError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SATimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -265,3 +267,38 @@ def install(app: FastAPI) -> None:
         app.add_exception_handler(kind, _unavailable)
     app.add_exception_handler(DataError, _data_error)
     app.add_exception_handler(Exception, _unexpected)
+
+
+class ErrorDetail(BaseModel):
+    loc: list[str | int]
+    msg: str
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(examples=["stale_version"])
+    message: str
+    # Validation errors (422 invalid_request) only: what failed where.
+    details: list[ErrorDetail] | None = None
+
+
+class ErrorOut(BaseModel):
+    """The one error shape: `{"error": {"code", "message"[, "details"]}}`."""
+
+    error: ErrorBody
+
+
+_MEANING = {
+    401: "Not signed in, or wrong credentials",
+    403: "Refused: not allowed (not the host, not seated), or `bad_origin`",
+    404: "No such game, seat or invite (private games are 404 to strangers)",
+    409: "Not now: the game or session is not in a state that allows it",
+    413: "Request body over the limit",
+    422: "Invalid request: validation (`invalid_request`, with details) or a rule refused",
+    429: "Rate limit or cap reached; see Retry-After",
+    503: "The database is unavailable; see Retry-After",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses` for these error statuses, each with the error shape."""
+    return {s: {"model": ErrorOut, "description": _MEANING[s]} for s in statuses}

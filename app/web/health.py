@@ -14,8 +14,7 @@ from sqlalchemy import Engine, text
 
 from app.db.migrate import alembic_config
 from app.metrics import render
-from app.web.errors import error_response, retry_after
-from app.web.schemas import errors
+from app.web.errors import error_response, errors, retry_after
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["health"])

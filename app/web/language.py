@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import RedirectResponse
 from starlette.concurrency import run_in_threadpool
 
-from app.db.models import User
+from app.db.models.accounts import User
 from app.i18n import LANGUAGE_COOKIE, LANGUAGES
 from app.settings import Settings
 from app.shared.errors import ServiceError

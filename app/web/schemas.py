@@ -9,7 +9,8 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.db.models import Game, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
 from app.engine import MAX_PLAYERS, MIN_PLAYERS
 from app.services.accounts.users import (
     NAME_SCHEMA,
@@ -379,38 +380,3 @@ class ActionOut(BaseModel):
 
 class OkOut(BaseModel):
     ok: bool = True
-
-
-class ErrorDetail(BaseModel):
-    loc: list[str | int]
-    msg: str
-
-
-class ErrorBody(BaseModel):
-    code: str = Field(examples=["stale_version"])
-    message: str
-    # Validation errors (422 invalid_request) only: what failed where.
-    details: list[ErrorDetail] | None = None
-
-
-class ErrorOut(BaseModel):
-    """The one error shape: `{"error": {"code", "message"[, "details"]}}`."""
-
-    error: ErrorBody
-
-
-_MEANING = {
-    401: "Not signed in, or wrong credentials",
-    403: "Refused: not allowed (not the host, not seated), or `bad_origin`",
-    404: "No such game, seat or invite (private games are 404 to strangers)",
-    409: "Not now: the game or session is not in a state that allows it",
-    413: "Request body over the limit",
-    422: "Invalid request: validation (`invalid_request`, with details) or a rule refused",
-    429: "Rate limit or cap reached; see Retry-After",
-    503: "The database is unavailable; see Retry-After",
-}
-
-
-def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI `responses` for these error statuses, each with the error shape."""
-    return {s: {"model": ErrorOut, "description": _MEANING[s]} for s in statuses}

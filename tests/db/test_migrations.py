@@ -10,7 +10,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
 from app.db.migrate import MIGRATIONS, alembic_config, upgrade_to_head
-from app.db.models import Base
+from app.db.models.base import Base
 from app.db.session import make_engine
 
 TABLES = {"users", "sessions", "games", "seats", "moves", "alembic_version"}

@@ -23,7 +23,7 @@ NAMED = [
     ("rules-engine.md", "explain_unparsed(data, error)", "app.engine", "explain_unparsed"),
     ("client.md", "GET /api/games/{id}/explain", "app.web.api_previews", "explain_action"),
     ("client.md", "POST /api/games/{id}/hint", "app.web.api_hints", "game_hint"),
-    ("rules-engine.md", "expansion._take_back", "app.engine.expansion", "_take_back"),
+    ("rules-engine.md", "expansion_cards._take_back", "app.engine.expansion_cards", "_take_back"),
     ("rules-engine.md", "packed_legal(state, seat)", "app.engine", "packed_legal"),
     ("rules-engine.md", "pack_legal(actions)", "app.engine", "pack_legal"),
     ("rules-engine.md", "expand_legal(packed)", "app.engine", "expand_legal"),

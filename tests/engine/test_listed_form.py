@@ -9,7 +9,7 @@ import pytest
 
 from app.engine import apply, legal_actions, listed_form, state_to_json
 from app.engine.board import realm_of
-from app.engine.expansion import ancestral_placement
+from app.engine.expansion_cards import ancestral_placement
 from tests.engine.test_ancestral_head import ACROSS, _position
 
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from app.realtime.bus import RedisBus
 from app.realtime.hub import Hub
+from app.realtime.redis_bus import RedisBus
 from app.shared.notify import Notifier
 from tests.ops.private_services import PrivateRedis
 from tests.realtime.memory_store import MemoryStore

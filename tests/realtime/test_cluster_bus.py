@@ -20,7 +20,10 @@ import httpx
 import pytest
 
 from app.infra.redis_urls import cluster_nodes, is_cluster_url
-from app.realtime.bus import RECONNECTED, ClusterBus, RedisBus, channel_prefix, create_bus
+from app.realtime.bus import RECONNECTED
+from app.realtime.bus_url import channel_prefix, create_bus
+from app.realtime.cluster_bus import ClusterBus
+from app.realtime.redis_bus import RedisBus
 from app.settings import Settings
 from tests.ops.private_services import PrivateRedisCluster, private_redis_cluster, wait_until
 from tests.realtime.helpers import Server, WsClient, cookie_of, new_game, rest_doc

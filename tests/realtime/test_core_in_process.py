@@ -12,6 +12,7 @@ import json
 import random
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import jsonpatch
@@ -348,6 +349,25 @@ async def test_another_instance_replays_the_move_without_reading_the_game(
     assert log["seq"] == 1 and log["at"] and log["text"]
     assert store.calls.count("load_game") == loads, "replayed from the bus message"
     assert "cache_state" in store.calls
+
+
+async def test_a_table_not_started_tells_its_sockets_when_its_status_changes(
+    hubs: list[Hub], store: MemoryStore
+) -> None:
+    """Before the game starts the room holds no state: a reload that finds the table changed
+    (cancelled, say) sends each socket the new status, and the room stays current."""
+    game = store.games[GAME]
+    game.snap = replace(game.snap, status="open", state=None, to_act=None)
+    fake = FakeSocket()
+    conn = Connection(fake, store.authorise(GAME, "t10", None))
+    room = await hubs[0].registry.join(GAME, conn)
+    assert room is not None
+    await until(lambda: bool(fake.of("status")), "the table's status")
+    assert fake.of("status")[-1]["status"] == "open"
+    game.snap = replace(game.snap, status="cancelled")
+    await room.refresh_safely()
+    assert not room.stale, "the reload failed"
+    await until(lambda: fake.of("status")[-1]["status"] == "cancelled", "the new status")
 
 
 async def test_a_move_made_elsewhere_in_the_process_reaches_local_sockets_before_the_bus(

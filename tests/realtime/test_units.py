@@ -14,7 +14,8 @@ import pytest
 
 import app.engine as rules
 from app.engine import expand_legal
-from app.realtime.bus import MemoryBus, channel_prefix, create_bus
+from app.realtime.bus import MemoryBus
+from app.realtime.bus_url import channel_prefix, create_bus
 from app.realtime.connection import Connection, SocketLimits, TokenBucket
 from app.realtime.documents import SPECTATOR, LogMemo, ViewerKey, document, log_frame
 from app.realtime.protocol import (
@@ -390,7 +391,8 @@ async def test_bus_delivers_in_order_to_every_subscriber_of_a_channel(bus_url_pa
 async def test_redis_bus_reconnects_and_warns_subscribers(redis_url: str) -> None:
     import redis.asyncio as redis
 
-    from app.realtime.bus import RECONNECTED, RedisBus
+    from app.realtime.bus import RECONNECTED
+    from app.realtime.redis_bus import RedisBus
 
     name = f"sd-test-{uuid.uuid4().hex[:8]}"
     bus = RedisBus(redis_url, client_name=name)
@@ -416,7 +418,8 @@ async def test_redis_bus_reconnects_and_warns_subscribers(redis_url: str) -> Non
 async def test_redis_bus_tells_channels_whose_messages_it_lost_once_publishing_works(
     redis_url: str,
 ) -> None:
-    from app.realtime.bus import RECONNECTED, RedisBus
+    from app.realtime.bus import RECONNECTED
+    from app.realtime.redis_bus import RedisBus
 
     sender, listener = RedisBus(redis_url), RedisBus(redis_url)
     await sender.connect()

@@ -32,7 +32,7 @@ def greedy_game(players: int = 2, seed: int = 5, expansion: bool = False) -> Gam
 def play_to_the_end(db: Any, game_id: int, stop_before: int | None = None) -> None:
     """Play a started game's seats with greedy bots through the service (its version checks),
     to the end or until `stop_before` moves are in."""
-    from app.db.models import Game
+    from app.db.models.games import Game
     from app.services.play.games import load_state
     from tests.moves import play_seat
 

@@ -10,7 +10,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
-from app.db.models import Game, Job
+from app.db.models.games import Game
+from app.db.models.jobs import Job
 from app.main import create_app
 from app.review import analyse_game
 from app.review.source import record_from_db, review_settings

@@ -12,7 +12,11 @@ import pytest
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, GameAnalysis, Job, User, utcnow
+from app.db.models.accounts import User
+from app.db.models.base import utcnow
+from app.db.models.games import Game
+from app.db.models.jobs import Job
+from app.db.models.reviews import GameAnalysis
 from app.db.session import make_sessionmaker
 from app.infra import jobs
 from app.review import analyse_game

@@ -10,7 +10,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app.cli import main
-from app.db.models import Game, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
 from app.review import ReviewSettings, analyse_game
 from app.review.source import records_from_lines
 

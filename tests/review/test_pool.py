@@ -18,8 +18,9 @@ FAST = ReviewSettings(rounds=1)
 
 
 def _workers(pool: AnalysisPool) -> list[int]:
-    assert pool._pool is not None
-    return list(pool._pool._processes)  # type: ignore[attr-defined]
+    processes = pool.workers._pool
+    assert processes is not None
+    return list(processes._processes)  # type: ignore[attr-defined]
 
 
 @pytest.mark.timeout(240)

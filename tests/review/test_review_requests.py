@@ -4,14 +4,15 @@ games that are not over or not there (R-60), and rated games' automatic reviews.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from sqlalchemy import Engine, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, Job, User
-from app.db.session import make_sessionmaker
+from app.db.models.accounts import User
+from app.db.models.games import Game
+from app.db.models.jobs import Job
 from app.infra import jobs
 from app.services.accounts import users
 from app.services.reviews import analysis
@@ -24,26 +25,13 @@ from app.services.reviews.requests import (
 from app.services.tables import lobby
 from app.shared.clock import FakeClock
 from app.shared.errors import ServiceError
+from tests.services.clocked import clock, sessions
 
 from .conftest import play_to_the_end
 
+__all__ = ["clock", "sessions"]  # fixtures: the sessions on the test's FakeClock
+
 LIMITS = QueueLimits(queue_max=3, per_user=2, watch_s=30.0, expected_s=60.0)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def sessions(engine: Engine, clock: FakeClock) -> sessionmaker[Session]:
-    return make_sessionmaker(engine, clock=clock)
-
-
-@pytest.fixture
-def db(sessions: sessionmaker[Session]) -> Iterator[Session]:
-    with sessions() as session:
-        yield session
 
 
 @pytest.fixture

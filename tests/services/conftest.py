@@ -9,7 +9,8 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.migrate import upgrade_to_head
-from app.db.models import Game, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
 from app.db.session import make_engine, make_sessionmaker
 from app.services.accounts import users
 from app.services.tables import lobby

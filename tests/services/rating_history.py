@@ -13,7 +13,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
 from app.engine.scoring import winners
 from app.services.ratings import results as ratings
 

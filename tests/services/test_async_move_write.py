@@ -19,7 +19,9 @@ import app.engine as rules
 from app.context import road_for
 from app.db.errors import is_unavailable
 from app.db.migrate import upgrade_to_head
-from app.db.models import Game, Move, Seat, User, utcnow
+from app.db.models.accounts import User
+from app.db.models.base import utcnow
+from app.db.models.games import Game, Move, Seat
 from app.db.session import make_engine
 from app.infra import move_write
 from app.infra.async_move_write import AsyncMoveWriter

@@ -18,7 +18,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.context import road_for
-from app.db.models import Game, Seat, User, utcnow
+from app.db.models.accounts import User
+from app.db.models.base import utcnow
+from app.db.models.games import Game, Seat
 from app.infra import bot_pool
 from app.infra.bot_pool import DecisionPool
 from app.services.botseats.runner import BotRunner

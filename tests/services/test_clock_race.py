@@ -19,7 +19,8 @@ from sqlalchemy import Engine, func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
-from app.db.models import Game, Move, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Move
 from app.services.play import games
 from app.services.play.deadlines import Timeout, claim_timeout
 from app.services.tables import lobby

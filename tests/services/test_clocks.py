@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.context import road_for
-from app.db.models import Game, Move, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Move
 from app.services.botseats.runner import BotRunner
 from app.services.play import games
 from app.services.play.deadlines import DeadlineSweeper, claim_timeout

@@ -7,7 +7,8 @@ from types import SimpleNamespace
 
 from sqlalchemy.orm import Session
 
-from app.db.models import OutboxEmail, User
+from app.db.models.accounts import User
+from app.db.models.notices import OutboxEmail
 from app.services.notices.compose import compose
 
 SETTINGS = SimpleNamespace(

@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
-from app.db.models import Game, Move, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Move, Seat
 from app.services.play import games
 from app.services.tables import lobby
 from app.shared.errors import ServiceError

@@ -10,7 +10,8 @@ import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Job, utcnow
+from app.db.models.base import utcnow
+from app.db.models.jobs import Job
 from app.infra import jobs
 
 

@@ -13,7 +13,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.context import road_for
-from app.db.models import Game, Move, Seat, User, utcnow
+from app.db.models.accounts import User
+from app.db.models.base import utcnow
+from app.db.models.games import Game, Move, Seat
 from app.realtime import documents as docs
 from app.services.live.store import SqlLiveStore
 from app.services.play import games

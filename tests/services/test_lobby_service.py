@@ -9,7 +9,9 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import AuthSession, Seat, User, utcnow
+from app.db.models.accounts import AuthSession, User
+from app.db.models.base import utcnow
+from app.db.models.games import Seat
 from app.services.accounts import users
 from app.services.tables import lobby
 from app.shared.errors import ServiceError

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from sqlalchemy.orm import Session
 
-from app.db.models import User
+from app.db.models.accounts import User
 from app.services.accounts import users
 from app.services.tables import chat, lobby, lookalikes
 from app.shared.errors import ServiceError

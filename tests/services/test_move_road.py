@@ -14,7 +14,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.context import finish_effects, road_for
-from app.db.models import Game, Job, Move, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Move, Seat
+from app.db.models.jobs import Job
 from app.services.botseats.runner import BotRunner
 from app.services.play import games
 from app.services.play import road as road_module

@@ -14,7 +14,10 @@ from sqlalchemy.orm import Session, sessionmaker
 import app.engine as rules
 from app.context import road_for
 from app.db.errors import is_unavailable
-from app.db.models import Game, Move, OutboxEmail, Seat, User, utcnow
+from app.db.models.accounts import User
+from app.db.models.base import utcnow
+from app.db.models.games import Game, Move, Seat
+from app.db.models.notices import OutboxEmail
 from app.db.session import make_engine
 from app.infra import move_write
 from app.services.play import games

@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import GameResult, Rating, User
+from app.db.models.accounts import User
+from app.db.models.ratings import GameResult, Rating
 from app.services.ratings import profiles
 from app.settings import Settings
 from app.shared.errors import ServiceError

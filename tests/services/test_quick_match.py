@@ -5,15 +5,16 @@ the caps, and the quit counter's longer wait."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, GameResult, PoolEntry, Seat, User
-from app.db.session import make_sessionmaker
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
+from app.db.models.matching import PoolEntry
+from app.db.models.ratings import GameResult
 from app.services.accounts import users
 from app.services.matching import pools
 from app.services.matching.choice import ANY, Choice, Waiter, pick
@@ -22,7 +23,10 @@ from app.services.matching.rules import MatchRules
 from app.services.tables import lobby
 from app.shared.clock import FakeClock
 from app.shared.errors import ServiceError
+from tests.services.clocked import clock, sessions
 from tests.services.races import in_threads
+
+__all__ = ["clock", "sessions"]  # fixtures: the sessions on the test's FakeClock
 
 RULES = MatchRules(
     entry_seconds=30,
@@ -38,23 +42,6 @@ RULES = MatchRules(
 )
 THREE = Choice(3, False, "live", False)
 TWO = Choice(2, False, "live", False)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def sessions(engine: Engine, clock: FakeClock) -> sessionmaker[Session]:
-    """The app's session factory on the test's FakeClock."""
-    return make_sessionmaker(engine, clock=clock)
-
-
-@pytest.fixture
-def db(sessions: sessionmaker[Session]) -> Iterator[Session]:
-    with sessions() as session:
-        yield session
 
 
 def _guests(db: Session, count: int, prefix: str = "G") -> list[User]:

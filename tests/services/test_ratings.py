@@ -12,7 +12,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
-from app.db.models import Game, GameResult, Job, Rating, User, utcnow
+from app.db.models.accounts import User
+from app.db.models.base import utcnow
+from app.db.models.games import Game
+from app.db.models.jobs import Job
+from app.db.models.ratings import GameResult, Rating
 from app.infra import jobs
 from app.services.play import games
 from app.services.ratings import results as ratings

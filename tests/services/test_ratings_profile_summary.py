@@ -18,7 +18,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.migrate import alembic_config
-from app.db.models import Game, GameResult, ProfileSummary, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
+from app.db.models.ratings import GameResult, ProfileSummary
 from app.infra import jobs
 from app.services.ratings import profiles
 from app.services.ratings import results as ratings

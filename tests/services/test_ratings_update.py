@@ -7,7 +7,8 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import GameResult, Rating, User
+from app.db.models.accounts import User
+from app.db.models.ratings import GameResult, Rating
 from app.services.ratings import results as ratings
 from tests.services.rating_history import seed_history
 from tests.services.test_ratings import _play, _rated_game

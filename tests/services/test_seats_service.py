@@ -8,7 +8,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
 from app.services.play import games
 from app.services.tables import lobby, seats
 from app.shared.errors import ServiceError

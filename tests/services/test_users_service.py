@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import AuthSession, Game, User
+from app.db.models.accounts import AuthSession, User
+from app.db.models.games import Game
 from app.services.accounts import users
 from app.services.tables import lobby
 from tests.services.races import in_threads

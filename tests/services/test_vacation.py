@@ -16,7 +16,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
 from app.context import road_for
-from app.db.models import Game, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
 from app.db.session import make_sessionmaker
 from app.services.accounts import users
 from app.services.botseats.runner import BotRunner

@@ -25,7 +25,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.db.models import Job, OutboxEmail, PushSubscription, User
+from app.db.models.accounts import User
+from app.db.models.jobs import Job
+from app.db.models.notices import OutboxEmail, PushSubscription
 from app.main import create_app
 from app.settings import Settings
 from app.shared.clock import FakeClock

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from fastapi.testclient import TestClient
 
-from app.db.models import ChatMessage
+from app.db.models.games import ChatMessage
 from app.services.tables import chat
 
 

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.db.models import Game
+from app.db.models.games import Game
 from app.main import create_app
 from app.settings import Settings
 from app.shared.clock import FakeClock

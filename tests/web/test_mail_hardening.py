@@ -17,7 +17,7 @@ from aiosmtpd.controller import Controller
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.db.models import OutboxEmail
+from app.db.models.notices import OutboxEmail
 from app.main import create_app
 from app.services.accounts.account import EMAIL_MAX, LOCAL_PART_MAX, clean_email
 from app.settings import Settings

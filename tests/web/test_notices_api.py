@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.db.models import OutboxEmail
+from app.db.models.notices import OutboxEmail
 from app.main import create_app
 from app.services.accounts import tokens
 from app.services.notices.mailer import parse_smtp_url, send_message
@@ -332,7 +332,8 @@ def test_finished_emails_are_pruned_after_the_retention_and_pending_ones_kept(
     MAIL_KEEP_DAYS are deleted, a bounded batch per pass; pending and recent rows stay."""
     from datetime import timedelta
 
-    from app.db.models import User, utcnow
+    from app.db.models.accounts import User
+    from app.db.models.base import utcnow
     from app.services.notices.mailer import MailSender
 
     settings = make_settings(database_url, mail_keep_days=7, mail_prune_batch=2)

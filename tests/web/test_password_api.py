@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from app.db.models import User
+from app.db.models.accounts import User
 from app.main import create_app
 from app.services.accounts import users
 from app.settings import Settings

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.db.models import OutboxEmail, PushSubscription
+from app.db.models.notices import OutboxEmail, PushSubscription
 from app.main import create_app
 from app.services.notices import devices
 from app.settings import Settings

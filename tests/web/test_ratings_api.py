@@ -259,7 +259,7 @@ def test_the_end_of_a_game_wakes_the_job_runner(
     """The runner polls once an hour here: the results still come at once, woken by the end."""
     from sqlalchemy import func, select
 
-    from app.db.models import GameResult
+    from app.db.models.ratings import GameResult
     from app.main import create_app
 
     application = create_app(make_settings(database_url, jobs_poll_seconds=3600.0))

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import event, select
 
-from app.db.models import User
+from app.db.models.accounts import User
 from app.db.session import read_session
 
 Factory = Callable[..., TestClient]

@@ -8,7 +8,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from app.db.models import Game, utcnow
+from app.db.models.base import utcnow
+from app.db.models.games import Game
 from tests.web.test_full_game_api import play_to_the_end
 
 Factory = Callable[..., TestClient]

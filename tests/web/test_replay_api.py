@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game
+from app.db.models.games import Game
 
 Factory = Callable[..., TestClient]
 Start = Callable[..., tuple[int, list[TestClient]]]

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from app.db.models import AuthSession, User
+from app.db.models.accounts import AuthSession, User
 from app.services.accounts import users
 
 # SQLite alone: nothing checked here differs by dialect (docs/testing.md, Postgres).

@@ -166,7 +166,7 @@ def test_a_move_delay_holds_back_state_log_and_summary(
     # The view a delayed spectator gets is the engine's view of that earlier position.
     from sqlalchemy import select
 
-    from app.db.models import Move
+    from app.db.models.games import Move
 
     with app.state.sessionmaker() as db:
         row = lobby.get_game(db, game["id"])
@@ -194,7 +194,8 @@ def test_a_seconds_delay_shows_nothing_newer_than_that(
 
     from sqlalchemy import update
 
-    from app.db.models import Move, utcnow
+    from app.db.models.base import utcnow
+    from app.db.models.games import Move
 
     with app.state.sessionmaker() as db:
         db.execute(

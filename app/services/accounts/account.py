@@ -18,7 +18,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.locks import serialise
-from app.db.models import OutboxEmail, User
+from app.db.models.accounts import User
+from app.db.models.notices import OutboxEmail
 from app.i18n import t_
 from app.services.accounts import tokens
 from app.services.tables.caps import refuse_at

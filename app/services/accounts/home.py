@@ -7,7 +7,8 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Move, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Move, Seat
 from app.services.tables import lobby
 
 

@@ -14,7 +14,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import AuthSession, Game, Seat, User
+from app.db.models.accounts import AuthSession, User
+from app.db.models.games import Game, Seat
 from app.i18n import t_
 from app.services.tables import lookalikes
 from app.shared.clock import now_in

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 import app.engine as rules
-from app.db.models import Game, Move, Seat
+from app.db.models.games import Game, Move, Seat
 from app.i18n import t_
 from app.services.live.store import MAX_LOG_MOVES
 from app.services.watching.spectator_delay import policy_of, spectator_version_of, state_at

@@ -16,7 +16,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 import app.engine as rules
-from app.db.models import AuthSession, Game, Move, Seat, User
+from app.db.models.accounts import AuthSession, User
+from app.db.models.games import Game, Move, Seat
 from app.db.session import read_session
 from app.i18n import t_
 from app.services.accounts import users

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import GameResult
+from app.db.models.ratings import GameResult
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,10 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from app.db.locks import serialise
-from app.db.models import Game, PoolEntry, Rating, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
+from app.db.models.matching import PoolEntry
+from app.db.models.ratings import Rating
 from app.i18n import t_
 from app.services.matching.choice import ANY, Choice, Waiter, pick
 from app.services.matching.penalties import delay_for

@@ -16,7 +16,9 @@ from urllib.parse import quote
 
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, OutboxEmail, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
+from app.db.models.notices import OutboxEmail
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, t_, translate, use_language
 from app.i18n.formats import format_moment
 from app.services.accounts.tokens import unsubscribe_token, verify_token

@@ -25,7 +25,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import PushSubscription
+from app.db.models.notices import PushSubscription
 from app.i18n import t_
 from app.shared.clock import now_in
 from app.shared.errors import ServiceError

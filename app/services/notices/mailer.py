@@ -29,12 +29,14 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import or_, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import OutboxEmail
+from app.db.models.notices import OutboxEmail
+from app.infra.loop_task import LoopTask
 from app.infra.turn_notices import still_due
 from app.services.notices.compose import compose
+from app.services.notices.outbox import claim_due, delete_oldest
 from app.shared.clock import clock_in, now_in
 
 log = logging.getLogger(__name__)
@@ -106,7 +108,7 @@ class MailStats:
     failed: int = 0
 
 
-class MailSender:
+class MailSender(LoopTask):
     """Sends due outbox rows; one per instance; start/stop with the app's lifespan."""
 
     def __init__(self, sessions: sessionmaker[Session], settings: Any) -> None:
@@ -115,7 +117,6 @@ class MailSender:
         self.smtp = parse_smtp_url(settings.smtp_url) if settings.smtp_url else None
         self.secret = settings.resolved_secret_key()
         self.stats = MailStats()
-        self._task: asyncio.Task[None] | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake = asyncio.Event()
@@ -135,17 +136,13 @@ class MailSender:
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="mail")
         self._wake = asyncio.Event()
         self._loop = asyncio.get_running_loop()
-        self._task = self._loop.create_task(self._run())
+        await super().start()
         log.info("sending email through %r", self.smtp)
 
     async def stop(self) -> None:
         """Stop sending (at app shutdown); a send in flight finishes on its own thread."""
-        task, self._task = self._task, None
         self._loop = None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await super().stop()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
@@ -192,54 +189,31 @@ class MailSender:
         s = self.settings
         cutoff = now - timedelta(days=s.mail_keep_days)
         with self.sessions() as db:
-            old = (
-                select(OutboxEmail.id)
-                .where(OutboxEmail.status != "pending", OutboxEmail.created_at < cutoff)
-                .order_by(OutboxEmail.id)
-                .limit(s.mail_prune_batch)
-                .scalar_subquery()
-            )
-            result = db.execute(
-                delete(OutboxEmail)
-                .where(OutboxEmail.id.in_(old))
-                .execution_options(synchronize_session=False)
+            gone = delete_oldest(
+                db,
+                OutboxEmail,
+                [OutboxEmail.status != "pending", OutboxEmail.created_at < cutoff],
+                s.mail_prune_batch,
             )
             db.commit()
-            return int(result.rowcount or 0)
+            return gone
 
     def _claim(self, now: datetime) -> list[int]:
         s = self.settings
         lease = now + timedelta(seconds=3 * s.smtp_timeout_seconds + 30)
         notice_ready = now - timedelta(seconds=s.notice_delay_seconds)
         with self.sessions() as db:
-            query = (
-                select(OutboxEmail.id)
-                .where(
-                    OutboxEmail.status == "pending",
+            claimed = claim_due(
+                db,
+                [
                     OutboxEmail.channel == "email",  # push notices go by the job queue
                     OutboxEmail.next_try_at <= now,
                     or_(OutboxEmail.kind != "turn", OutboxEmail.created_at <= notice_ready),
-                )
-                .order_by(OutboxEmail.next_try_at, OutboxEmail.id)
-                .limit(s.mail_batch)
+                ],
+                s.mail_batch,
+                {"attempts": OutboxEmail.attempts + 1, "next_try_at": lease},
+                still=[OutboxEmail.next_try_at <= now],
             )
-            if db.get_bind().dialect.name == "postgresql":
-                query = query.with_for_update(skip_locked=True)
-            claimed = []
-            for email_id in list(db.scalars(query)):
-                # A compare-and-set: on SQLite the write lock serialises it; exactly one wins.
-                result = db.execute(
-                    update(OutboxEmail)
-                    .where(
-                        OutboxEmail.id == email_id,
-                        OutboxEmail.status == "pending",
-                        OutboxEmail.next_try_at <= now,
-                    )
-                    .values(attempts=OutboxEmail.attempts + 1, next_try_at=lease)
-                    .execution_options(synchronize_session=False)
-                )
-                if result.rowcount == 1:
-                    claimed.append(email_id)
             db.commit()
             return claimed
 

@@ -20,7 +20,6 @@ title and line in the player's language; never a card, a hand or anything of the
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -30,14 +29,19 @@ from typing import Any
 
 import requests
 from pywebpush import WebPushException, webpush
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, Job, OutboxEmail, PushSubscription, User
+from app.db.models.accounts import User
+from app.db.models.games import Game
+from app.db.models.jobs import Job
+from app.db.models.notices import OutboxEmail, PushSubscription
 from app.i18n import DEFAULT_LANGUAGE, LANGUAGES, t_, translate, use_language
 from app.infra import jobs
+from app.infra.loop_task import LoopTask
 from app.infra.turn_notices import still_due, wants_notices
 from app.services.notices.devices import Subscription, check_endpoint, devices_of
+from app.services.notices.outbox import claim_due, delete_oldest
 from app.services.notices.vapid import VapidKeys, vapid_keys
 from app.services.tables.names import names_key, seat_name
 from app.shared.clock import clock_in, now_in
@@ -192,7 +196,7 @@ def _to_email(db: Session, outbox_id: int, why: str) -> None:
         row.status, row.last_error = "failed", f"push: {why}"[:500]
 
 
-class PushRelay:
+class PushRelay(LoopTask):
     """Hands due push notices to the job queue; one per instance, with the app's lifespan."""
 
     def __init__(
@@ -201,21 +205,7 @@ class PushRelay:
         self.sessions = sessions
         self.settings = settings
         self.wake_jobs = wake_jobs
-        self._task: asyncio.Task[None] | None = None
         self._next_prune: datetime | None = None
-
-    async def start(self) -> None:
-        """Begin relaying (at app startup)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop (at app shutdown)."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -233,36 +223,25 @@ class PushRelay:
         now = now or clock_in(self.sessions).now()
         ready = now - timedelta(seconds=s.notice_delay_seconds)
         with self.sessions() as db:
-            query = (
-                select(OutboxEmail.id)
-                .where(
-                    OutboxEmail.status == "pending",
+            claimed = claim_due(
+                db,
+                [
                     OutboxEmail.channel == "push",
                     OutboxEmail.next_try_at <= now,
                     OutboxEmail.created_at <= ready,
-                )
-                .order_by(OutboxEmail.next_try_at, OutboxEmail.id)
-                .limit(s.mail_batch)
+                ],
+                s.mail_batch,
+                {"status": "pushing", "attempts": OutboxEmail.attempts + 1},
             )
-            if db.get_bind().dialect.name == "postgresql":
-                query = query.with_for_update(skip_locked=True)
-            relayed = 0
-            for outbox_id in list(db.scalars(query)):
-                claimed = db.execute(
-                    update(OutboxEmail)
-                    .where(OutboxEmail.id == outbox_id, OutboxEmail.status == "pending")
-                    .values(status="pushing", attempts=OutboxEmail.attempts + 1)
-                    .execution_options(synchronize_session=False)
+            for outbox_id in claimed:
+                jobs.enqueue(
+                    db,
+                    KIND,
+                    str(outbox_id),
+                    {"outbox": outbox_id},
+                    max_attempts=s.push_max_attempts,
                 )
-                if claimed.rowcount == 1:
-                    jobs.enqueue(
-                        db,
-                        KIND,
-                        str(outbox_id),
-                        {"outbox": outbox_id},
-                        max_attempts=s.push_max_attempts,
-                    )
-                    relayed += 1
+            relayed = len(claimed)
             db.commit()
         # Pruning scans finished rows: every few minutes is plenty, not every pass.
         if self._next_prune is None or now >= self._next_prune:
@@ -278,35 +257,21 @@ class PushRelay:
         s = self.settings
         cutoff = now - timedelta(days=s.mail_keep_days)
         with self.sessions() as db:
-            notices = (
-                select(OutboxEmail.id)
-                .where(
+            gone = delete_oldest(
+                db,
+                OutboxEmail,
+                [
                     OutboxEmail.channel == "push",
                     OutboxEmail.status.in_(("sent", "skipped", "failed")),
                     OutboxEmail.created_at < cutoff,
-                )
-                .order_by(OutboxEmail.id)
-                .limit(s.mail_prune_batch)
-                .scalar_subquery()
+                ],
+                s.mail_prune_batch,
             )
-            done = (
-                select(Job.id)
-                .where(
-                    Job.kind == KIND,
-                    Job.status.in_(("done", "failed")),
-                    Job.updated_at < cutoff,
-                )
-                .order_by(Job.id)
-                .limit(s.mail_prune_batch)
-                .scalar_subquery()
+            gone_jobs = delete_oldest(
+                db,
+                Job,
+                [Job.kind == KIND, Job.status.in_(("done", "failed")), Job.updated_at < cutoff],
+                s.mail_prune_batch,
             )
-            gone = db.execute(
-                delete(OutboxEmail)
-                .where(OutboxEmail.id.in_(notices))
-                .execution_options(synchronize_session=False)
-            ).rowcount
-            gone_jobs = db.execute(
-                delete(Job).where(Job.id.in_(done)).execution_options(synchronize_session=False)
-            ).rowcount
             db.commit()
-            return int(gone or 0) + int(gone_jobs or 0)
+            return gone + gone_jobs

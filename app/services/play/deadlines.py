@@ -27,7 +27,6 @@ the game until the next pass, when the move has moved the clock on.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import copy
 import logging
 from dataclasses import dataclass
@@ -38,7 +37,8 @@ from anyio import to_thread
 from sqlalchemy import and_, select, true, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import Game, Seat
+from app.db.models.games import Game, Seat
+from app.infra.loop_task import LoopTask
 from app.services.tables import clocks
 from app.shared.clock import clock_in
 from app.shared.notify import Notifier, notify
@@ -132,8 +132,9 @@ def claim_timeout(
     return timeout
 
 
-class DeadlineSweeper:
-    """Sweeps for timed-out turns every `every_s` seconds; start/stop with the app's lifespan."""
+class DeadlineSweeper(LoopTask):
+    """Sweeps for timed-out turns every `every_s` seconds; start/stop with the app's lifespan (a
+    claim in flight at the stop completes or rolls back)."""
 
     def __init__(
         self,
@@ -150,20 +151,6 @@ class DeadlineSweeper:
         self.bot_level = bot_level
         self.timeouts_to_bot = timeouts_to_bot
         self.claimed: list[Timeout] = []  # this instance's claims (logs and tests)
-        self._task: asyncio.Task[None] | None = None
-
-    async def start(self) -> None:
-        """Begin sweeping (at app startup)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop sweeping (at app shutdown); a claim in flight completes or rolls back."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
 
     async def _run(self) -> None:
         while True:

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game, Move
+from app.db.models.games import Game, Move
 from app.i18n import t_
 from app.services.tables import clocks
 from app.services.tables.lobby import seat_of, visible_game

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game
+from app.db.models.games import Game
 from app.engine import preview
 from app.i18n import t_, translate_outcome
 from app.services.play.games import check_playable, load_state

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
-from app.db.models import Game
+from app.db.models.games import Game
 from app.i18n import t_
 from app.infra import move_write
 from app.infra import turn_notices as notices

@@ -7,7 +7,8 @@ from __future__ import annotations
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, GameResult
+from app.db.models.games import Game
+from app.db.models.ratings import GameResult
 
 
 def finished_and_left(db: Session, user_id: int) -> dict[str, int]:

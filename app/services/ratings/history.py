@@ -8,7 +8,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, GameResult, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
+from app.db.models.ratings import GameResult
 from app.services.ratings import model as rm
 from app.services.ratings.game_lines import RESULT_COLUMNS, game_line, names_of
 

@@ -7,10 +7,11 @@ from typing import Any
 from sqlalchemy import Float, Integer, bindparam, func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Rating, User
+from app.db.models.accounts import User
+from app.db.models.ratings import Rating
 from app.i18n import t_
 from app.services.ratings import model as rm
-from app.services.ratings.profiles import read_rows
+from app.services.ratings.profile_queries import read_rows
 from app.shared.errors import ServiceError
 
 # A leaderboard page, built once: the count of ranked ratings, the page, and how many are

@@ -26,7 +26,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, GameResult, Rating, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
+from app.db.models.ratings import GameResult, Rating
 from app.i18n import t_
 from app.infra import jobs
 from app.services.ratings import model as rm

@@ -22,7 +22,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, aliased
 
-from app.db.models import Game, GameResult, ProfileSummary
+from app.db.models.games import Game
+from app.db.models.ratings import GameResult, ProfileSummary
 
 CATEGORIES = ("gold", "ships", "missions", "most_missions", "realms", "tails")
 KEY = ("user_id", "variant", "players")

@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import delete
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.models import GameAnalysis
+from app.db.models.reviews import GameAnalysis
 from app.infra import jobs
 from app.review import FORMAT
 from app.review.game import assemble, check_finished

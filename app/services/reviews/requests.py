@@ -27,7 +27,9 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, GameAnalysis, Job
+from app.db.models.games import Game
+from app.db.models.jobs import Job
+from app.db.models.reviews import GameAnalysis
 from app.i18n import t_
 from app.services.reviews.analysis import KIND, enqueue, job_key
 from app.services.tables.lobby import visible_game

@@ -17,7 +17,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.locks import serialise
-from app.db.models import Game, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
 from app.shared.errors import ServiceError
 
 # Retry-After for the caps: a hint to look again later, not a window that resets.

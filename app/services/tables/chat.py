@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.db.models import ChatMessage
+from app.db.models.games import ChatMessage
 from app.i18n import t_
 from app.services.tables import lookalikes
 from app.shared.errors import ServiceError

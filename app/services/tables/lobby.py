@@ -10,7 +10,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 import app.engine as rules
-from app.db.models import Game, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
 from app.i18n import t_
 from app.infra import turn_notices as notices
 from app.services.tables import caps, clocks, lookalikes, vacations

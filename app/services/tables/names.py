@@ -28,7 +28,7 @@ BOT_NAMES = (
 
 
 def names_key(game: Any) -> int:
-    """What a game's bot names are derived from (app.db.models.Game): see the module doc."""
+    """What a game's bot names are derived from (app.db.models.games.Game): see the module doc."""
     return game.bot_names_of or game.id
 
 
@@ -48,6 +48,6 @@ def display_seat_name(key: int, seat: int, owner: str | None, bot_level: str | N
 
 
 def seat_name(key: int, seat: Any) -> str:
-    """How a seat row (app.db.models.Seat) is called (`key`: its game's `names_key`)."""
+    """How a seat row (app.db.models.games.Seat) is called (`key`: its game's `names_key`)."""
     owner = seat.user.display_name if seat.user is not None else None
     return display_seat_name(key, seat.seat, owner, seat.bot_level)

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Seat
+from app.db.models.games import Game, Seat
 from app.shared.clock import now_in
 
 log = logging.getLogger(__name__)

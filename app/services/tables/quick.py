@@ -13,7 +13,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
 from app.services.tables import clocks, lobby
 from app.shared.clock import now_in
 from app.shared.errors import ServiceError

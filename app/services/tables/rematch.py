@@ -18,7 +18,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.db.models import Game, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
 from app.i18n import t_
 from app.services.tables import caps, clocks, lobby
 from app.services.tables.lobby import get_game, lock_open_game, seat_of, visible_game

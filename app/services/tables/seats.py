@@ -15,7 +15,8 @@ from sqlalchemy import and_, exists, select, update
 from sqlalchemy.orm import Session
 
 from app.bots import LEVELS
-from app.db.models import Game, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
 from app.i18n import t_
 from app.services.tables import lobby
 from app.services.tables.lobby import get_game, lock_open_game, seat_of, visible_game

@@ -26,7 +26,8 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from app.db.models import Game, Seat, User, Vacation
+from app.db.models.accounts import User, Vacation
+from app.db.models.games import Game, Seat
 from app.i18n import t_
 from app.services.tables import clocks
 from app.shared.errors import ServiceError

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game, Move
+from app.db.models.games import Game, Move
 from app.i18n import t_
 from app.services.tables.lobby import visible_game
 from app.services.tables.names import names_key, seat_name

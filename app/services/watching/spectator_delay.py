@@ -27,7 +27,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game, Move
+from app.db.models.games import Game, Move
 from app.i18n import t_
 from app.shared.clock import now_in
 from app.shared.errors import ServiceError

@@ -24,7 +24,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 import app.engine as rules
-from app.db.models import Game, Rating, Seat, User
+from app.db.models.accounts import User
+from app.db.models.games import Game, Seat
+from app.db.models.ratings import Rating
 from app.services.ratings import model as rm
 from app.services.tables.names import bot_name, display_seat_name
 from app.services.watching import spectator_delay
