@@ -108,6 +108,9 @@ class Settings(BaseSettings):
     metrics_token: str | None = None
     # On SIGTERM: stop accepting, then wait this long for requests in flight to finish.
     shutdown_grace_seconds: float = 10.0
+    # How often an open lobby page re-reads its lists (the page's own timer; polling, so a
+    # lobby open all day costs one small request set per interval).
+    lobby_refresh_seconds: float = Field(default=10.0, gt=0)
     # Bots (app/services/botseats/runner.py): the pause before a bot's move so people can follow it,
     # the expert's thinking time per decision (None: the bot's default), and how often every
     # instance looks for bot turns nobody is driving (e.g. after another instance died).

@@ -56,6 +56,7 @@ def lobby_page(request: Request, db: DbDep, user: MaybeUserDep) -> HTMLResponse:
         match_live_minutes=_whole(settings.match_live_initial_seconds / 60),
         match_live_per_turn=settings.match_live_per_turn_seconds,
         match_daily_hours=_whole(settings.match_daily_seconds / 3600),
+        refresh_ms=round(settings.lobby_refresh_seconds * 1000),
     )
 
 

@@ -161,9 +161,10 @@ def app_process(tmp_path: Path, template: Path | None = None, **settings: str) -
             proc.kill()
 
 
-# Bots answer quickly, but not within the same frame as the move before, so the page really
-# goes through "their turn" (and the tests see it) without slowing the game.
-REAL_SERVER = {"BOT_DELAY_SECONDS": "0.1"}
+# Bots answer quickly, but not within the same frame as the move before (50 ms is three frames),
+# so the page really goes through "their turn" (and the tests see it) without slowing the game:
+# the games the tests play or finish give the bots hundreds of turns in a run.
+REAL_SERVER = {"BOT_DELAY_SECONDS": "0.05"}
 # No game analyses: each finished game's would take a minute of CPU beside the tests, and on a
 # shared server run to the end; the tests that show one supply it (page.route).
 NO_ANALYSES = {"REVIEW_CONCURRENCY": "0"}

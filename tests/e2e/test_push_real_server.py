@@ -26,8 +26,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with app_process(tmp_path_factory.mktemp("push-e2e")) as url:
+def server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite_file: Path) -> Iterator[str]:
+    """The module's own process, on a copy of the migrated database (no upgrade at start)."""
+    with app_process(tmp_path_factory.mktemp("push-e2e"), migrated_sqlite_file) as url:
         yield url
 
 

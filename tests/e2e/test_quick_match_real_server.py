@@ -20,8 +20,12 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    with app_process(tmp_path, BOT_DELAY_SECONDS="0.1", MATCH_BOTS_AFTER_SECONDS="2") as url:
+def server(tmp_path: Path, migrated_sqlite_file: Path) -> Iterator[str]:
+    """A process of this test's own (the pools see every waiting player on the server), on a
+    copy of the migrated database (no upgrade at start)."""
+    with app_process(
+        tmp_path, migrated_sqlite_file, BOT_DELAY_SECONDS="0.05", MATCH_BOTS_AFTER_SECONDS="2"
+    ) as url:
         yield url
 
 

@@ -125,7 +125,10 @@ def test_one_track_to_move_is_one_button(
 ) -> None:
     """When only one tail can move there is nothing to choose: one button says which, and the
     page presses it by itself."""
-    t = Table.find(3, lambda s, acts: len(_types(acts, "choose_tail")) == 1, expansion=True)
+    # Rare in random games: seed 207 is the first to reach it (206 games before it: 7-10 s).
+    t = Table.find(
+        3, lambda s, acts: len(_types(acts, "choose_tail")) == 1, expansion=True, start=207
+    )
     stub_tables[1] = t
     (only,) = _types(legal_actions(t.state, to_act(t.state)), "choose_tail")
     # The buttons shown, however briefly: the page presses this one 0.7 s after it shows.

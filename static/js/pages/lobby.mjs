@@ -231,5 +231,6 @@ $("create-form").addEventListener("change", syncCreateForm);
 syncCreateForm();
 
 refresh();
-setInterval(refresh, 10000);
+// Every LOBBY_REFRESH_SECONDS (the server's setting, 10 s by default).
+setInterval(refresh, Number(document.body.dataset.refreshMs) || 10000);
 showFeatured($("featured"));
