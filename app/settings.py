@@ -172,6 +172,9 @@ class Settings(BaseSettings):
     review_rollout_plies: int = Field(default=80, ge=1)
     review_rollout_sample: int = Field(default=0, ge=0)
     review_prune_points: float = Field(default=float("inf"), gt=0)
+    # How a rollout's end is read: "static" (the static evaluation's softmax) or "fitted" (the
+    # winning-chance model fitted to who won, app/review/leaf.py).
+    review_leaf: Literal["static", "fitted"] = "static"
     review_inaccuracy_points: float = 5.0
     review_mistake_points: float = 10.0
     review_blunder_points: float = 15.0

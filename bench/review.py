@@ -245,6 +245,7 @@ def _budget(args: argparse.Namespace) -> ReviewSettings:
         plies=args.plies or budget.plies,
         prune_points=args.prune or budget.prune_points,
         sample=budget.sample if args.sample is None else args.sample,
+        leaf=args.leaf or budget.leaf,
     )
 
 
@@ -329,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--plies", type=int, default=None, help="rollout length (default: settings)")
     c.add_argument("--prune", type=float, default=None, help="pruning gap, points")
     c.add_argument("--sample", type=int, default=None, help="actions scored per rollout step")
+    c.add_argument("--leaf", choices=("static", "fitted"), default=None, help="leaf model")
     c.add_argument("--old", action="store_true", help="the budget before the cut (80 plies)")
     c.add_argument("--workers", type=int, default=1)
     c.add_argument("--first-seed", type=int, default=1, help="games use seeds from this one on")

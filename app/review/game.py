@@ -28,11 +28,14 @@ from app.engine import (
 
 from .decision import analyse_decision, index_of
 from .labels import LABELS, Thresholds, accuracy, label
+from .leaf import LeafModel, load_leaf_model
 
 Json = dict[str, Any]
 FORMAT = 1  # bumped when the JSON's meaning changes, so stored analyses can be told apart
 
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+LEAVES = ("static", "fitted")
 
 # Called after each move with (moves done, moves in the game).
 Progress = Callable[[int, int], None]
@@ -53,6 +56,7 @@ class ReviewSettings:
     plies: int = MAX_STEPS
     prune_points: float = float("inf")
     sample: int = 0
+    leaf: str = "static"
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
@@ -63,6 +67,18 @@ class ReviewSettings:
             raise ValueError("sample must be at least 0")
         if not self.prune_points > 0:
             raise ValueError("prune_points must be above 0")
+        if self.leaf not in LEAVES:
+            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}")
+
+    def leaf_model(self) -> LeafModel | None:
+        """The model that reads the leaves (None: the static softmax); raises ValueError when
+        the fitted model is asked for and its file is missing."""
+        if self.leaf == "static":
+            return None
+        model = load_leaf_model()
+        if model is None:
+            raise ValueError("the fitted leaf model's file is missing (tools/fit_review_chance.py)")
+        return model
 
     def to_json(self) -> Json:
         """The budget as the analysis states it; the cheaper search's knobs only when used, so
@@ -75,6 +91,8 @@ class ReviewSettings:
             out["sample"] = self.sample
         if self.prune_points != float("inf"):
             out["prune_points"] = self.prune_points
+        if self.leaf != "static":
+            out["leaf"] = self.leaf
         return out | {
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder},
         }
@@ -179,6 +197,7 @@ def analyse_move(
         plies=settings.plies,
         prune_points=settings.prune_points,
         sample=settings.sample,
+        model=settings.leaf_model(),
     )
     drop = found.drop
     return entry | {
