@@ -174,7 +174,10 @@ class Settings(BaseSettings):
     review_prune_points: float = Field(default=float("inf"), gt=0)
     # How a rollout's end is read: "static" (the static evaluation's softmax) or "fitted" (the
     # winning-chance model fitted to who won, app/review/leaf.py).
-    review_leaf: Literal["static", "fitted"] = "static"
+    review_leaf: Literal["static", "fitted"] = "fitted"
+    # A rollout also stops once REVIEW_ROLLOUT_TURNS turns have begun (1: at the start of the
+    # next seat's turn, where the fitted leaf model was fitted; 0: never on that account).
+    review_rollout_turns: int = Field(default=1, ge=0)
     review_inaccuracy_points: float = 5.0
     review_mistake_points: float = 10.0
     review_blunder_points: float = 15.0

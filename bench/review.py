@@ -246,6 +246,7 @@ def _budget(args: argparse.Namespace) -> ReviewSettings:
         prune_points=args.prune or budget.prune_points,
         sample=budget.sample if args.sample is None else args.sample,
         leaf=args.leaf or budget.leaf,
+        turns=budget.turns if args.turns is None else args.turns,
     )
 
 
@@ -330,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--plies", type=int, default=None, help="rollout length (default: settings)")
     c.add_argument("--prune", type=float, default=None, help="pruning gap, points")
     c.add_argument("--sample", type=int, default=None, help="actions scored per rollout step")
+    c.add_argument("--turns", type=int, default=None, help="rollouts stop after this many turns")
     c.add_argument("--leaf", choices=("static", "fitted"), default=None, help="leaf model")
     c.add_argument("--old", action="store_true", help="the budget before the cut (80 plies)")
     c.add_argument("--workers", type=int, default=1)

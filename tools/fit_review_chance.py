@@ -2,17 +2,20 @@
 
 Greedy bots play whole games from seeded deals, seated as `bench/review.py`'s games are (bot
 seeds `seed * 10 + seat`), on seeds from `--first-seed` on (default 30000: disjoint from the
-calibration games, seeds 1-200, and from `bench/review.py fit`'s, 10000+). At one step in
-`--every`, every seat's view is turned into every seat's inputs (`leaf.seat_rows`, that view
-only: R-60); once the game is over each recorded view gets the winners' shares. One
+calibration games, seeds 1-200, and from `bench/review.py fit`'s, 10000+). At the start of
+every turn (where the review's rollouts stop, `REVIEW_ROLLOUT_TURNS`), every seat's view is
+turned into every seat's inputs (`leaf.seat_rows`, that view only: R-60); once the game is over
+each recorded view gets the winners' shares. One
 conditional-logit model per player count and game kind is fitted by Newton's method on the
 log likelihood of the winners, with a ridge pulling each standardised coefficient towards the
 static softmax's (so a component without evidence keeps the old reading), in plain Python.
 The last `--holdout` of the games are not fitted: the log loss and the Brier score of the
-viewer's own chance on them are reported beside the static softmax's and the naive 1/n.
+viewer's own chance on them are reported beside the static softmax's and the naive 1/n, and a
+model that does not beat the static softmax's log loss there is not kept (listed under
+`not_kept`: that table's leaves stay the static softmax's, and its rollouts full length).
 
-    nice -n 19 .venv/bin/python -m tools.fit_review_chance --keys 4x --games 100
-    nice -n 19 .venv/bin/python -m tools.fit_review_chance          # every key in the file
+    nice -n 19 .venv/bin/python -m tools.fit_review_chance --keys 4x --games 300
+    nice -n 19 .venv/bin/python -m tools.fit_review_chance          # every key
 
 Same seeds, same file. Writes app/review/chance_model.json (models of other keys are kept).
 """
@@ -49,25 +52,27 @@ from .train_expert import solve
 KEYS = ("2", "2x", "3", "3x", "4", "4x", "5", "5x")
 RIDGE = 1.0  # on standardised inputs, towards the static softmax's coefficients
 ITERATIONS = 12
+HESSIAN_VIEWS = 6000  # the curvature is estimated on about this many views (the gradient: all)
 
 # (every seat's inputs, the viewer, the winners' shares)
 Point = tuple[list[list[float]], int, list[float]]
 
 
-def game_points(players: int, expansion: bool, seed: int, every: int) -> list[Point]:
-    """The recorded views of one greedy game, each with the winners' shares."""
+def game_points(players: int, expansion: bool, seed: int) -> list[Point]:
+    """Every seat's view at the start of every turn of one greedy game, with the winners'
+    shares."""
     state = new_game(GameOptions(players=players, expansion=expansion), seed)
     bots = [make_bot("greedy", random.Random(seed * 10 + s)) for s in range(players)]
     seen: list[tuple[list[list[float]], int]] = []
-    step = 0
+    recorded = 0  # the last turn whose start was recorded
     while not is_over(state):
         seat = to_act(state)
         view = view_for(state, seat)
-        if step % every == 0:
+        if state.turn.number != recorded:
+            recorded = state.turn.number
             for s in range(players):
                 pos = position_from_view(view if s == seat else view_for(state, s))
                 seen.append((seat_rows(pos, Evaluator(pos), chance.TEMP_END, chance.TEMP_SPAN), s))
-        step += 1
         state, _ = apply(state, bots[seat].choose(view, legal_actions(state, seat)), seat)
     winners = final_scores(state)["winners"]
     share = [1 / len(winners) if s in winners else 0.0 for s in range(players)]
@@ -96,7 +101,10 @@ def _scales(points: list[Point], k: int) -> list[float]:
 
 
 def fit(points: list[Point], ridge: float = RIDGE) -> list[float]:
-    """Maximum penalised likelihood of the winners' shares (Newton, step halved when needed)."""
+    """Maximum penalised likelihood of the winners' shares (Newton, step halved when needed).
+
+    The curvature is summed over one view in `every` (scaled up): an approximate Newton step
+    still climbs, the exact gradient decides where it stops, and a fit takes seconds."""
     k = len(SEAT_FEATURES)
     prior = list(static_coef())
     scale = _scales(points, k)
@@ -109,22 +117,26 @@ def fit(points: list[Point], ridge: float = RIDGE) -> list[float]:
         )
 
     current = objective(coef)
+    every = max(1, len(points) // HESSIAN_VIEWS)
     for _ in range(ITERATIONS):
         grad = [-p * (a - b) for p, a, b in zip(pen, coef, prior, strict=True)]
         hess = [[0.0] * k for _ in range(k)]
         for i in range(k):
             hess[i][i] = pen[i]
-        for rows, _, share in points:
+        for n, (rows, _, share) in enumerate(points):
             utilities = [sum(c * x for c, x in zip(coef, row, strict=True)) for row in rows]
             probs = _softmax(utilities)
-            mean = [sum(p * r[i] for p, r in zip(probs, rows, strict=True)) for i in range(k)]
             for w, p, row in zip(share, probs, rows, strict=True):
-                d = [x - m for x, m in zip(row, mean, strict=True)]
                 if w - p:
                     for i in range(k):
                         grad[i] += (w - p) * row[i]
+            if n % every:
+                continue
+            mean = [sum(p * r[i] for p, r in zip(probs, rows, strict=True)) for i in range(k)]
+            for p, row in zip(probs, rows, strict=True):
+                d = [x - m for x, m in zip(row, mean, strict=True)]
                 for i in range(k):
-                    pdi = p * d[i]
+                    pdi = every * p * d[i]
                     if pdi:
                         hi = hess[i]
                         for j in range(i, k):
@@ -166,7 +178,7 @@ def naive(points: list[Point]) -> dict[str, float]:
     return {"log_loss": round(loss, 4), "brier": round(brier, 4)}
 
 
-def fit_key(key: str, games: int, first_seed: int, every: int, holdout: float) -> dict:
+def fit_key(key: str, games: int, first_seed: int, holdout: float) -> dict:
     """Play the games of one key, fit on the first ones, score on the held-out rest."""
     players, expansion = int(key[0]), key.endswith("x")
     began = time.process_time()
@@ -175,13 +187,14 @@ def fit_key(key: str, games: int, first_seed: int, every: int, holdout: float) -
     test: list[Point] = []
     for g in range(games):
         (train if g < games - held else test).extend(
-            game_points(players, expansion, first_seed + g, every)
+            game_points(players, expansion, first_seed + g)
         )
     played = time.process_time() - began
     coef = fit(train)
     out = {
         "coef": [round(c, 6) for c in coef],
         "seeds": [first_seed, first_seed + games - held - 1],
+        "games": games,
         "views": len(train),
         "cpu_s": {"games": round(played, 1), "fit": round(time.process_time() - began - played, 1)},
     }
@@ -199,10 +212,9 @@ def fit_key(key: str, games: int, first_seed: int, every: int, holdout: float) -
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100, help="greedy games per model")
+    ap.add_argument("--games", type=int, default=300, help="greedy games per model")
     ap.add_argument("--keys", default=",".join(KEYS), help="models to fit: 2, 2x (expansion), ...")
     ap.add_argument("--first-seed", type=int, default=30000)
-    ap.add_argument("--every", type=int, default=2, help="record one step in this many")
     ap.add_argument("--holdout", type=float, default=0.2, help="share of games not fitted")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     args = ap.parse_args(argv)
@@ -212,25 +224,35 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown model keys {unknown}: choose among {', '.join(KEYS)}")
     if args.first_seed <= 200:
         ap.error("seeds up to 200 are the calibration games': choose --first-seed above 200")
-    models = {}
+    models, not_kept = {}, {}
     for key in keys:
-        models[key] = fit_key(key, args.games, args.first_seed, args.every, args.holdout)
-        info = {k: v for k, v in models[key].items() if k != "coef"}
+        model = fit_key(key, args.games, args.first_seed, args.holdout)
+        info = {k: v for k, v in model.items() if k != "coef"}
         print(key, json.dumps(info), file=sys.stderr, flush=True)
+        held = model.get("held_out")
+        if held and held["fitted"]["log_loss"] >= held["static"]["log_loss"]:
+            not_kept[key] = info
+        else:
+            models[key] = model
     out = {
         "features": list(SEAT_FEATURES),
         "temp_end": chance.TEMP_END,
         "temp_span": chance.TEMP_SPAN,
-        "target": "winners' shares of greedy-bot games (ties split)",
+        "target": "winners' shares of greedy-bot games (ties split), every seat's view at the"
+        " start of every turn",
         "script": "tools/fit_review_chance.py",
-        "every": args.every,
         "ridge": RIDGE,
         "models": models,
+        "not_kept": not_kept,
     }
     if args.out.exists():  # keep the models not fitted this time
         old = json.loads(args.out.read_text())
         if old.get("features") == out["features"]:
-            out["models"] = {**old["models"], **out["models"]}
+            fitted = set(keys)
+            out["models"] = {k: m for k, m in old["models"].items() if k not in fitted} | models
+            out["not_kept"] = {
+                k: m for k, m in old.get("not_kept", {}).items() if k not in fitted
+            } | not_kept
     args.out.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
     return 0

@@ -74,9 +74,11 @@ def _evaluate(
     keep: int = 0,
     sample: int = 0,
     model: LeafModel | None = None,
+    turns: int = 0,
 ) -> tuple[list[Evaluation], list[int]]:
     """Mean outcome of each picked action over the worlds drawn from `rng`, every pick played on
-    the same worlds (common random numbers), rollouts cut after `plies` actions.
+    the same worlds (common random numbers), rollouts cut after `plies` actions or once `turns`
+    turns have begun (`playout`).
 
     After each round but the last, a pick whose mean winning chance is `prune_points` or more
     below the leader's is dropped (its verdict, not best, cannot change by another round at that
@@ -107,6 +109,7 @@ def _evaluate(
                         random.Random(play_seed),
                         plies=plies,
                         sample=sample,
+                        turns=turns,
                     ),
                     me,
                     model=model,
@@ -157,6 +160,7 @@ def analyse_decision(
     prune_points: float = float("inf"),
     sample: int = 0,
     model: LeafModel | None = None,
+    turns: int = 0,
 ) -> DecisionAnalysis:
     """Search the played action and the expert's shortlist for `rounds` rounds from `view`.
 
@@ -164,8 +168,8 @@ def analyse_decision(
     played move is biased upwards. When that lead is at least `confirm_from` points (a label
     is at stake), the two are evaluated again on `rounds` fresh worlds and those unbiased
     figures are reported; a lead that does not hold up there leaves the played move best.
-    `plies` cuts every rollout, `prune_points` drops a candidate that far behind, `model`
-    reads the leaves (`_evaluate`).
+    `plies` and `turns` cut every rollout, `prune_points` drops a candidate that far behind,
+    `model` reads the leaves (`_evaluate`).
     """
     scores = Scorer(view).score_all(legal)
     shortlist = candidates(view, legal, scores)
@@ -185,6 +189,7 @@ def analyse_decision(
         keep=mine,
         sample=sample,
         model=model,
+        turns=turns,
     )
     best = _best(evals, alive)
     played_eval, best_eval = evals[mine], evals[best]

@@ -57,6 +57,7 @@ class ReviewSettings:
     prune_points: float = float("inf")
     sample: int = 0
     leaf: str = "static"
+    turns: int = 0
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
@@ -65,6 +66,8 @@ class ReviewSettings:
             raise ValueError("plies must be at least 1")
         if self.sample < 0:
             raise ValueError("sample must be at least 0")
+        if self.turns < 0:
+            raise ValueError("turns must be at least 0")
         if not self.prune_points > 0:
             raise ValueError("prune_points must be above 0")
         if self.leaf not in LEAVES:
@@ -89,6 +92,8 @@ class ReviewSettings:
             out["plies"] = self.plies
         if self.sample:
             out["sample"] = self.sample
+        if self.turns:
+            out["turns"] = self.turns
         if self.prune_points != float("inf"):
             out["prune_points"] = self.prune_points
         if self.leaf != "static":
@@ -187,6 +192,11 @@ def analyse_move(
             raise
         # The one legal head the list does not name (see `listed_form`): judged beside the rest.
         legal = [*legal, played]
+    model = settings.leaf_model()
+    # Rollouts stop early only where a fitted model reads their leaves: the static softmax
+    # needs the expert's full rollouts to be calibrated (docs/benchmarks.md, "Game review").
+    covered = model is not None and model.covers(len(state.players), state.options.expansion)
+    turns = settings.turns if covered or settings.leaf == "static" else 0
     found = analyse_decision(
         view_for(state, seat),
         legal,
@@ -197,7 +207,8 @@ def analyse_move(
         plies=settings.plies,
         prune_points=settings.prune_points,
         sample=settings.sample,
-        model=settings.leaf_model(),
+        model=model,
+        turns=turns,
     )
     drop = found.drop
     return entry | {

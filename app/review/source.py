@@ -31,6 +31,7 @@ def review_settings(settings: Settings) -> ReviewSettings:
         prune_points=settings.review_prune_points,
         sample=settings.review_rollout_sample,
         leaf=settings.review_leaf,
+        turns=settings.review_rollout_turns,
         thresholds=Thresholds(
             inaccuracy=settings.review_inaccuracy_points,
             mistake=settings.review_mistake_points,

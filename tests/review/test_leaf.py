@@ -30,7 +30,7 @@ from tools.fit_review_chance import KEYS, _loglik, fit, game_points
 
 from .conftest import greedy_game
 
-FITTED = ReviewSettings(rounds=1, plies=4, leaf="fitted")
+FITTED = ReviewSettings(rounds=1, turns=1, leaf="fitted")
 # The seeds of the games the calibration in docs/benchmarks.md is measured on (1-200).
 CALIBRATION_SEEDS = range(1, 201)
 
@@ -122,15 +122,15 @@ def test_the_fitted_leaf_reaches_the_decision_and_stays_deterministic() -> None:
     record = greedy_game(4, 3, True)
     state = replay(record.options, record.seed, record.moves[:30])
     seat, action = record.moves[30]
-    static = analyse_move(state, seat, action, 5, ReviewSettings(rounds=1, plies=4))
+    static = analyse_move(state, seat, action, 5, ReviewSettings(rounds=1, turns=1))
     fitted = analyse_move(state, seat, action, 5, FITTED)
     assert fitted == analyse_move(state, seat, action, 5, FITTED)
     if not fitted["forced"]:
         assert fitted["win"] != static["win"]
     view = view_for(state, seat)
     legal = legal_actions(state, seat)
-    a = analyse_decision(view, legal, action, 5, 2, plies=4, model=load_leaf_model())
-    b = analyse_decision(view, legal, action, 5, 2, plies=4, model=load_leaf_model())
+    a = analyse_decision(view, legal, action, 5, 2, turns=1, model=load_leaf_model())
+    b = analyse_decision(view, legal, action, 5, 2, turns=1, model=load_leaf_model())
     assert a == b
 
 
@@ -144,8 +144,11 @@ def test_the_document_names_the_fitted_leaf() -> None:
 
 
 def test_the_fit_reads_who_won_and_beats_its_starting_point() -> None:
-    points = game_points(2, False, 30000, 4) + game_points(2, False, 30001, 4)
+    points = game_points(2, False, 30000) + game_points(2, False, 30001)
     assert points and all(len(rows) == 2 for rows, _, _ in points)
+    # every seat's view at the start of every turn: the seat to act is one who has not acted
+    assert all(sum(r[SEAT_FEATURES.index("to_act")] for r in rows) == 1 for rows, _, _ in points)
+    assert {v for _, v, _ in points} == {0, 1}
     assert {tuple(share) for _, _, share in points} <= {(1.0, 0.0), (0.0, 1.0), (0.5, 0.5)}
     coef = fit(points)
     assert len(coef) == len(SEAT_FEATURES) == 2 * len(COMPONENTS) + 2
