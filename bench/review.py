@@ -10,7 +10,9 @@ rollouts per decision): CPU seconds of the one process, decisions judged, labels
 each budget's winning chances and labels are from the largest budget's.
 `fit`: the winning-chance model's two temperatures (app/review/chance.py) by log loss of the
 static evaluation at every decision of greedy games on seeds 10000+ (disjoint from the others).
-`calibrate`: greedy games (seeds 1+) analysed in full; the mover's predicted winning chance
+`calibrate`: greedy games (seeds 1+) analysed in full, at the server's default budget (settings;
+`--rounds`, `--plies`, `--turns`, `--leaf`, `--prune`, `--sample` override it, `--old` is the
+expert's own search: full rollouts read by the static softmax); the mover's predicted winning chance
 after the move played against who won: a reliability table, the Brier score and the naive
 1/players' one; then every blunder is replayed: from that very position the best move and the
 played move are each followed by greedy play to the end (the same bot seeds in both branches,
