@@ -12,14 +12,18 @@ from sqlalchemy.orm import Session
 
 from app.cli import main
 from app.db.models import Game, User
-from app.review import analyse_game
-from app.review.source import records_from_lines, review_settings
+from app.review import ReviewSettings, analyse_game
+from app.review.source import records_from_lines
 from app.settings import Settings
 
 from .conftest import greedy_game, play_to_the_end
 
-# The server's budget (settings) with --rounds 1, as the command line builds it.
-SERVER_ROUNDS_1 = dataclasses.replace(review_settings(Settings()), rounds=1)
+
+def _server_budget(rounds: int) -> ReviewSettings:
+    """The server's budget (settings) with `--rounds`, as the command line builds it."""
+    from app.review.source import review_settings
+
+    return dataclasses.replace(review_settings(Settings()), rounds=rounds)
 
 
 def _recorded_line(seed: int) -> str:
@@ -41,7 +45,7 @@ def test_recorded_games_print_one_analysis_per_line(
     records = list(records_from_lines(path.read_text().splitlines()))
     assert [r.game_id for r in records] == ["recorded-5", "recorded-6"]
     for line, record in zip(lines, records, strict=True):
-        assert json.loads(line) == analyse_game(record, SERVER_ROUNDS_1)
+        assert json.loads(line) == analyse_game(record, _server_budget(1))
 
 
 def test_a_bad_line_is_named_and_nothing_is_printed(
