@@ -5,19 +5,21 @@ seeds `seed * 10 + seat`), on seeds from `--first-seed` on (default 30000: disjo
 calibration games, seeds 1-200, and from `bench/review.py fit`'s, 10000+). At the start of
 every turn (where the review's rollouts stop, `REVIEW_ROLLOUT_TURNS`), every seat's view is
 turned into every seat's inputs (`leaf.seat_rows`, that view only: R-60); once the game is over
-each recorded view gets the winners' shares. One
-conditional-logit model per player count and game kind is fitted by Newton's method on the
-log likelihood of the winners, with a ridge pulling each standardised coefficient towards the
-static softmax's (so a component without evidence keeps the old reading), in plain Python.
+each recorded view gets the winners' shares. One conditional-logit model per player count and
+game kind is fitted by Newton's method on the log likelihood of the winners, with a ridge
+pulling each standardised coefficient towards the static softmax's (so a component without
+evidence keeps the old reading), in plain Python.
 The last `--holdout` of the games are not fitted: the log loss and the Brier score of the
 viewer's own chance on them are reported beside the static softmax's and the naive 1/n, and a
 model that does not beat the static softmax's log loss there is not kept (listed under
 `not_kept`: that table's leaves stay the static softmax's, and its rollouts full length).
 
     nice -n 19 .venv/bin/python -m tools.fit_review_chance --keys 4x --games 300
-    nice -n 19 .venv/bin/python -m tools.fit_review_chance          # every key
+    nice -n 19 .venv/bin/python -m tools.fit_review_chance --keys 2,2x,3,3x,4,5,5x --games 120
 
-Same seeds, same file. Writes app/review/chance_model.json (models of other keys are kept).
+(the shipped file: about 4 min of CPU for 4x, 0.5 to 2 min for each other table; measured in
+docs/benchmarks.md, "A leaf fitted to who won"). Same seeds, same coefficients. Writes
+app/review/chance_model.json (the models of tables not fitted this time are kept).
 """
 
 from __future__ import annotations
