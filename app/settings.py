@@ -177,7 +177,8 @@ class Settings(BaseSettings):
     # (docs/benchmarks.md, "A leaf fitted to who won").
     review_leaf: Literal["static", "fitted"] = "fitted"
     # A rollout also stops once REVIEW_ROLLOUT_TURNS turns have begun (1: at the start of the
-    # next seat's turn, where the fitted leaf model was fitted; 0: never on that account).
+    # next seat's turn, where the fitted leaf model was fitted; 0: never on that account); only
+    # where that model covers the table (the static softmax needs the expert's full rollouts).
     review_rollout_turns: int = Field(default=1, ge=0)
     review_inaccuracy_points: float = 5.0
     review_mistake_points: float = 10.0

@@ -196,7 +196,7 @@ def analyse_move(
     # Rollouts stop early only where a fitted model reads their leaves: the static softmax
     # needs the expert's full rollouts to be calibrated (docs/benchmarks.md, "Game review").
     covered = model is not None and model.covers(len(state.players), state.options.expansion)
-    turns = settings.turns if covered or settings.leaf == "static" else 0
+    turns = settings.turns if covered else 0
     found = analyse_decision(
         view_for(state, seat),
         legal,

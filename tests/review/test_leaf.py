@@ -175,6 +175,9 @@ def test_a_table_without_a_fit_keeps_the_experts_full_rollouts(
     for seat, action in record.moves[25:33]:
         expert_own = analyse_move(state, seat, action, 5, ReviewSettings(rounds=1))
         assert analyse_move(state, seat, action, 5, FITTED) == expert_own
+        # nor does the static leaf: `turns` is for leaves the fitted model reads
+        static_cut = ReviewSettings(rounds=1, turns=1)
+        assert analyse_move(state, seat, action, 5, static_cut) == expert_own
         judged += not expert_own["forced"]
         state, _ = apply(state, action, seat)
     assert judged >= 3
