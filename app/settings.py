@@ -169,12 +169,20 @@ class Settings(BaseSettings):
     # REVIEW_ROLLOUT_PLIES actions (80: the expert's own length, to after the mover's next
     # placement), each rollout step scores REVIEW_ROLLOUT_SAMPLE of the legal actions (0: all),
     # and after a round a candidate REVIEW_PRUNE_POINTS of winning chance behind the leader is not
-    # played out again (inf: never). The defaults are the calibrated search of docs/benchmarks.md;
-    # cut to 6 plies or 12 plies / 10 sampled / 5 points, a 4-player expansion review costs
-    # about 16 s instead of about 50 s, with worse-calibrated chances (measured there).
+    # played out again (inf: never). Cutting plies alone read the leaf worse (docs/benchmarks.md,
+    # "A cheaper search"); the default cut is REVIEW_ROLLOUT_TURNS below, with the fitted leaf.
     review_rollout_plies: int = Field(default=80, ge=1)
     review_rollout_sample: int = Field(default=0, ge=0)
     review_prune_points: float = Field(default=float("inf"), gt=0)
+    # How a rollout's end is read: "static" (the static evaluation's softmax, the expert's) or
+    # "fitted" (the winning-chance model fitted to who won, app/review/leaf.py), which makes
+    # turn-start rollouts as well calibrated as the expert's full ones at a fraction of the CPU
+    # (docs/benchmarks.md, "A leaf fitted to who won").
+    review_leaf: Literal["static", "fitted"] = "fitted"
+    # A rollout also stops once REVIEW_ROLLOUT_TURNS turns have begun (1: at the start of the
+    # next seat's turn, where the fitted leaf model was fitted; 0: never on that account); only
+    # where that model covers the table (the static softmax needs the expert's full rollouts).
+    review_rollout_turns: int = Field(default=1, ge=0)
     review_inaccuracy_points: float = 5.0
     review_mistake_points: float = 10.0
     review_blunder_points: float = 15.0

@@ -10,7 +10,9 @@ rollouts per decision): CPU seconds of the one process, decisions judged, labels
 each budget's winning chances and labels are from the largest budget's.
 `fit`: the winning-chance model's two temperatures (app/review/chance.py) by log loss of the
 static evaluation at every decision of greedy games on seeds 10000+ (disjoint from the others).
-`calibrate`: greedy games (seeds 1+) analysed in full; the mover's predicted winning chance
+`calibrate`: greedy games (seeds 1+) analysed in full, at the server's default budget (settings;
+`--rounds`, `--plies`, `--turns`, `--leaf`, `--prune`, `--sample` override it, `--old` is the
+expert's own search: full rollouts read by the static softmax); the mover's predicted winning chance
 after the move played against who won: a reliability table, the Brier score and the naive
 1/players' one; then every blunder is replayed: from that very position the best move and the
 played move are each followed by greedy play to the end (the same bot seeds in both branches,
@@ -245,6 +247,8 @@ def _budget(args: argparse.Namespace) -> ReviewSettings:
         plies=args.plies or budget.plies,
         prune_points=args.prune or budget.prune_points,
         sample=budget.sample if args.sample is None else args.sample,
+        leaf=args.leaf or budget.leaf,
+        turns=budget.turns if args.turns is None else args.turns,
     )
 
 
@@ -329,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--plies", type=int, default=None, help="rollout length (default: settings)")
     c.add_argument("--prune", type=float, default=None, help="pruning gap, points")
     c.add_argument("--sample", type=int, default=None, help="actions scored per rollout step")
+    c.add_argument("--turns", type=int, default=None, help="rollouts stop after this many turns")
+    c.add_argument("--leaf", choices=("static", "fitted"), default=None, help="leaf model")
     c.add_argument("--old", action="store_true", help="the budget before the cut (80 plies)")
     c.add_argument("--workers", type=int, default=1)
     c.add_argument("--first-seed", type=int, default=1, help="games use seeds from this one on")

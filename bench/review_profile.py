@@ -1,6 +1,7 @@
 """Where a game review's CPU goes: one game analysed under yappi's CPU clock, by part.
 
     nice -n 15 .venv/bin/python bench/review_profile.py --seed 7 --rounds 2
+    nice -n 19 .venv/bin/python bench/review_profile.py --seed 7 --settings   # the server's budget
 
 The game is `bench/review.py time`'s (a 4-player expansion game between greedy bots, seed 7).
 Reported: the CPU of the whole analysis with the profiler on (yappi inflates it: compare
@@ -38,6 +39,12 @@ STEPS = [
     ("determinise (sample hidden cards)", "app/bots/determinise.py", "determinise"),
     ("playout (rollouts)", "app/bots/expert.py", "playout"),
     ("outcome (leaf evaluation)", "app/review/chance.py", "outcome"),
+    ("... the fitted leaf model", "app/review/leaf.py", "LeafModel.chances"),
+    (
+        "Scorer construction (per decision and rollout step)",
+        "app/bots/greedy.py",
+        "Scorer.__init__",
+    ),
     ("rollout policy: GreedyBot.choose", "app/bots/greedy.py", "GreedyBot.choose"),
     ("engine: apply", "app/engine/rules.py", "apply"),
     ("engine: legal_actions", "app/engine/legal.py", "legal_actions"),
@@ -54,12 +61,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument(
+        "--settings", action="store_true", help="the server's default budget (not --rounds alone)"
+    )
     args = parser.parse_args(argv)
     record = greedy_record(4, True, args.seed)
+    budget = ReviewSettings(rounds=args.rounds)
+    if args.settings:
+        from app.review.source import review_settings
+        from app.settings import get_settings
+
+        budget = review_settings(get_settings())
     yappi.set_clock_type("cpu")
     start = time.process_time()
     yappi.start(builtins=False)
-    analyse_game(record, ReviewSettings(rounds=args.rounds))
+    analyse_game(record, budget)
     yappi.stop()
     cpu = time.process_time() - start
     stats = yappi.get_func_stats()
@@ -83,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "game": record.game_id,
                 "moves": len(record.moves),
-                "rounds": args.rounds,
+                "budget": budget.to_json(),
                 "cpu_seconds_profiled": round(cpu, 1),
                 "steps_inclusive": steps,
                 "own_time_by_module": {m: round(t / total, 3) for m, t in modules},

@@ -69,20 +69,24 @@ def playout(
     deadline: float = float("inf"),
     plies: int = MAX_STEPS,
     sample: int = 0,
+    turns: int = 0,
 ) -> State:
     """Play `action`, then fast greedy for every seat until after `me`'s own next placement,
     or after `plies` actions if that comes first (the review's cheaper rollouts; the leaf is
     read by the static evaluation either way). With `sample`, each step's policy chooses among
     that many of the legal actions drawn by `rng` (a cheaper policy: scoring is most of a
-    rollout's cost); 0 scores them all, as the expert does.
+    rollout's cost); 0 scores them all, as the expert does. With `turns`, the rollout also
+    stops as soon as that many turns have begun since `world`'s (1: at the start of the next
+    seat's turn), so every candidate's leaf is read at the same point of a turn.
 
     Raises OutOfTime once `deadline` (perf_counter seconds) has passed.
     """
     state, _ = apply(world, action, me)
     policy = GreedyBot(rng, weights, fast=True)
     left = state.turn.seat != me
+    last_turn = world.turn.number + turns if turns > 0 else None
     for _ in range(min(plies, MAX_STEPS)):
-        if state.over:
+        if state.over or (last_turn is not None and state.turn.number >= last_turn):
             break
         if time.perf_counter() >= deadline:
             # Some steps are slow (Mission payments with many ships): overshoot one step,

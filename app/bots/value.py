@@ -45,7 +45,7 @@ COMPONENTS = (
 FEATURES = ("progress", "my_turn", *COMPONENTS, *(f"{c}*progress" for c in COMPONENTS))
 
 
-def _seat_components(ev: Evaluator, seat: int) -> list[float]:
+def seat_components(ev: Evaluator, seat: int) -> list[float]:
     """One seat's components, in the order of COMPONENTS (all from the viewer's Position)."""
     pos = ev.pos
     p = pos.players[seat]
@@ -83,7 +83,7 @@ def features(pos: Position, ev: Evaluator | None = None) -> list[float]:
     """The model's inputs for the viewer of `pos`, in the order of FEATURES."""
     ev = ev or Evaluator(pos)
     me = pos.me
-    rows = [_seat_components(ev, s) for s in range(pos.n)]
+    rows = [seat_components(ev, s) for s in range(pos.n)]
     mine = rows[me]
     others = [rows[s] for s in range(pos.n) if s != me]
     diff = []

@@ -9,6 +9,10 @@ temperature: they are the scores of a sampled world.
 
 TEMP_END and TEMP_SPAN were fitted by `bench/review.py fit` on recorded bot games whose seeds are
 disjoint from the games the calibration in docs/benchmarks.md is measured on.
+
+With a `LeafModel` (app/review/leaf.py) an unfinished leaf is read by that model instead: every
+seat's components of the evaluation, weighted by what they turned out to be worth in who won,
+so a rollout can stop after a few actions. The margin is the static evaluation's either way.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from dataclasses import dataclass
 from app.bots.evaluate import DEFAULT, Evaluator, Weights
 from app.bots.position import position_from_view
 from app.engine import State, final_scores, view_for
+
+from .leaf import LeafModel
 
 # VP. Large, because the evaluation's estimates move a lot until the final scoring (realm
 # majorities, Missions, Bonus tiles); fitted: docs/benchmarks.md, "Game review".
@@ -48,8 +54,11 @@ def margin_of(values: list[float], me: int) -> float:
     return values[me] - max(v for s, v in enumerate(values) if s != me)
 
 
-def outcome(leaf: State, me: int, weights: Weights = DEFAULT) -> Outcome:
-    """What `me` may expect from the leaf state of one rollout."""
+def outcome(
+    leaf: State, me: int, weights: Weights = DEFAULT, model: LeafModel | None = None
+) -> Outcome:
+    """What `me` may expect from the leaf state of one rollout; with `model`, an unfinished
+    leaf's chances are the fitted model's (the static softmax's where it has no fit)."""
     if leaf.over:
         # The final scores of a sampled world: still a guess at the real ones (the other seats'
         # cards were sampled), so they go through the end temperature, not a certain 0 or 1.
@@ -57,5 +66,8 @@ def outcome(leaf: State, me: int, weights: Weights = DEFAULT) -> Outcome:
         totals = [float(p["total"]) for p in sorted(scores["players"], key=lambda p: p["seat"])]
         return Outcome(softmax_chances(totals, 1.0), margin_of(totals, me))
     pos = position_from_view(view_for(leaf, me))
-    values = Evaluator(pos, weights).base
-    return Outcome(softmax_chances(values, pos.progress), margin_of(values, me))
+    ev = Evaluator(pos, weights)
+    values = ev.base
+    fitted = model.chances(pos, ev) if model is not None else None
+    chances = fitted if fitted is not None else softmax_chances(values, pos.progress)
+    return Outcome(chances, margin_of(values, me))

@@ -21,6 +21,7 @@ from app.bots.greedy import Scorer
 from app.engine import EngineError, canonical_action
 
 from .chance import outcome
+from .leaf import LeafModel
 
 Json = dict[str, Any]
 
@@ -72,15 +73,19 @@ def _evaluate(
     prune_points: float = float("inf"),
     keep: int = 0,
     sample: int = 0,
+    model: LeafModel | None = None,
+    turns: int = 0,
 ) -> tuple[list[Evaluation], list[int]]:
     """Mean outcome of each picked action over the worlds drawn from `rng`, every pick played on
-    the same worlds (common random numbers), rollouts cut after `plies` actions.
+    the same worlds (common random numbers), rollouts cut after `plies` actions or once `turns`
+    turns have begun (`playout`).
 
     After each round but the last, a pick whose mean winning chance is `prune_points` or more
     below the leader's is dropped (its verdict, not best, cannot change by another round at that
     gap): its mean is over the rounds it ran. `picks[keep]` is never dropped. The worlds drawn do
     not depend on what was dropped, so the result depends only on the view and the seed.
-    Returns the evaluations and the positions (in `picks`) still in the running at the end."""
+    `model` reads the leaves (`chance.outcome`). Returns the evaluations and the positions (in
+    `picks`) still in the running at the end."""
     me = view["viewer"]
     n = len(picks)
     sums_win = [0.0] * n
@@ -91,8 +96,10 @@ def _evaluate(
     for r in range(rounds):
         world_seed = rng.getrandbits(32)
         play_seed = rng.getrandbits(32)
+        # One world for every candidate of the round: the engine never changes a State it is
+        # given, so each rollout starts from the same sampled cards without sampling them again.
+        world = determinise(view, random.Random(world_seed))
         for j in alive:
-            world = determinise(view, random.Random(world_seed))
             try:
                 leaf = outcome(
                     playout(
@@ -102,13 +109,15 @@ def _evaluate(
                         random.Random(play_seed),
                         plies=plies,
                         sample=sample,
+                        turns=turns,
                     ),
                     me,
+                    model=model,
                 )
             except EngineError:
                 # A sampled world refusing a legal action would be a determinisation defect;
                 # count the candidate as the position stands rather than guess.
-                leaf = outcome(world, me)
+                leaf = outcome(world, me, model=model)
             runs[j] += 1
             sums_win[j] += leaf.chances[me]
             sums_margin[j] += leaf.margin
@@ -150,6 +159,8 @@ def analyse_decision(
     plies: int = MAX_STEPS,
     prune_points: float = float("inf"),
     sample: int = 0,
+    model: LeafModel | None = None,
+    turns: int = 0,
 ) -> DecisionAnalysis:
     """Search the played action and the expert's shortlist for `rounds` rounds from `view`.
 
@@ -157,7 +168,8 @@ def analyse_decision(
     played move is biased upwards. When that lead is at least `confirm_from` points (a label
     is at stake), the two are evaluated again on `rounds` fresh worlds and those unbiased
     figures are reported; a lead that does not hold up there leaves the played move best.
-    `plies` cuts every rollout, `prune_points` drops a candidate that far behind (`_evaluate`).
+    `plies` and `turns` cut every rollout, `prune_points` drops a candidate that far behind,
+    `model` reads the leaves (`_evaluate`).
     """
     scores = Scorer(view).score_all(legal)
     shortlist = candidates(view, legal, scores)
@@ -167,13 +179,30 @@ def analyse_decision(
     rng = random.Random(seed)
     mine = shortlist.index(played_at)
     evals, alive = _evaluate(
-        view, legal, shortlist, rng, rounds, plies, prune_points, keep=mine, sample=sample
+        view,
+        legal,
+        shortlist,
+        rng,
+        rounds,
+        plies,
+        prune_points,
+        keep=mine,
+        sample=sample,
+        model=model,
+        turns=turns,
     )
     best = _best(evals, alive)
     played_eval, best_eval = evals[mine], evals[best]
     if best != mine and 100.0 * (best_eval.win - played_eval.win) >= confirm_from:
         (played_eval, best_eval), _ = _evaluate(
-            view, legal, [played_at, shortlist[best]], rng, rounds, plies, sample=sample
+            view,
+            legal,
+            [played_at, shortlist[best]],
+            rng,
+            rounds,
+            plies,
+            sample=sample,
+            model=model,
         )
         if _best([played_eval, best_eval]) == 0:
             best_eval = played_eval

@@ -28,11 +28,14 @@ from app.engine import (
 
 from .decision import analyse_decision, index_of
 from .labels import LABELS, Thresholds, accuracy, label
+from .leaf import LeafModel, load_leaf_model
 
 Json = dict[str, Any]
 FORMAT = 1  # bumped when the JSON's meaning changes, so stored analyses can be told apart
 
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+
+LEAVES = ("static", "fitted")
 
 # Called after each move with (moves done, moves in the game).
 Progress = Callable[[int, int], None]
@@ -53,6 +56,8 @@ class ReviewSettings:
     plies: int = MAX_STEPS
     prune_points: float = float("inf")
     sample: int = 0
+    leaf: str = "static"
+    turns: int = 0
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
@@ -61,8 +66,22 @@ class ReviewSettings:
             raise ValueError("plies must be at least 1")
         if self.sample < 0:
             raise ValueError("sample must be at least 0")
+        if self.turns < 0:
+            raise ValueError("turns must be at least 0")
         if not self.prune_points > 0:
             raise ValueError("prune_points must be above 0")
+        if self.leaf not in LEAVES:
+            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}")
+
+    def leaf_model(self) -> LeafModel | None:
+        """The model that reads the leaves (None: the static softmax); raises ValueError when
+        the fitted model is asked for and its file is missing."""
+        if self.leaf == "static":
+            return None
+        model = load_leaf_model()
+        if model is None:
+            raise ValueError("the fitted leaf model's file is missing (tools/fit_review_chance.py)")
+        return model
 
     def to_json(self) -> Json:
         """The budget as the analysis states it; the cheaper search's knobs only when used, so
@@ -73,8 +92,12 @@ class ReviewSettings:
             out["plies"] = self.plies
         if self.sample:
             out["sample"] = self.sample
+        if self.turns:
+            out["turns"] = self.turns
         if self.prune_points != float("inf"):
             out["prune_points"] = self.prune_points
+        if self.leaf != "static":
+            out["leaf"] = self.leaf
         return out | {
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder},
         }
@@ -169,6 +192,11 @@ def analyse_move(
             raise
         # The one legal head the list does not name (see `listed_form`): judged beside the rest.
         legal = [*legal, played]
+    model = settings.leaf_model()
+    # Rollouts stop early only where a fitted model reads their leaves: the static softmax
+    # needs the expert's full rollouts to be calibrated (docs/benchmarks.md, "Game review").
+    covered = model is not None and model.covers(len(state.players), state.options.expansion)
+    turns = settings.turns if covered else 0
     found = analyse_decision(
         view_for(state, seat),
         legal,
@@ -179,6 +207,8 @@ def analyse_move(
         plies=settings.plies,
         prune_points=settings.prune_points,
         sample=settings.sample,
+        model=model,
+        turns=turns,
     )
     drop = found.drop
     return entry | {

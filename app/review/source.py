@@ -30,6 +30,8 @@ def review_settings(settings: Settings) -> ReviewSettings:
         plies=settings.review_rollout_plies,
         prune_points=settings.review_prune_points,
         sample=settings.review_rollout_sample,
+        leaf=settings.review_leaf,
+        turns=settings.review_rollout_turns,
         thresholds=Thresholds(
             inaccuracy=settings.review_inaccuracy_points,
             mistake=settings.review_mistake_points,

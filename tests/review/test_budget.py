@@ -64,6 +64,26 @@ def test_a_cut_rollout_stops_after_that_many_actions(monkeypatch: pytest.MonkeyP
     assert checked >= 2
 
 
+def test_a_rollout_cut_by_turns_stops_at_the_start_of_a_turn() -> None:
+    checked = 0
+    for state, seat, legal, _ in _decisions():
+        view = view_for(state, seat)
+        world = determinise(view, random.Random(1))
+        full = expert.playout(world, legal[0], seat, random.Random(2))
+        for turns in (1, 2):
+            cut = expert.playout(world, legal[0], seat, random.Random(2), turns=turns)
+            if cut.over:
+                continue
+            # At the first state of the turn `turns` after the decision's: its first step.
+            assert cut.turn.number == world.turn.number + turns
+            assert cut.turn.phase == "place" and not cut.turn.undo
+            assert full.turn.number >= cut.turn.number
+        checked += 1
+        if checked >= 4:
+            break
+    assert checked >= 3
+
+
 def test_a_candidate_far_behind_after_a_round_is_not_played_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -151,9 +171,18 @@ def test_the_same_game_seed_and_budget_give_the_same_analysis() -> None:
 
 def test_the_knobs_are_settings() -> None:
     budget = review_settings(
-        Settings(review_rollout_plies=3, review_prune_points=2.5, review_rollout_sample=7)
+        Settings(
+            review_rollout_plies=3,
+            review_prune_points=2.5,
+            review_rollout_sample=7,
+            review_rollout_turns=2,
+            review_leaf="static",
+        )
     )
     assert (budget.plies, budget.prune_points, budget.sample) == (3, 2.5, 7)
+    assert (budget.turns, budget.leaf) == (2, "static")
+    with pytest.raises(ValueError):
+        ReviewSettings(turns=-1)
     with pytest.raises(ValueError):
         ReviewSettings(sample=-1)
     with pytest.raises(ValueError):

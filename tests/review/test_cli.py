@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -14,8 +15,16 @@ from app.db.models.accounts import User
 from app.db.models.games import Game
 from app.review import ReviewSettings, analyse_game
 from app.review.source import records_from_lines
+from app.settings import Settings
 
 from .conftest import greedy_game, play_to_the_end
+
+
+def _server_budget(rounds: int) -> ReviewSettings:
+    """The server's budget (settings) with `--rounds`, as the command line builds it."""
+    from app.review.source import review_settings
+
+    return dataclasses.replace(review_settings(Settings()), rounds=rounds)
 
 
 def _recorded_line(seed: int) -> str:
@@ -37,7 +46,7 @@ def test_recorded_games_print_one_analysis_per_line(
     records = list(records_from_lines(path.read_text().splitlines()))
     assert [r.game_id for r in records] == ["recorded-5", "recorded-6"]
     for line, record in zip(lines, records, strict=True):
-        assert json.loads(line) == analyse_game(record, ReviewSettings(rounds=1))
+        assert json.loads(line) == analyse_game(record, _server_budget(1))
 
 
 def test_a_bad_line_is_named_and_nothing_is_printed(

@@ -29,6 +29,11 @@ def test_the_settings_named_exist_with_the_defaults_stated() -> None:
         f"(default {s.review_rollout_sample}:" in flat
     )
     assert f"`SEADRAGONS_REVIEW_PRUNE_POINTS` (default `{s.review_prune_points:g}`: never)" in flat
+    assert f"`SEADRAGONS_REVIEW_LEAF` (default `{s.review_leaf}`)" in flat
+    assert (
+        "`SEADRAGONS_REVIEW_ROLLOUT_TURNS` turns have begun since the decision's "
+        f"(default {s.review_rollout_turns}:" in flat
+    )
     thresholds = (s.review_inaccuracy_points, s.review_mistake_points, s.review_blunder_points)
     assert "`inaccuracy` from {:g}, `mistake` from {:g}, `blunder` from {:g}".format(
         *thresholds
