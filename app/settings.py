@@ -302,10 +302,13 @@ class Settings(BaseSettings):
     # analyses of watched games are claimed first.
     review_watch_seconds: float = Field(default=30.0, gt=0)
     # Finished rated games are analysed without a request while fewer than this many analyses
-    # wait (0: only on request). Off by default: one analysis costs about 50 s of CPU.
+    # wait (0: only on request). Off by default: one analysis still costs about 10 s of CPU (a
+    # 4-player expansion game; docs/benchmarks.md), a sixth of a core at a game a minute.
     review_auto_rated_below: int = Field(default=0, ge=0)
-    # The expected wait told to a requester: this many seconds of work per analysis ahead.
-    review_expected_seconds: float = Field(default=60.0, gt=0)
+    # The expected wait told to a requester: this many seconds of work per analysis ahead (a
+    # 4-player expansion review takes 9 to 13 s of CPU, a worker's niced process more on a
+    # busy machine).
+    review_expected_seconds: float = Field(default=20.0, gt=0)
 
     # Web Push (app/services/notices/push.py, devices.py): "your turn" on a device with the tab
     # closed. VAPID_PRIVATE_KEY: the server's signing key (PEM, or the raw key base64url); unset:

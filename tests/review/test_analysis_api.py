@@ -21,6 +21,9 @@ from tests.web.conftest import client_factory, start_game
 
 from .conftest import play_to_the_end
 
+# The wait told for the one analysis ahead: the setting's default, whatever it is.
+ONE_AHEAD = Settings.model_fields["review_expected_seconds"].default
+
 __all__ = ["client_factory", "start_game"]  # fixtures
 
 
@@ -66,7 +69,7 @@ def test_analysis_only_after_the_end(
     r = guest.get(url)
     assert (r.status_code, r.json()) == (202, {"status": "none"})  # asked for by nobody yet
     r = guest.post(url)
-    pending = {"status": "pending", "percent": 0, "position": 1, "wait_seconds": 60}
+    pending = {"status": "pending", "percent": 0, "position": 1, "wait_seconds": ONE_AHEAD}
     assert (r.status_code, r.json()) == (202, pending)
     assert app.state.analysis_jobs.run_due() == 1
     r = outsider.get(url)  # a public game's analysis, like its record, is for everyone
@@ -98,11 +101,11 @@ def test_the_queue_answers_busy_and_bounds_each_account(
     assert (r.status_code, r.json()["position"]) == (202, 1)
     r = ann.post(f"/api/games/{g2}/analysis")
     assert r.status_code == 429 and r.json()["error"]["code"] == "review_user_limit"
-    assert r.headers["retry-after"] == "60"
+    assert r.headers["retry-after"] == str(round(ONE_AHEAD))
     assert bob.post(f"/api/games/{g1}/analysis").json()["position"] == 1  # the same job
     assert cid.post(f"/api/games/{g2}/analysis").json()["position"] == 2
     r = dan.post(f"/api/games/{g3}/analysis", headers={"Accept-Language": "es"})
-    assert r.status_code == 503 and r.headers["retry-after"] == "60"
+    assert r.status_code == 503 and r.headers["retry-after"] == str(round(ONE_AHEAD))
     error = r.json()["error"]
     assert error["code"] == "review_queue_full"
     assert "2" in error["message"] and "queue" not in error["message"]  # Spanish

@@ -29,6 +29,9 @@ from app.shared.errors import ServiceError
 
 from .conftest import play_to_the_end
 
+# The wait told for the one analysis ahead: the setting's default, whatever it is.
+ONE_AHEAD = Settings.model_fields["review_expected_seconds"].default
+
 # Every test here has the expert analyse a whole game (seconds of CPU each).
 pytestmark = pytest.mark.slow
 
@@ -78,7 +81,7 @@ def test_a_request_enqueues_one_analysis_and_the_job_stores_the_clis_json(
     request_analysis(db, game.id, None)
     [job] = _analysis_jobs(db)
     assert (job.status, job.payload) == ("pending", {"game_id": game.id})
-    pending = {"status": "pending", "percent": 0, "position": 1, "wait_seconds": 60}
+    pending = {"status": "pending", "percent": 0, "position": 1, "wait_seconds": ONE_AHEAD}
     assert analysis_of(db, game.id, None) == (None, pending)
 
     pool = CountingPool()

@@ -33,22 +33,24 @@ from app.db.models.reviews import GameAnalysis
 from app.i18n import t_
 from app.services.reviews.analysis import KIND, enqueue, job_key
 from app.services.tables.lobby import visible_game
+from app.settings import Settings
 from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 
 Json = dict[str, Any]
 OPEN = ("pending", "running")
+_DEFAULTS = Settings.model_fields
 
 
 @dataclass(frozen=True)
 class QueueLimits:
     """The queue's bounds (SEADRAGONS_REVIEW_QUEUE_MAX, _PER_USER, _WATCH_SECONDS,
-    _EXPECTED_SECONDS)."""
+    _EXPECTED_SECONDS); without settings, their defaults (one place says what they are)."""
 
-    queue_max: int = 20
-    per_user: int = 2
-    watch_s: float = 30.0
-    expected_s: float = 60.0
+    queue_max: int = _DEFAULTS["review_queue_max"].default
+    per_user: int = _DEFAULTS["review_per_user"].default
+    watch_s: float = _DEFAULTS["review_watch_seconds"].default
+    expected_s: float = _DEFAULTS["review_expected_seconds"].default
 
     @classmethod
     def from_settings(cls, settings: Any) -> QueueLimits:
