@@ -29,16 +29,23 @@ Observer = Callable[[int, list[dict[str, Any]], dict[str, Any], float], None]
 
 
 def play_out(
-    options: GameOptions, seed: int, bots: list[Any], observe: Observer | None = None
+    options: GameOptions,
+    seed: int,
+    bots: list[Any],
+    observe: Observer | None = None,
+    before: Callable[[State], None] | None = None,
 ) -> tuple[State, list[list[Any]]]:
     """Play a game to the end, each seat's bot choosing from its own view and the legal actions.
 
     Returns the final state and the moves as [seat, action]. A bot whose `needs_view` is false
     (the random one) is not given a view: building one costs about a third of a random step.
+    `before` sees the state before each decision (what a training script records).
     """
     state = new_game(options, seed)
     moves: list[list[Any]] = []
     while not is_over(state):
+        if before is not None:
+            before(state)
         seat = to_act(state)
         bot = bots[seat]
         legal = legal_actions(state, seat)

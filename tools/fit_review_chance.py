@@ -35,19 +35,11 @@ from pathlib import Path
 from app.bots import make_bot
 from app.bots.evaluate import Evaluator
 from app.bots.position import position_from_view
-from app.engine import (
-    GameOptions,
-    apply,
-    final_scores,
-    is_over,
-    legal_actions,
-    new_game,
-    to_act,
-    view_for,
-)
+from app.engine import GameOptions, State, final_scores, view_for
 from app.review import chance
 from app.review.leaf import MODEL_PATH, SEAT_FEATURES, chances_of, seat_rows, static_coef
 from app.review.leaf import softmax as _softmax
+from app.simulate import play_out
 
 from .train_expert import solve
 
@@ -63,19 +55,20 @@ Point = tuple[list[list[float]], int, list[float]]
 def game_points(players: int, expansion: bool, seed: int) -> list[Point]:
     """Every seat's view at the start of every turn of one greedy game, with the winners'
     shares."""
-    state = new_game(GameOptions(players=players, expansion=expansion), seed)
     bots = [make_bot("greedy", random.Random(seed * 10 + s)) for s in range(players)]
     seen: list[tuple[list[list[float]], int]] = []
-    recorded = 0  # the last turn whose start was recorded
-    while not is_over(state):
-        seat = to_act(state)
-        view = view_for(state, seat)
-        if state.turn.number != recorded:
-            recorded = state.turn.number
+    recorded = [0]  # the last turn whose start was recorded
+
+    def record(state: State) -> None:
+        if state.turn.number != recorded[0]:
+            recorded[0] = state.turn.number
             for s in range(players):
-                pos = position_from_view(view if s == seat else view_for(state, s))
+                pos = position_from_view(view_for(state, s))
                 seen.append((seat_rows(pos, Evaluator(pos), chance.TEMP_END, chance.TEMP_SPAN), s))
-        state, _ = apply(state, bots[seat].choose(view, legal_actions(state, seat)), seat)
+
+    state, _ = play_out(
+        GameOptions(players=players, expansion=expansion), seed, bots, before=record
+    )
     winners = final_scores(state)["winners"]
     share = [1 / len(winners) if s in winners else 0.0 for s in range(players)]
     return [(rows, viewer, share) for rows, viewer in seen]

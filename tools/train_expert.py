@@ -26,16 +26,8 @@ from pathlib import Path
 from app.bots import make_bot
 from app.bots.position import position_from_view
 from app.bots.value import FEATURES, MODEL_PATH, features, model_key
-from app.engine import (
-    GameOptions,
-    apply,
-    final_scores,
-    is_over,
-    legal_actions,
-    new_game,
-    to_act,
-    view_for,
-)
+from app.engine import GameOptions, State, final_scores, view_for
+from app.simulate import play_out
 
 KEYS = ("2", "2x", "3", "3x", "4", "4x", "5", "5x")
 RIDGE = 1.0  # on standardised features: keeps rare components (e.g. reward in short games) tame
@@ -52,20 +44,20 @@ def game_rows(
 ) -> list[tuple[list[float], float]]:
     """Feature rows of one self-play game, each with its seat's final objective."""
     rng = random.Random(seed)
-    state = new_game(GameOptions(players=players, expansion=expansion), seed)
     bots = [make_bot("greedy", random.Random(rng.getrandbits(32))) for _ in range(players)]
     rows: list[tuple[list[float], int]] = []
-    step = 0
-    while not is_over(state):
-        seat = to_act(state)
-        view = view_for(state, seat)
-        if step % every == 0:
+    steps = [0]
+
+    def record(state: State) -> None:
+        if steps[0] % every == 0:
             # every seat's view, so the model sees positions on and off its own turn
             for s in range(players):
-                seen = view if s == seat else view_for(state, s)
-                rows.append((features(position_from_view(seen)), s))
-        step += 1
-        state, _ = apply(state, bots[seat].choose(view, legal_actions(state, seat)), seat)
+                rows.append((features(position_from_view(view_for(state, s))), s))
+        steps[0] += 1
+
+    state, _ = play_out(
+        GameOptions(players=players, expansion=expansion), seed, bots, before=record
+    )
     totals = [p["total"] for p in final_scores(state)["players"]]
     return [(x, objective(totals, seat)) for x, seat in rows]
 
