@@ -30,20 +30,21 @@ def _decisions(players: int = 4, seed: int = 3, limit: int = 40):  # type: ignor
         state, _ = apply(state, action, seat)
 
 
-def _counting_apply(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Count the calls of `module.name` (the count in a one-element list the test may reset)."""
     calls = [0]
-    real = expert.apply
+    real = getattr(module, name)
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls[0] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(expert, "apply", counted)
+    monkeypatch.setattr(module, name, counted)
     return calls
 
 
 def test_a_cut_rollout_stops_after_that_many_actions(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = _counting_apply(monkeypatch)
+    calls = _counting(monkeypatch, expert, "apply")
     checked = 0
     for state, seat, legal, _ in _decisions():
         view = view_for(state, seat)
@@ -87,14 +88,7 @@ def test_a_rollout_cut_by_turns_stops_at_the_start_of_a_turn() -> None:
 def test_a_candidate_far_behind_after_a_round_is_not_played_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    rollouts = [0]
-    real = decision_module.playout
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        rollouts[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(decision_module, "playout", counted)
+    rollouts = _counting(monkeypatch, decision_module, "playout")
     checked = 0
     for state, seat, legal, _ in _decisions():
         view = view_for(state, seat)
@@ -132,14 +126,7 @@ def test_a_candidate_far_behind_after_a_round_is_not_played_again(
 def test_a_clear_best_stops_the_search_early(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a gap no candidate can keep up with, one round decides: only the played move
     (whose own chance is reported) runs the remaining rounds."""
-    rollouts = [0]
-    real = decision_module.playout
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        rollouts[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(decision_module, "playout", counted)
+    rollouts = _counting(monkeypatch, decision_module, "playout")
     for state, seat, legal, played in _decisions():
         view = view_for(state, seat)
         rollouts[0] = 0
