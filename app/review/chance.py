@@ -17,14 +17,13 @@ so a rollout can stop after a few actions. The margin is the static evaluation's
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from app.bots.evaluate import DEFAULT, Evaluator, Weights
 from app.bots.position import position_from_view
 from app.engine import State, final_scores, view_for
 
-from .leaf import LeafModel
+from .leaf import LeafModel, softmax, temperature
 
 # VP. Large, because the evaluation's estimates move a lot until the final scoring (realm
 # majorities, Missions, Bonus tiles); fitted: docs/benchmarks.md, "Game review".
@@ -42,11 +41,8 @@ class Outcome:
 
 def softmax_chances(values: list[float], progress: float) -> tuple[float, ...]:
     """Each seat's chance to finish first given estimated final VP and the share of heads spent."""
-    temp = TEMP_END + TEMP_SPAN * (1.0 - min(max(progress, 0.0), 1.0))
-    top = max(values)
-    weights = [math.exp((v - top) / temp) for v in values]
-    total = sum(weights)
-    return tuple(w / total for w in weights)
+    temp = temperature(progress, TEMP_END, TEMP_SPAN)
+    return softmax([v / temp for v in values])
 
 
 def margin_of(values: list[float], me: int) -> float:
