@@ -1,14 +1,17 @@
-"""What an idle game page costs the browser: Debian's Chromium, headless, through Playwright.
+"""What a game page costs the browser, idle or with new Dragons: Debian's Chromium, headless.
 
 The stub server (tests/e2e/stub_server.py, the engine in memory) serves a mid-game table whose
 seat to act is the viewer, so the "Your turn" banner and the "to play" badge are both on screen;
-nothing happens for `--seconds`. Reported: the renderer main thread's busy time (CDP
-Performance.getMetrics TaskDuration) and the CPU time of every Chromium process (from /proc),
-each as a share of one core, plus the style recalculations and layouts in the window.
+nothing happens for `--seconds`, or with `--dragon-every S` a Dragon is placed every S seconds
+(the page polls the stub every 1.5 s), so the newest Dragon's outline pulses as in a lively game.
+Reported: the renderer main thread's busy time (CDP Performance.getMetrics TaskDuration) and the
+CPU time of every Chromium process (from /proc), each as a share of one core, plus the style
+recalculations and layouts in the window.
 
     nice -n 10 .venv/bin/python bench/idle_page_cpu.py --seconds 20
     git archive cdb5da2 static | tar -x -C /tmp/before   # the same page before the change
     nice -n 10 .venv/bin/python bench/idle_page_cpu.py --seconds 20 --static-dir /tmp/before/static
+    nice -n 10 .venv/bin/python bench/idle_page_cpu.py --seconds 20 --dragon-every 2.5
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from app.engine import legal_actions, to_act  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_http  # noqa: E402
 from tests.e2e.stub_server import Table, make_app  # noqa: E402
 
@@ -66,11 +70,25 @@ def cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def place_one(table: Table, rng: random.Random) -> None:
+    """Play the stub table on until one more Dragon is on the board (any seat's)."""
+    for _ in range(200):
+        if table.state.over:
+            return
+        seat = to_act(table.state)
+        acts = legal_actions(table.state, seat)
+        places = [a for a in acts if a["type"] == "place"]
+        table.act(seat, rng.choice(places or [a for a in acts if a["type"] != "pass"] or acts))
+        if places:
+            return
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--settle", type=float, default=3.0, help="wait before measuring")
     ap.add_argument("--reduced-motion", action="store_true", help="prefers-reduced-motion")
+    ap.add_argument("--dragon-every", type=float, help="place a Dragon every this many seconds")
     ap.add_argument(
         "--static-dir",
         help="serve this static/ instead (e.g. an older commit's: git archive REV static | tar -x)",
@@ -113,10 +131,16 @@ def main() -> None:
             return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
         m0, c0, t0 = metrics(), cpu_seconds(chromium), time.monotonic()
-        time.sleep(args.seconds)
+        placed, rng = 0, random.Random(7)
+        while args.dragon_every and time.monotonic() - t0 + args.dragon_every <= args.seconds:
+            place_one(table, rng)
+            placed += 1
+            time.sleep(args.dragon_every)
+        time.sleep(max(0.0, args.seconds - (time.monotonic() - t0)))
         m1, c1, t1 = metrics(), cpu_seconds(chromium), time.monotonic()
         wall = t1 - t0
-        print(f"idle game page, {wall:.1f} s, load average {os.getloadavg()[0]:.2f}")
+        what = f"{placed} Dragons placed" if args.dragon_every else "idle"
+        print(f"game page, {what}, {wall:.1f} s, load average {os.getloadavg()[0]:.2f}")
         busy = m1["TaskDuration"] - m0["TaskDuration"]
         print(f"renderer main thread busy: {100 * busy / wall:.2f}% of a core")
         print(f"all Chromium processes:    {100 * (c1 - c0) / wall:.2f}% of a core")

@@ -113,6 +113,10 @@ def click_target(page: Any, where: str = "") -> None:
     page.locator(f"{where} .lesson-target:visible".strip()).first.click()
 
 
+TARGET_BEATS = """() => [...document.querySelectorAll('canvas.board-layer:not([hidden])')]
+  .flatMap(c => c.getAnimations()).map(a => a.effect.getComputedTiming().iterations)"""
+
+
 def play_step(page: Any, move: dict[str, Any]) -> None:
     action = move["action"]
     kind = action["type"]
@@ -124,6 +128,9 @@ def play_step(page: Any, move: dict[str, Any]) -> None:
         page.mouse.click(x, y)  # fix the ghost on the legal spot
         page.wait_for_selector(".placing button[data-key=head]")
         target = page.evaluate("() => window.seadragons.lesson().pos.target")
+        # The target's outline pulses a few beats on a layer over the board, never endlessly.
+        beats = page.evaluate(TARGET_BEATS)
+        assert all(isinstance(n, int) and n <= 6 for n in beats), beats
         if target.get("head"):
             hx, hy = page.evaluate(CELL_CENTRE, target["head"])
             page.mouse.click(hx, hy)  # the Ancestral head on the marked square (R-56)

@@ -16,7 +16,7 @@ import pytest
 from app.engine import final_scores, legal_actions, preview, to_act, view_for
 from app.engine.content import expansion_content
 from tests.e2e.helpers import ARTIFACTS, shot, watch_console
-from tests.e2e.play import CELL_CENTRE, PLACEABLE_CARDS
+from tests.e2e.play import CELL_CENTRE, PLACEABLE_CARDS, place_with_keyboard
 from tests.e2e.stub_server import Table
 
 pytestmark = pytest.mark.e2e
@@ -321,6 +321,41 @@ def test_an_idle_table_runs_no_endless_animation(
         assert running == []
     # The few pulses end by themselves (a wait for the condition, not a timed sleep).
     page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    assert errors == []
+
+
+COUNT_DRAWS = """() => {
+  const b = window.seadragons.board, draw = b.draw.bind(b);
+  window.__draws = 0;
+  b.draw = () => { window.__draws += 1; draw(); };
+}"""
+LAYER = "document.querySelector('canvas.board-layer')"
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_newest_dragon_pulses_without_drawing_the_board_again(
+    browser: Any, stub_url: str, stub_tables: dict[int, Any], motion: str
+) -> None:
+    """The newest Dragon's outline pulses on a layer of its own over the board, as an opacity
+    animation the compositor plays (still, with reduced motion), and goes when the highlight
+    expires. The board is drawn again only when something changes: drawn anew for each frame
+    of the pulse, as it was, a table page with a new Dragon took most of a core."""
+    t = Table(2, 9)
+    stub_tables[1] = t
+    page, errors = _open(browser, stub_url, DESKTOP, reduced_motion=motion)
+    page.wait_for_selector("#hand .card.pattern.can")
+    page.evaluate(COUNT_DRAWS)
+    place_with_keyboard(page)
+    page.wait_for_function(f"() => {LAYER} && !{LAYER}.hidden")
+    states = page.evaluate(f"() => {LAYER}.getAnimations().map(a => a.playState)")
+    assert states == ([] if motion == "reduce" else ["running"])
+    draws = page.evaluate("() => window.__draws")
+    # The outline goes by itself when the highlight expires (2.5 s): a wait for that condition.
+    page.wait_for_function(f"() => {LAYER}.hidden", timeout=15000)
+    # About 150 frames of 2.5 s at 60 frames a second drew the board anew each; now the expiry
+    # draws it once (a few more may come from the page's own updates, never one per frame).
+    assert page.evaluate("() => window.__draws") - draws <= 5
+    assert page.evaluate(f"() => {LAYER}.getAnimations().length") == 0
     assert errors == []
 
 

@@ -76,10 +76,10 @@ function schedule(panels = true) {
   if (!frame) frame = requestAnimationFrame(render);
 }
 
-function render(now) {
+function render() {
   frame = 0;
   ensureOutcomes();
-  board.draw(now);
+  board.draw();
   reasonTip.update(state);
   hintPanel.update();
   // The placement bar (and the board's label) describe the ghost under the pointer on every

@@ -21,6 +21,7 @@ import { logText } from "../ui/seats.mjs";
 import { initSheet, keysToggle, maxBoardSide, oneColumn, watchBars } from "../ui/layout.mjs";
 import { installCardPeek } from "../ui/cards.mjs";
 import { drawTarget, LessonReasonTip, markTargets } from "../ui/lesson.mjs";
+import { boxAround } from "../ui/pulselayer.mjs";
 import { decisionControls, installPlacementKeys, placementControls } from "../ui/placementkeys.mjs";
 
 const params = new URLSearchParams(location.search);
@@ -34,6 +35,7 @@ let answers = []; // the learner's actions at the steps so far
 let refusal = null; // {code, text} of the last refused move, shown in the lesson panel
 let frame = 0;
 let panelsDirty = true;
+const TARGET_PULSE = { beatMs: 1630, low: 0.1, beats: 6 };
 
 const storeKey = () => `seadragons.learn.${lessonId}`;
 const saveAnswers = () => sessionStorage.setItem(storeKey(), JSON.stringify(answers));
@@ -57,14 +59,15 @@ function schedule(panels = true) {
   if (!frame) frame = requestAnimationFrame(render);
 }
 
-function render(now) {
+function render() {
   frame = 0;
   ensureOutcomes();
-  board.draw(now);
-  if (pos?.target?.cells && !pos.done) {
-    drawTarget(board, pos.target, now);
-    schedule(false); // the outline pulses
-  }
+  board.draw();
+  // The step's target pulses a few beats on a layer of its own, then stays (the board is not
+  // drawn again for the pulse).
+  const target = pos?.target?.cells && !pos.done ? pos.target : null;
+  const box = target && boxAround(target.cells.map(([r, c]) => board.rect(r, c)), 4);
+  board.layer("target").show(target, { dpr: board.dpr, box, draw: (ctx) => drawTarget(board, target, ctx) }, TARGET_PULSE);
   reasonTip.update(state);
   updatePlacement($("actions"), state, false);
   if (!panelsDirty || !pos) return;

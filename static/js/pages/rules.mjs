@@ -40,7 +40,7 @@ function mount({ canvas, ex, content }) {
   const draw = () => {
     frame = 0;
     board.draw();
-    if (ex.marks.length) drawTarget(board, target, null);
+    if (ex.marks.length) drawTarget(board, target);
     canvas.dataset.drawn = "true";
   };
   const board = new Board(canvas, state, { redraw: () => (frame ||= requestAnimationFrame(draw)), maxSide: () => SIDE });

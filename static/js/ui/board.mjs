@@ -7,12 +7,11 @@ import { language } from "../lib/i18n.mjs";
 import { realmsOf } from "../lib/realms.mjs";
 import * as st from "../lib/state.mjs";
 import * as paint from "./paint.mjs";
+import { boxAround, PulseLayer } from "./pulselayer.mjs";
 import { drawRealmOverlay } from "./realms.mjs";
 
 const HIGHLIGHT_MS = 2500; // how long the newest Dragon stays outlined
-const motionQuery = typeof matchMedia === "function" ? matchMedia("(prefers-reduced-motion: reduce)") : null;
-/** Whether the person asked for less motion (no pulsing outline then). */
-const reducedMotion = () => !!motionQuery?.matches;
+const PULSE_MS = 1005; // one beat of the outline's pulse (as bright again after about a second)
 
 const REALM_CORNERS = [
   ["starfish", 0, 0],
@@ -36,6 +35,7 @@ export class Board {
     this.dpr = 1;
     this.pointerType = "mouse"; // last pointer kind: touch taps behave differently from hovering
     this.overlay = false; // draw the realm majorities on the board (toggled by the page)
+    this.layers = new Map(); // name -> PulseLayer over the board (made when first asked for)
     const ro = new ResizeObserver(() => this.resize());
     ro.observe(canvas.parentElement);
     window.addEventListener("resize", () => this.resize());
@@ -52,15 +52,26 @@ export class Board {
     const cap = this.hooks.maxSide?.() ?? window.innerHeight - 90;
     const side = Math.max(240, Math.floor(Math.min(box.width, cap)));
     const dpr = window.devicePixelRatio || 1;
-    if (side === this.side && dpr === this.dpr) return; // nothing changed: avoid observer loops
+    if (side === this.side && dpr === this.dpr) return this.fitLayers(); // avoid observer loops
     this.side = side;
     this.canvas.style.width = `${side}px`;
     this.canvas.style.height = `${side}px`;
     this.canvas.width = Math.round(side * dpr);
     this.canvas.height = Math.round(side * dpr);
     this.dpr = dpr;
+    this.fitLayers();
     this.layout = boardLayout(side, side, Math.max(14, Math.round(side * 0.035)));
     this.hooks.redraw();
+  }
+
+  /** The layer called `name` over the board, for what pulses (ui/pulselayer.mjs). */
+  layer(name) {
+    if (!this.layers.has(name)) this.layers.set(name, new PulseLayer(this.canvas));
+    return this.layers.get(name);
+  }
+
+  fitLayers() {
+    for (const layer of this.layers.values()) layer.fit();
   }
 
   cellAt(e) {
@@ -113,7 +124,7 @@ export class Board {
   }
 
   /** Draw everything for the current state. */
-  draw(now = performance.now()) {
+  draw() {
     const ctx = this.canvas.getContext("2d");
     const { width, height } = this.canvas;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -121,10 +132,10 @@ export class Board {
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     const view = st.viewOf(this.state);
     this.drawFrame(ctx);
-    if (!view) return;
+    if (!view) return this.drawGlow(null);
     this.drawSquares(ctx, view.board);
     this.drawDragons(ctx, view.board.dragons);
-    this.drawHighlight(ctx, now);
+    this.drawGlow(view);
     this.drawBestMove(ctx);
     if (this.overlay) drawRealmOverlay(ctx, realmsOf(view), (r, c) => this.rect(r, c));
     this.drawGhost(ctx);
@@ -224,26 +235,27 @@ export class Board {
     ctx.restore();
   }
 
-  drawHighlight(ctx, now) {
+  /**
+   * The newest Dragon's outline, on a layer over the board that pulses (the compositor plays the
+   * pulse; the board is not drawn again for it) until the highlight expires, when a redraw
+   * removes it. With prefers-reduced-motion it stays still; in the replay (`still`) it stays
+   * until another move is shown.
+   */
+  drawGlow(view) {
     const s = this.state;
-    if (!st.highlightActive(s, Date.now(), HIGHLIGHT_MS)) return;
-    // With prefers-reduced-motion the outline stays still and one redraw at the end removes it.
-    const still = s.lastPlaced.still || reducedMotion();
-    const pulse = still ? 1 : 0.5 + 0.5 * Math.sin(now / 160);
-    ctx.save();
-    ctx.strokeStyle = `rgba(255,255,255,${0.5 + 0.5 * pulse})`;
-    ctx.lineWidth = 3;
-    ctx.shadowColor = "#fff";
-    ctx.shadowBlur = 10;
-    for (const [r, c] of s.lastPlaced.cells) {
-      const { x, y, w } = this.rect(r, c);
-      ctx.strokeRect(x + 1.5, y + 1.5, w - 3, w - 3);
-    }
-    ctx.restore();
-    if (!still) this.hooks.redraw(); // keep pulsing until the highlight expires
-    else if (!s.lastPlaced.still && !s.lastPlaced.endTimer) {
-      s.lastPlaced.endTimer = setTimeout(() => this.hooks.redraw(), Math.max(0, s.lastPlaced.at + HIGHLIGHT_MS - Date.now()) + 20);
-    }
+    const placed = view && st.highlightActive(s, Date.now(), HIGHLIGHT_MS) ? s.lastPlaced : null;
+    if (!placed && !this.layers.has("newest")) return; // boards that never highlight get no layer
+    const rects = placed?.cells.map(([r, c]) => this.rect(r, c)) ?? [];
+    const draw = (ctx) => {
+      ctx.strokeStyle = "#fff";
+      ctx.lineWidth = 3;
+      ctx.shadowColor = "#fff";
+      ctx.shadowBlur = 10;
+      for (const { x, y, w } of rects) ctx.strokeRect(x + 1.5, y + 1.5, w - 3, w - 3);
+    };
+    const until = placed?.still ? { beats: 0 } : { untilMs: placed?.at + HIGHLIGHT_MS - Date.now(), expired: () => this.hooks.redraw() };
+    const box = placed && boxAround(rects, 12); // the shadow's blur reaches about 10 px out
+    this.layer("newest").show(placed, { dpr: this.dpr, box, draw }, { beatMs: PULSE_MS, low: 0.5, ...until });
   }
 
   /** Over the ghost, what is switched on for it (Ancestral head, a treasure): seen where one looks. */

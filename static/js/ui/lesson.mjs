@@ -7,16 +7,14 @@ import { cellsKey } from "../lib/geometry.mjs";
 import { ReasonTip } from "./reason.mjs";
 
 /**
- * Outline the squares the step asks for (and the head's square, where it matters); `now` null
- * draws it still (the rules page's examples).
+ * Outline the squares the step asks for (and the head's square, where it matters), on `ctx`:
+ * the board's own canvas (the rules page's still examples) or the layer the tutorial pulses.
  */
-export function drawTarget(board, target, now = performance.now()) {
+export function drawTarget(board, target, ctx = board.canvas.getContext("2d")) {
   if (!target?.cells?.length) return;
-  const ctx = board.canvas.getContext("2d");
   ctx.save();
-  ctx.setTransform(board.dpr, 0, 0, board.dpr, 0, 0);
-  const pulse = now === null ? 1 : 0.55 + 0.45 * Math.sin(now / 260);
-  ctx.strokeStyle = `rgba(255, 216, 77, ${pulse})`;
+  if (ctx.canvas === board.canvas) ctx.setTransform(board.dpr, 0, 0, board.dpr, 0, 0);
+  ctx.strokeStyle = "rgb(255, 216, 77)";
   ctx.lineWidth = 3;
   ctx.setLineDash([6, 3]);
   for (const [r, c] of target.cells) {
