@@ -34,6 +34,8 @@ def app(database_url: str, make_settings: Callable[..., Settings]) -> Iterator[F
         make_settings(
             database_url,
             review_rounds=1,
+            review_rollout_plies=8,  # the subject is the API, not the search: the smallest one
+            review_rollout_sample=4,
             review_concurrency=0,
             review_queue_max=2,
             review_per_user=1,

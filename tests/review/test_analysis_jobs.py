@@ -35,7 +35,11 @@ ONE_AHEAD = Settings.model_fields["review_expected_seconds"].default
 # Every test here has the expert analyse a whole game (seconds of CPU each).
 pytestmark = pytest.mark.slow
 
-SETTINGS = Settings(review_rounds=1, review_concurrency=0)
+# The subject is the queue, not the search: the smallest search that still judges each move
+# (one round, rollouts of 8 actions scoring 4 of the legal ones a step; docs/review.md).
+SETTINGS = Settings(
+    review_rounds=1, review_concurrency=0, review_rollout_plies=8, review_rollout_sample=4
+)
 LiveGame = Callable[..., tuple[Game, list[User]]]
 
 

@@ -16,7 +16,8 @@ from app.review.labels import Thresholds, label
 
 from .conftest import greedy_game
 
-FAST = ReviewSettings(rounds=1)
+# What is checked here holds for any search: the smallest that still judges each move.
+FAST = ReviewSettings(rounds=1, plies=8, sample=4)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,8 @@ from app.review.pool import AnalysisPool, timed_part
 
 from .conftest import greedy_game
 
-FAST = ReviewSettings(rounds=1)
+# What is checked here holds for any search: the smallest that still judges each move.
+FAST = ReviewSettings(rounds=1, plies=8, sample=4)
 
 
 def _workers(pool: AnalysisPool) -> list[int]:
