@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from app.settings import Settings
-from tests import tiers
+from tests import loop_close, tiers
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
@@ -221,8 +221,10 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The tiers' markers (tests/tiers.py)."""
+    """The tiers' markers (tests/tiers.py); an event loop's close that cannot hang a worker
+    (tests/loop_close.py)."""
     tiers.configure(config)
+    loop_close.install()
 
 
 @pytest.hookimpl(tryfirst=True)
