@@ -27,7 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.engine import legal_actions, to_act  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_http  # noqa: E402
 from tests.e2e.stub_server import Table, make_app  # noqa: E402
 
@@ -68,19 +67,6 @@ def cpu_seconds(pids: list[int]) -> float:
         fields = stat[stat.rindex(")") + 2 :].split()
         total += (int(fields[11]) + int(fields[12])) / tick
     return total
-
-
-def place_one(table: Table, rng: random.Random) -> None:
-    """Play the stub table on until one more Dragon is on the board (any seat's)."""
-    for _ in range(200):
-        if table.state.over:
-            return
-        seat = to_act(table.state)
-        acts = legal_actions(table.state, seat)
-        places = [a for a in acts if a["type"] == "place"]
-        table.act(seat, rng.choice(places or [a for a in acts if a["type"] != "pass"] or acts))
-        if places:
-            return
 
 
 def main() -> None:
@@ -133,7 +119,7 @@ def main() -> None:
         m0, c0, t0 = metrics(), cpu_seconds(chromium), time.monotonic()
         placed, rng = 0, random.Random(7)
         while args.dragon_every and time.monotonic() - t0 + args.dragon_every <= args.seconds:
-            place_one(table, rng)
+            table.advance(1, rng)  # a placement (where one is legal), then to the next turn
             placed += 1
             time.sleep(args.dragon_every)
         time.sleep(max(0.0, args.seconds - (time.monotonic() - t0)))

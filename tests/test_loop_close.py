@@ -19,6 +19,7 @@ async def _swallows(times: int, started: asyncio.Event) -> None:
     ignored = 0
     while True:
         try:
+            # Not a wait for anything: a task with nothing to do until it is cancelled.
             await asyncio.sleep(3600)
         except asyncio.CancelledError:
             if ignored == times:
