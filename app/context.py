@@ -85,7 +85,12 @@ def road_for(
 def build_context(settings: Settings, clock: Clock = SYSTEM_CLOCK) -> AppContext:
     """Connect and build the shared parts, once per process."""
     engine = engine_for(settings)
-    sessions = make_sessionmaker(engine, clock=clock, replay_cache_size=settings.replay_cache_games)
+    sessions = make_sessionmaker(
+        engine,
+        clock=clock,
+        replay_cache_size=settings.replay_cache_games,
+        hint_cache_size=settings.hint_cache_positions,
+    )
     notifier = Notifier()
     run = thread_runner(settings.db_pool_size)
     writer = MoveWriter(engine)  # the move's statements, compiled once per process

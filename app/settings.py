@@ -87,9 +87,11 @@ class Settings(BaseSettings):
     explain_limits_per_user: str = "10/second;600/minute"
     # Hints at unrated tables (POST /api/games/{id}/hint): the expert's thinking time and its
     # most search rounds per hint (in a bot worker process, app/infra/bot_pool.py), and the
-    # hints per user.
+    # hints per user. The answers are kept per process (positions), so asking again gets the
+    # same hint at no cost even when the budget, not the rounds, ended the search.
     hint_budget_seconds: float = 1.0
     hint_rounds: int = 12
+    hint_cache_positions: int = 256
     hint_limits_per_user: str = "6/minute;60/hour"
     # Replays of finished games (GET /api/games/{id}/replay) kept built, per process.
     replay_cache_games: int = 32

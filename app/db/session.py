@@ -97,6 +97,7 @@ def make_sessionmaker(
     clock: Clock = SYSTEM_CLOCK,
     state_cache_size: int = 256,
     replay_cache_size: int = 32,
+    hint_cache_size: int = 256,
 ) -> sessionmaker[Session]:
     """A session factory; objects stay usable after commit so services can return them. Every
     session it makes carries the app's clock (services read the time from it: app/shared/
@@ -106,6 +107,7 @@ def make_sessionmaker(
         "clock": clock,
         "states": StateCache(state_cache_size),
         "replays": StateCache(replay_cache_size),
+        "hints": StateCache(hint_cache_size),
     }
     return sessionmaker(bind=engine, expire_on_commit=False, autoflush=False, info=info)
 

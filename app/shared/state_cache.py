@@ -1,5 +1,6 @@
 """Small in-process caches of what never changes once committed: engine states by (game id,
-version), replay documents by (game id, final version). One of each per session factory."""
+version), replay documents by (game id, final version), hints by (game id, version). One of
+each per session factory."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ def states_of(db: Session) -> StateCache:
 def replays_of(db: Session) -> StateCache:
     """The replay documents cache of the session's factory, likewise."""
     return db.info["replays"]
+
+
+def hints_of(db: Session) -> StateCache:
+    """The hints given, by the position they were asked in, of the session's factory."""
+    return db.info["hints"]
 
 
 def states_in(sessions: sessionmaker[Session]) -> StateCache:

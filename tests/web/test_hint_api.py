@@ -60,6 +60,45 @@ def test_a_hint_is_one_legal_action_with_its_reasons(start_game: Start) -> None:
     assert (r.status_code, r.json()["error"]["code"]) == (409, "stale_version")
 
 
+class ChangingSearch:
+    """A search the time budget ended, as on a busy server: each run answers a different legal
+    action."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    def run(self, _timeout: float, _fn: object, _view: dict, legal: list[dict], *_: object) -> dict:
+        self.runs += 1
+        return legal[self.runs % len(legal)]
+
+    def shutdown(self) -> None:
+        pass
+
+
+def test_asking_again_gets_the_kept_hint_without_a_search(app: FastAPI, start_game: Start) -> None:
+    search = ChangingSearch()
+    app.state.context.bot_workers = search
+    gid, clients = start_game(2)
+    seat = _state(clients[0], gid)["to_act"]
+    me = clients[seat]
+    version = _state(me, gid)["version"]
+    first = me.post(f"/api/games/{gid}/hint", json={"version": version}).json()
+    again = me.post(f"/api/games/{gid}/hint", json={"version": version}).json()
+    assert again == first and search.runs == 1
+    # A new position is searched anew.
+    assert (
+        me.post(
+            f"/api/games/{gid}/actions", json={"version": version, "action": first["action"]}
+        ).status_code
+        == 200
+    )
+    state = _state(clients[0], gid)
+    asker = clients[state["to_act"]]
+    r = asker.post(f"/api/games/{gid}/hint", json={"version": state["version"]})
+    assert r.status_code == 200, r.text
+    assert search.runs == 2
+
+
 def test_hints_are_bounded_per_user(start_game: Start) -> None:
     gid, clients = start_game(2)
     seat = _state(clients[0], gid)["to_act"]

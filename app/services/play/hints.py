@@ -17,6 +17,7 @@ from app.services.play.previews import seat_to_act
 from app.services.tables.lobby import visible_game
 from app.settings import Settings
 from app.shared.errors import ServiceError
+from app.shared.state_cache import hints_of
 
 # A worker may need to start (a few seconds) before it thinks: waited for on top of the budget.
 WORKER_START_S = 20.0
@@ -33,13 +34,21 @@ def hint(
     """`{version, action, reasons}`: what the expert would do now for the caller's seat.
 
     Refused at rated tables (`rated_table`): a hint there would be help from outside the game.
-    The expert sees `view_for(state, seat)` only (R-60); the same position always gets the same
-    hint (the search is seeded by the game and version), so asking again tells nothing new.
+    The expert sees `view_for(state, seat)` only (R-60). The same position always gets the same
+    hint, so asking again tells nothing new and costs no search: the first answer is kept per
+    process (SEADRAGONS_HINT_CACHE_POSITIONS), because a search that the time budget ended
+    rather than its rounds (a busy server) would otherwise answer differently; a process that
+    has not kept it searches anew, seeded by the game and version.
     """
     if visible_game(db, game_id, user_id).rated:
         raise ServiceError("rated_table", "hints are for unrated tables only")
     _game, state, seat = seat_to_act(db, game_id, user_id, version)
-    return hint_for(state, seat, game_id, version, settings, workers)
+    kept = hints_of(db)
+    answer = kept.get(game_id, version)
+    if answer is None or answer["seat"] != seat:
+        answer = {"seat": seat, **hint_for(state, seat, game_id, version, settings, workers)}
+        kept.put(game_id, version, answer)
+    return {k: v for k, v in answer.items() if k != "seat"}
 
 
 def hint_for(
