@@ -13,6 +13,7 @@ docs/testing.md describes the tiers.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
@@ -171,7 +172,33 @@ def make_scheduler(config: pytest.Config, log: object) -> object | None:
                 self._groups = groups(list(next(iter(self.registered_collections.values()))))
             super().schedule()
 
+        def remove_node(self, node: Any) -> str | None:
+            # A crashed worker's test is reported once, as xdist's default scheduler does, and
+            # only its groups with tests left are handed on. Loadscope would hand on the
+            # crashing test too (each new worker crashed in turn until xdist stopped making
+            # them) and, when it was its group's last, a group with nothing left to run: the
+            # worker sent it never reported back, so nothing was handed out again and the run
+            # waited forever.
+            work = self.assigned_work.get(node, {})
+            crashed = crash_item(work)
+            for scope, unit in list(work.items()):
+                if crashed in unit:
+                    unit[crashed] = True
+                if all(unit.values()):
+                    del work[scope]
+            super().remove_node(node)
+            return crashed
+
     return GroupScheduling(config, log)
+
+
+def crash_item(workload: dict[str, dict[str, bool]]) -> str | None:
+    """The test a worker was running when it went down: the first of its work not done."""
+    for unit in workload.values():
+        for nodeid, done in unit.items():
+            if not done:
+                return nodeid
+    return None
 
 
 # The test being run in this process (set by the conftest's runtest hooks), for `starts()`.

@@ -9,6 +9,7 @@ from typing import Any
 
 from app.infra.redis_urls import cluster_nodes
 from app.realtime.redis_bus import RedisBus
+from app.shared.tasks import cancel_until_done
 
 
 class ClusterBus(RedisBus):
@@ -149,8 +150,7 @@ class ClusterBus(RedisBus):
         for task in readers:
             task.cancel()
         for task in readers:
-            with contextlib.suppress(BaseException):
-                await task
+            await cancel_until_done(task)
         subs, self._node_subs = self._node_subs, {}
         self._node_of.clear()
         self._leaving.clear()

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.metrics import BUS_MESSAGES
 from app.realtime.bus import RECONNECTED, Bus
+from app.shared.tasks import cancel_until_done
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +53,7 @@ class RedisBus(Bus):
     async def disconnect(self) -> None:
         """Stop the reader and close the connections (the pub/sub ones: `_close_pubsub`)."""
         if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader
+            await cancel_until_done(self._reader)
         await self._close_pubsub()
         if self._redis is not None:
             with contextlib.suppress(Exception):
