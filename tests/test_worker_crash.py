@@ -48,7 +48,9 @@ def test_a_crashed_worker_fails_its_test_once_and_the_run_ends(tmp_path: Path, a
     (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = crash\n")
     for name in "abcd":
         (suite / f"test_{name}.py").write_text(GROUP.format(crash=name == "b", at=at))
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SEADRAGONS_TEST_WORKERS": "2"}
+    # Not this run's worker: the inner run starts workers of its own.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env.update(PYTHONPATH=str(ROOT), SEADRAGONS_TEST_WORKERS="2")
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"],
         cwd=tmp_path,
