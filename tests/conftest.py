@@ -221,8 +221,9 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The tiers' markers (tests/tiers.py); an event loop's close that cannot hang a worker
-    (tests/loop_close.py)."""
+    """The tiers' markers and kept bytecode (tests/tiers.py); an event loop's close that cannot
+    hang a worker (tests/loop_close.py)."""
+    tiers.keep_bytecode()
     tiers.configure(config)
     loop_close.install()
 

@@ -13,6 +13,7 @@ docs/testing.md describes the tiers.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import pytest
@@ -86,6 +87,18 @@ def configure(config: pytest.Config) -> None:
         from hypothesis import settings
 
         settings.load_profile(FAST)
+
+
+def keep_bytecode() -> None:
+    """Let this run and the processes it starts write Python's bytecode caches.
+
+    With PYTHONDONTWRITEBYTECODE set (this machine's environment sets it), nothing is kept:
+    each worker rewrote every test module's assertions and compiled it again at collection,
+    15 s of a worker's start where the kept files make it 5 s, and every server process a test
+    started compiled the app again. The files go to `__pycache__/` (ignored by git).
+    """
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 # Parallel runs (pytest-xdist): at most this many workers, whatever the machine has.
