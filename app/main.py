@@ -15,7 +15,7 @@ from itsdangerous import Signer
 from starlette.types import Receive, Scope, Send
 
 from app.context import build_context
-from app.db.migrate import upgrade_to_head
+from app.db.migrate import head_revisions, upgrade_to_head
 from app.db.session import make_engine
 from app.i18n.middleware import LanguageMiddleware
 from app.infra.redis_urls import readiness_client
@@ -143,7 +143,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     app.state.context = context
     app.state.settings = settings
     app.state.engine = engine
-    app.state.schema_heads = health.head_revisions(engine)
+    app.state.schema_heads = set(head_revisions())
     app.state.redis = _redis_client(settings.shared_redis_url)
     app.state.sessionmaker = context.sessions
     app.state.notifier = context.notifier

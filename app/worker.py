@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.context import build_context
+from app.db.migrate import head_revisions
 from app.infra.redis_urls import async_client
 from app.logging_setup import configure as configure_logging
 from app.metrics import serve_metrics
@@ -34,7 +35,7 @@ from app.realtime.work_hints import listen as listen_for_work
 from app.roles import build_background
 from app.settings import Settings, get_settings
 from app.shared.clock import SYSTEM_CLOCK, Clock
-from app.web.health import _database, head_revisions
+from app.web.health import _database
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ def turn_lease_for(redis_url: str, prefix: str, hold_s: float) -> Callable[[int,
 async def wait_for_schema(engine: Any, stop: asyncio.Event) -> bool:
     """Wait until the database is migrated to the code's head (the web instances migrate);
     False if told to stop first."""
-    heads = head_revisions(engine)
+    heads = set(head_revisions())
     said = 0.0
     while not stop.is_set():
         problem = await asyncio.to_thread(_database, engine, heads)

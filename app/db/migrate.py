@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, text
 
 from app.db.session import make_engine
@@ -28,6 +31,15 @@ def alembic_config(url: str | None = None) -> Config:
     return cfg
 
 
+@cache
+def head_revisions() -> frozenset[str]:
+    """The newest migration ids the code knows (normally one): read from migrations/ once per
+    process, as reading them means loading every revision's file."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return frozenset(ScriptDirectory.from_config(cfg).get_heads())
+
+
 def upgrade_to_head(url: str | None = None, engine: Engine | None = None) -> None:
     """Bring the database at `url` (or reached through `engine`) to the newest schema."""
     own = engine is None
@@ -44,6 +56,9 @@ def upgrade_to_head(url: str | None = None, engine: Engine | None = None) -> Non
                 # pysqlite would run DDL outside any transaction; take the write lock up front so
                 # the version check and the DDL are one atomic step (and roll back on failure).
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
+            # At the head already (every start but the first after a release): nothing to load.
+            if set(MigrationContext.configure(connection).get_current_heads()) == head_revisions():
+                return
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "head")
     finally:

@@ -7,23 +7,15 @@ import secrets
 from typing import Any
 
 from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy import Engine, text
 
-from app.db.migrate import alembic_config
 from app.metrics import render
 from app.web.errors import error_response, errors, retry_after
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["health"])
-
-
-def head_revisions(engine: Engine) -> set[str]:
-    """The newest migration ids the code knows (normally one)."""
-    cfg = alembic_config(engine.url.render_as_string(hide_password=False))
-    return set(ScriptDirectory.from_config(cfg).get_heads())
 
 
 def _database(engine: Engine, heads: set[str]) -> str | None:
