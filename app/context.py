@@ -27,6 +27,7 @@ from app.services.reviews import requests as review_requests
 from app.settings import Settings
 from app.shared.clock import SYSTEM_CLOCK, Clock
 from app.shared.notify import Notifier
+from app.shared.passwords import Passwords
 
 
 @dataclass
@@ -90,6 +91,7 @@ def build_context(settings: Settings, clock: Clock = SYSTEM_CLOCK) -> AppContext
         clock=clock,
         replay_cache_size=settings.replay_cache_games,
         hint_cache_size=settings.hint_cache_positions,
+        passwords=Passwords(settings.password_hash_time_cost, settings.password_hash_memory_kib),
     )
     notifier = Notifier()
     run = thread_runner(settings.db_pool_size)

@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     # so a client cannot pick its own address for the per-address limits.
     forwarded_allow_ips: str = ""
     session_days: int = 30
+    # Argon2id's cost per password hash (sign-up, sign-in, a new password): passes over memory.
+    # argon2-cffi's defaults (RFC 9106's second recommendation), about 0.15 s here; a stored
+    # hash of another cost is hashed again at this one at the next sign-in.
+    password_hash_time_cost: int = Field(3, ge=1, le=20)
+    password_hash_memory_kib: int = Field(65536, ge=1024, le=4 * 1024 * 1024)
     max_body_bytes: int = 64 * 1024
     # Apply pending Alembic migrations when the app is created.
     migrate_on_start: bool = True

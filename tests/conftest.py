@@ -18,6 +18,8 @@ from app.settings import Settings
 from tests import loop_close, tiers
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
+# The cheapest password hashing Argon2 allows here (settings, and Passwords(**...) alike).
+CHEAP_PASSWORDS = {"password_hash_time_cost": 1, "password_hash_memory_kib": 1024}
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 # CI (.ci/run) sets this: a missing service must fail the run, not quietly skip half of it.
 REQUIRE_SERVICES = os.environ.get("SEADRAGONS_REQUIRE_SERVICES") == "1"
@@ -198,6 +200,10 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
         # Bots think in threads unless a test asks for worker processes: each app spawns its
         # own (a Python interpreter per app), which the in-process tests need not pay for.
         extra.setdefault("bot_processes", 0)
+        # Argon2 at its cheapest (0.15 s a hash at the server's cost): no test's subject is
+        # the cost, and tests/services/test_password_cost.py checks the setting itself.
+        for name, value in CHEAP_PASSWORDS.items():
+            extra.setdefault(name, value)
         return Settings(database_url=url, data_dir=tmp_path, secret_key="test-secret", **extra)
 
     return make

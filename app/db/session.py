@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import Settings, normalize_database_url
 from app.shared.clock import SYSTEM_CLOCK, Clock
+from app.shared.passwords import Passwords
 from app.shared.state_cache import StateCache
 
 
@@ -98,6 +99,7 @@ def make_sessionmaker(
     state_cache_size: int = 256,
     replay_cache_size: int = 32,
     hint_cache_size: int = 256,
+    passwords: Passwords | None = None,
 ) -> sessionmaker[Session]:
     """A session factory; objects stay usable after commit so services can return them. Every
     session it makes carries the app's clock (services read the time from it: app/shared/
@@ -108,6 +110,7 @@ def make_sessionmaker(
         "states": StateCache(state_cache_size),
         "replays": StateCache(replay_cache_size),
         "hints": StateCache(hint_cache_size),
+        "passwords": passwords or Passwords(),
     }
     return sessionmaker(bind=engine, expire_on_commit=False, autoflush=False, info=info)
 

@@ -14,6 +14,8 @@ from app.db.models.games import Game
 from app.db.session import make_engine, make_sessionmaker
 from app.services.accounts import users
 from app.services.tables import lobby
+from app.shared.passwords import Passwords
+from tests.conftest import CHEAP_PASSWORDS
 
 
 @pytest.fixture
@@ -27,8 +29,8 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 @pytest.fixture
 def sessions(engine: Engine) -> sessionmaker[Session]:
-    """The session factory the app would use."""
-    return make_sessionmaker(engine)
+    """The session factory the app would use (passwords at Argon2's cheapest cost)."""
+    return make_sessionmaker(engine, passwords=Passwords(*CHEAP_PASSWORDS.values()))
 
 
 @pytest.fixture

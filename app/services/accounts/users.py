@@ -8,7 +8,6 @@ import secrets
 from collections.abc import Callable
 from datetime import timedelta
 
-from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
@@ -21,6 +20,7 @@ from app.services.tables import lookalikes
 from app.shared.clock import now_in
 from app.shared.errors import ServiceError
 from app.shared.notify import Notifier
+from app.shared.passwords import passwords_of
 
 # Letters and digits of any script, inner spaces and a little punctuation; no markup characters,
 # no control characters. Templates escape anyway; this keeps names readable everywhere.
@@ -36,10 +36,6 @@ NAME_INPUT = r"^ *[^\W_][\w .'-]*$"
 # script, as this spells out (tests/web/test_schema_truth.py compares the two readings).
 NAME_SCHEMA = r"^ *[\p{L}\p{N}][\p{L}\p{N}_ .'-]*$"
 USERNAME_INPUT = r"^[A-Za-z0-9_.-]{3,24}$"
-
-_hasher = PasswordHasher()
-# Verified against when the username is unknown, so timing does not reveal which usernames exist.
-_DUMMY_HASH = _hasher.hash("not a real password")
 
 
 # Each rule in words, for the refusal and for the sign-up form's request answered before any
@@ -240,7 +236,7 @@ def register(
         user = User(display_name=name)
         db.add(user)
     user.username = name
-    user.password_hash = _hasher.hash(password)
+    user.password_hash = passwords_of(db).hasher.hash(password)
     token = _new_session(db, user, days)
     try:
         db.commit()
@@ -265,14 +261,16 @@ def login(
     """Check a username and password and open a new session; every other session of that
     account (and the caller's previous session) is revoked."""
     user = db.scalar(select(User).where(User.username == username.strip().lower()))
+    passwords = passwords_of(db)
     try:
-        _hasher.verify(user.password_hash if user and user.password_hash else _DUMMY_HASH, password)
+        stored = user.password_hash if user and user.password_hash else passwords.dummy_hash
+        passwords.hasher.verify(stored, password)
     except (VerificationError, InvalidHashError):
         user = None
     if user is None:
         raise ServiceError("bad_credentials", "wrong username or password")
-    if _hasher.check_needs_rehash(user.password_hash or ""):
-        user.password_hash = _hasher.hash(password)
+    if passwords.hasher.check_needs_rehash(user.password_hash or ""):
+        user.password_hash = passwords.hasher.hash(password)
     revoked: dict[int, list[str]] = {}
     previous = user_for_token(db, old_token) if old_token else None
     dropped = _drop_session(db, old_token)
@@ -321,13 +319,13 @@ def change_password(
     if user.is_guest or not user.password_hash:
         raise ServiceError("account_required", "guests have no password: register an account")
     try:
-        _hasher.verify(user.password_hash, current)
+        passwords_of(db).hasher.verify(user.password_hash, current)
     except (VerificationError, InvalidHashError):
         raise ServiceError("wrong_password", "that is not your current password") from None
     _check_password(new)
     if new == current:
         raise ServiceError("invalid_password", "the new password is the one you have now")
-    user.password_hash = _hasher.hash(new)
+    user.password_hash = passwords_of(db).hasher.hash(new)
     keep = token_hash(token) if token else None
     revoked = db.execute(
         delete(AuthSession)
