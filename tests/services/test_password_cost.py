@@ -16,8 +16,6 @@ from app.settings import Settings
 from app.shared.errors import ServiceError
 from app.shared.passwords import MEMORY_KIB, TIME_COST, Passwords
 
-pytestmark = pytest.mark.one_database
-
 
 def test_the_default_cost_is_argon2_cffis_own() -> None:
     fields = Settings.model_fields
