@@ -30,7 +30,10 @@ def engine(database_url: str) -> Iterator[Engine]:
 @pytest.fixture
 def sessions(engine: Engine) -> sessionmaker[Session]:
     """The session factory the app would use (passwords at Argon2's cheapest cost)."""
-    return make_sessionmaker(engine, passwords=Passwords(*CHEAP_PASSWORDS.values()))
+    cheap = Passwords(
+        CHEAP_PASSWORDS["password_hash_time_cost"], CHEAP_PASSWORDS["password_hash_memory_kib"]
+    )
+    return make_sessionmaker(engine, passwords=cheap)
 
 
 @pytest.fixture
