@@ -20,7 +20,7 @@ async def _swallows(times: int, started: asyncio.Event) -> None:
     while True:
         try:
             # Not a wait for anything: a task with nothing to do until it is cancelled.
-            await asyncio.sleep(3600)
+            await asyncio.get_running_loop().create_future()
         except asyncio.CancelledError:
             if ignored == times:
                 raise

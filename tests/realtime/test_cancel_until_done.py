@@ -14,12 +14,18 @@ from app.shared.tasks import cancel_until_done
 pytestmark = pytest.mark.anyio
 
 
-async def _reads_on(lost: int, cancels: list[int]) -> str:
+def _message() -> asyncio.Future[None]:
+    """A read that waits for a message that never comes (until the task is cancelled)."""
+    return asyncio.get_running_loop().create_future()
+
+
+async def _reads_on(lost: int, cancels: list[int], started: asyncio.Event) -> str:
     """Like a reader around a library that retries what a cancellation interrupted: the first
     `lost` cancellations are taken for failures and the loop goes on."""
+    started.set()
     while True:
         try:
-            await asyncio.sleep(3600)  # a read that waits for a message
+            await _message()
         except asyncio.CancelledError:
             cancels.append(1)
             if len(cancels) > lost:
@@ -28,8 +34,9 @@ async def _reads_on(lost: int, cancels: list[int]) -> str:
 
 async def test_a_task_that_lost_its_cancellation_is_cancelled_again_until_it_ends() -> None:
     cancels: list[int] = []
-    task = asyncio.create_task(_reads_on(2, cancels))
-    await asyncio.sleep(0)
+    started = asyncio.Event()
+    task = asyncio.create_task(_reads_on(2, cancels, started))
+    await started.wait()
     task.cancel()  # what the bus did: one cancellation, then await the task
     done, _ = await asyncio.wait({task}, timeout=0.2)
     assert not done and cancels == [1]  # lost: awaiting it now would wait for ever
@@ -38,13 +45,16 @@ async def test_a_task_that_lost_its_cancellation_is_cancelled_again_until_it_end
 
 
 async def test_a_task_that_ends_with_an_error_is_stopped_quietly() -> None:
+    started = asyncio.Event()
+
     async def fails() -> None:
+        started.set()
         try:
-            await asyncio.sleep(3600)
+            await _message()
         except asyncio.CancelledError:
             raise ConnectionError("the connection was closed under it") from None
 
     task = asyncio.create_task(fails())
-    await asyncio.sleep(0)
+    await started.wait()
     await asyncio.wait_for(cancel_until_done(task), timeout=10)
     assert isinstance(task.exception(), ConnectionError)
