@@ -24,8 +24,7 @@ _MIGRATION_LOCK = 0x5EAD2A60
 def alembic_config(url: str | None = None) -> Config:
     """An Alembic Config pointing at migrations/ for `url` (default: the settings' database)."""
     url = normalize_database_url(url) if url else get_settings().resolved_database_url()
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg = _scripts()
     # ConfigParser interpolation: a literal % in a password must be doubled.
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return cfg
@@ -35,9 +34,14 @@ def alembic_config(url: str | None = None) -> Config:
 def head_revisions() -> frozenset[str]:
     """The newest migration ids the code knows (normally one): read from migrations/ once per
     process, as reading them means loading every revision's file."""
+    return frozenset(ScriptDirectory.from_config(_scripts()).get_heads())
+
+
+def _scripts() -> Config:
+    """An Alembic Config that knows where the migrations are, and no database yet."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    return frozenset(ScriptDirectory.from_config(cfg).get_heads())
+    return cfg
 
 
 def upgrade_to_head(url: str | None = None, engine: Engine | None = None) -> None:

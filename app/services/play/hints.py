@@ -43,12 +43,12 @@ def hint(
     if visible_game(db, game_id, user_id).rated:
         raise ServiceError("rated_table", "hints are for unrated tables only")
     _game, state, seat = seat_to_act(db, game_id, user_id, version)
-    kept = hints_of(db)
+    kept = hints_of(db)  # one seat acts at a version: the version names the seat too
     answer = kept.get(game_id, version)
-    if answer is None or answer["seat"] != seat:
-        answer = {"seat": seat, **hint_for(state, seat, game_id, version, settings, workers)}
+    if answer is None:
+        answer = hint_for(state, seat, game_id, version, settings, workers)
         kept.put(game_id, version, answer)
-    return {k: v for k, v in answer.items() if k != "seat"}
+    return answer
 
 
 def hint_for(
