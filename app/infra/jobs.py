@@ -13,8 +13,10 @@
   not at all. A handler that raises is retried after a doubling back-off, `max_attempts`
   times in all, then marked failed with its error. A handler's database effects happen once;
   anything else it does (a file, an email) must be idempotent itself.
-- `ctx.report(progress)` stores progress (any JSON) and extends the lease, committed on its
-  own so that readers see it while the job runs (long jobs call it more often than the lease).
+- `ctx.report(progress)` stores progress (any JSON), committed on its own so that readers see
+  it while the job runs. The lease is kept by the worker itself while the handler runs
+  (`lease_kept`: extended every third of it), so a handler slower than the lease on a busy
+  machine keeps its job; only a worker that dies (or loses the database) lets it run out.
 
 The `JobRunner` runs `JOBS_WORKERS` workers per server process, started from the app's
 lifespan; each polls every `JOBS_POLL_SECONDS`, or at once after `wake()`.
@@ -26,7 +28,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -192,6 +195,44 @@ def report_progress(
         return result.rowcount == 1
 
 
+def extend_lease(sessions: sessionmaker[Session], claimed: Claim, lease_s: float) -> bool:
+    """Push the lease `lease_s` past now; False if it is no longer this worker's."""
+    now = clock_in(sessions).now()
+    with sessions() as db:
+        result = db.execute(
+            update(Job).where(_held(claimed)).values(claimed_until=now + timedelta(seconds=lease_s))
+        )
+        db.commit()
+        return result.rowcount == 1
+
+
+@contextlib.contextmanager
+def lease_kept(sessions: sessionmaker[Session], claimed: Claim, lease_s: float) -> Iterator[None]:
+    """Extend the lease every third of it while the block runs, from a thread of its own (the
+    handler may wait on other processes, or hold the GIL in long stretches). Without it a
+    handler had to report within every lease, and one whose steps outlasted it (an analysis
+    on a busy machine) could be claimed again while it still ran."""
+    stop = threading.Event()
+
+    def keep() -> None:
+        while not stop.wait(lease_s / 3):
+            try:
+                if not extend_lease(sessions, claimed, lease_s):
+                    return  # taken over or finished: nothing left to keep
+            except Exception as exc:  # the database away: the next beat tries again
+                log.warning("job %s: lease not extended: %s", claimed.id, exc)
+
+    keeper = threading.Thread(target=keep, name=f"job-lease-{claimed.id}", daemon=True)
+    keeper.start()
+    try:
+        yield
+    finally:
+        # Not joined: a beat blocked on the handler's own uncommitted write (SQLite has one
+        # writer) would hold the handler up; a late beat changes nothing, as the job is no
+        # longer running under this claim.
+        stop.set()
+
+
 def run_claimed(
     sessions: sessionmaker[Session],
     claimed: Claim,
@@ -216,7 +257,8 @@ def run_claimed(
         max_attempts = job.max_attempts
         db.commit()
         try:
-            handlers[ctx.kind](db, ctx)
+            with lease_kept(sessions, claimed, lease_s):
+                handlers[ctx.kind](db, ctx)
             db.flush()
             now = now_in(db)
             done = db.execute(

@@ -195,7 +195,14 @@ async def test_a_turn_that_runs_out_is_claimed_by_the_worker(cluster: Callable[.
 async def test_a_worker_killed_mid_analysis_leaves_it_to_another_done_once(
     cluster: Callable[..., Any],
 ) -> None:
-    slow = {"SEADRAGONS_JOBS_LEASE_SECONDS": "3", "SEADRAGONS_REVIEW_ROUNDS": "2"}
+    # A short lease, so a's runs out soon after it is killed (b keeps its own while it works);
+    # analyses at the ordinary priority: at their niceness they wait behind every busy process
+    # of a loaded machine, and this test is of leases, not of priorities.
+    slow = {
+        "SEADRAGONS_JOBS_LEASE_SECONDS": "3",
+        "SEADRAGONS_REVIEW_ROUNDS": "2",
+        "SEADRAGONS_REVIEW_NICE": "0",
+    }
     web = cluster("web")
     a = cluster("worker", "a", **slow)
     gid, host = await _bots_only_game(web)
