@@ -183,25 +183,22 @@ def report_progress(
 ) -> bool:
     """Store progress and extend the lease; False if the lease is no longer this worker's."""
     now = clock_in(sessions).now()
-    with sessions() as db:
-        result = db.execute(
-            update(Job)
-            .where(_held(claimed))
-            .values(
-                progress=progress, claimed_until=now + timedelta(seconds=lease_s), updated_at=now
-            )
-        )
-        db.commit()
-        return result.rowcount == 1
+    return _update_held(sessions, claimed, progress=progress, updated_at=now, lease_s=lease_s)
 
 
 def extend_lease(sessions: sessionmaker[Session], claimed: Claim, lease_s: float) -> bool:
     """Push the lease `lease_s` past now; False if it is no longer this worker's."""
-    now = clock_in(sessions).now()
+    return _update_held(sessions, claimed, lease_s=lease_s)
+
+
+def _update_held(
+    sessions: sessionmaker[Session], claimed: Claim, *, lease_s: float, **values: Any
+) -> bool:
+    """Set `values` and a lease `lease_s` from now on the job, in a transaction of its own, if
+    this worker still holds it."""
+    until = clock_in(sessions).now() + timedelta(seconds=lease_s)
     with sessions() as db:
-        result = db.execute(
-            update(Job).where(_held(claimed)).values(claimed_until=now + timedelta(seconds=lease_s))
-        )
+        result = db.execute(update(Job).where(_held(claimed)).values(claimed_until=until, **values))
         db.commit()
         return result.rowcount == 1
 
@@ -209,7 +206,7 @@ def extend_lease(sessions: sessionmaker[Session], claimed: Claim, lease_s: float
 @contextlib.contextmanager
 def lease_kept(sessions: sessionmaker[Session], claimed: Claim, lease_s: float) -> Iterator[None]:
     """Extend the lease every third of it while the block runs, from a thread of its own (the
-    handler may wait on other processes, or hold the GIL in long stretches). Without it a
+    handler's thread is busy with the work, or waits on other processes). Without it a
     handler had to report within every lease, and one whose steps outlasted it (an analysis
     on a busy machine) could be claimed again while it still ran."""
     stop = threading.Event()
@@ -228,8 +225,8 @@ def lease_kept(sessions: sessionmaker[Session], claimed: Claim, lease_s: float) 
         yield
     finally:
         # Not joined: a beat blocked on the handler's own uncommitted write (SQLite has one
-        # writer) would hold the handler up; a late beat changes nothing, as the job is no
-        # longer running under this claim.
+        # writer) would hold the handler up; a late beat at most extends a lease the runner is
+        # about to end, and does nothing once the job has left this claim.
         stop.set()
 
 

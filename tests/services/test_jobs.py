@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from datetime import timedelta
 
 import pytest
@@ -168,7 +167,9 @@ def test_progress_is_visible_while_the_job_runs_and_extends_the_lease(
     assert _job(sessions, "work", "long").status == "done"
 
 
-def test_a_handler_slower_than_its_lease_keeps_its_job(sessions: sessionmaker[Session]) -> None:
+def test_a_handler_slower_than_its_lease_keeps_its_job(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The worker extends the lease while the handler runs: no step of it has to report within
     the lease, as an analysis's steps on a busy machine did not."""
     lease_s = 0.3  # kept every 0.1 s
@@ -180,30 +181,29 @@ def test_a_handler_slower_than_its_lease_keeps_its_job(sessions: sessionmaker[Se
     assert claimed is not None
     first_until = _job(sessions, "work", "slow").claimed_until
     assert first_until is not None
-    release = threading.Event()
+    extended = threading.Event()
+    real_extend = jobs.extend_lease
+
+    def extend(*args: object, **kwargs: object) -> bool:
+        kept = real_extend(*args, **kwargs)  # type: ignore[arg-type]
+        if kept:
+            extended.set()
+        return kept
+
+    monkeypatch.setattr(jobs, "extend_lease", extend)
     taken: list[object] = []
 
     def slow(db: Session, ctx: jobs.JobContext) -> None:
-        # Wait (without reporting) until the lease has been pushed well past its first end
-        # (a condition polled for up to 10 s), then ask for the job as another worker would
-        # once that first end has passed.
-        for _ in range(200):
-            until = _job(sessions, "work", "slow").claimed_until
-            assert until is not None
-            if until > first_until + timedelta(seconds=lease_s):
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("the lease was never extended")
+        # Without reporting, wait for the worker to extend the lease, then ask for the job as
+        # another worker would once the lease's first end has passed.
+        assert extended.wait(10), "the lease was never extended"
         with sessions() as other:
-            taken.append(
-                jobs.claim(other, ["work"], lease_s, now=first_until + timedelta(seconds=0.1))
-            )
-        release.set()
+            later = first_until + timedelta(seconds=0.1)
+            taken.append(jobs.claim(other, ["work"], lease_s, now=later))
         _effect(db, ctx)
 
     status = jobs.run_claimed(sessions, claimed, {"work": slow}, lease_s=lease_s, retry_s=0)
-    assert release.is_set() and taken == [None]  # nobody could take it over
+    assert taken == [None]  # nobody could take it over
     assert status == "done"
     job = _job(sessions, "work", "slow")
     assert (job.status, job.attempts) == ("done", 1)
