@@ -39,6 +39,7 @@ FIXTURE_NEEDS = {
     "make_migrated_postgres_db": ("postgres",),
     "redis_url": ("redis",),
     "browser": ("browser",),
+    "playwright": ("browser",),
     "real_server": ("server",),
     "own_real_server": ("server",),
     "shared_apps": ("server",),
@@ -153,8 +154,8 @@ def run_order(item: pytest.Item) -> tuple[bool, bool]:
 
 def groups(nodeids: list[str]) -> dict[str, str]:
     """Each test's group (what one worker runs, in order): its module, or for a module under
-    tests/e2e/ (whose only module-scoped fixture, the browser, is cheap to launch again) its
-    module cut into groups of GROUP_SIZE tests in collection order."""
+    tests/e2e/ (whose tests share the worker's browser, not a module's, and few module-scoped
+    fixtures) its module cut into groups of GROUP_SIZE tests in collection order."""
     seen: dict[str, int] = {}
     found = {}
     for nodeid in nodeids:

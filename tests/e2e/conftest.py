@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests import tiers
+from tests.e2e.contexts import ContextPool
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -31,6 +32,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 REQUIRE = os.environ.get("SEADRAGONS_REQUIRE_SERVICES") == "1"
+# Every test server's origin (http://127.0.0.1:port): a shared context's stored data for each is
+# cleared before another test gets it (tests/e2e/contexts.py).
+ORIGINS: set[str] = set()
 
 
 def free_port() -> int:
@@ -55,11 +59,12 @@ def wait_http(url: str, timeout: float = 30.0) -> None:
     raise RuntimeError(f"{url} did not come up in {timeout}s")
 
 
-# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
-# until it is closed, and later asyncio-based tests (realtime, bot runner) fail under it.
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """A headless Chromium per test module (skipped, or failed under CI, when absent)."""
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Any]:
+    """Playwright for this worker, started by its first browser test and stopped at its end
+    (skipped, or failed under CI, without Chromium). Its event loop runs in this thread from then
+    on, under which asyncio-based tests (realtime, bot runner) would fail: the browser tests run
+    after every other test (tests/tiers.py `run_order`)."""
     if not Path(CHROMIUM).exists():
         if REQUIRE:
             pytest.fail(f"{CHROMIUM} is required (SEADRAGONS_REQUIRE_SERVICES=1)")
@@ -68,26 +73,40 @@ def browser() -> Iterator[Any]:
 
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def _context_pool(playwright: Any) -> Iterator[ContextPool]:
+    pool = ContextPool(
+        lambda: playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        ),
+        lambda: ORIGINS,
+    )
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def browser(_context_pool: ContextPool) -> ContextPool:
+    """A headless Chromium, one for all the browser tests of this worker, whose contexts and
+    pages the tests share, each getting them as good as new (contexts.py); launched again if it
+    crashed."""
+    return _context_pool.connected()
 
 
 @pytest.fixture(autouse=True)
 def _close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Close the pages a browser test opened: left open, they would go on polling and
-    rendering beside the next tests (slowing them), and on the shared stub server they would
-    talk to the next test's table."""
+    """Close the pages a browser test opened and hand its contexts back: left open, they
+    would go on polling and rendering beside the next tests (slowing them), and on the shared
+    stub server they would talk to the next test's table."""
     if "browser" not in request.fixturenames:
         yield
         return
-    browser = request.getfixturevalue("browser")
-    before = set(browser.contexts)
+    pool = request.getfixturevalue("browser")
     yield
-    for context in browser.contexts:
-        if context not in before:
-            with contextlib.suppress(Exception):  # already closed by the test, or crashed
-                context.close()
+    pool.release_all()
 
 
 @pytest.fixture(scope="session")
@@ -106,6 +125,7 @@ def _stub_server() -> Iterator[tuple[str, dict[int, Any]]]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
+    ORIGINS.add(url)
     wait_http(url + "/rules")
     yield url, tables
     server.should_exit = True
@@ -150,6 +170,7 @@ def app_process(tmp_path: Path, template: Path | None = None, **settings: str) -
     )
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
     url = f"http://127.0.0.1:{port}"
+    ORIGINS.add(url)
     try:
         wait_http(url + "/healthz", timeout=60)
         yield url

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, REQUIRE, app_process
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, app_process
 from tests.e2e.helpers import shot, watch_console
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -30,19 +30,6 @@ def server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite_file: Path)
     """The module's own process, on a copy of the migrated database (no upgrade at start)."""
     with app_process(tmp_path_factory.mktemp("push-e2e"), migrated_sqlite_file) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Any]:
-    """One Playwright for the module (a second one in the same thread is refused)."""
-    if not Path(CHROMIUM).exists():
-        if REQUIRE:
-            pytest.fail(f"{CHROMIUM} is required (SEADRAGONS_REQUIRE_SERVICES=1)")
-        pytest.skip(f"{CHROMIUM} is not installed: browser tests cannot run")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        yield pw
 
 
 @pytest.fixture
