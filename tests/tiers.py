@@ -113,10 +113,11 @@ def worker_index() -> int:
 
 
 def default_workers(config: pytest.Config) -> None:
-    """Run on every core (up to MAX_WORKERS) when pytest is run on the suite or a tier as a
-    whole, i.e. with no paths: the README's command and `pytest -m fast`. Paths given (one file,
-    one test) run in this process, as does anything with `-n` given, `-p no:xdist`, a debugger
-    or --collect-only. SEADRAGONS_TEST_WORKERS=N sets the count (0: no workers)."""
+    """Run on every core (the whole suite one worker more; up to MAX_WORKERS) when pytest is
+    run on the suite or a tier as a whole, i.e. with no paths: the README's command and
+    `pytest -m fast`. Paths given (one file, one test) run in this process, as does anything
+    with `-n` given, `-p no:xdist`, a debugger or --collect-only. SEADRAGONS_TEST_WORKERS=N
+    sets the count (0: no workers)."""
     option = config.option
     if not hasattr(option, "numprocesses") or option.numprocesses is not None:
         return  # xdist absent or disabled, or the count given on the command line
@@ -127,7 +128,13 @@ def default_workers(config: pytest.Config) -> None:
     if option.collectonly or getattr(option, "usepdb", False):
         return
     wanted = os.environ.get("SEADRAGONS_TEST_WORKERS")
-    count = int(wanted) if wanted else min(MAX_WORKERS, os.cpu_count() or 1)
+    # The whole suite takes one worker more than the cores: the browser lane (`browser_lane`)
+    # alone keeps about one and a half busy, and the other tests wait on servers and outages;
+    # on 2 cores, 3 workers kept them 96 % busy where 2 left them idle a quarter of the time.
+    # A tier chosen by marker (`-m fast`) has no browser lane: one worker a core.
+    lane = not (config.getoption("markexpr", "") or "").strip()
+    cores = os.cpu_count() or 1
+    count = int(wanted) if wanted else min(MAX_WORKERS, cores + 1 if lane else cores)
     if count > 1:
         option.numprocesses = count
         # A module's tests on one worker: its module-scoped fixtures (a browser, a server) are
@@ -181,10 +188,22 @@ def make_scheduler(config: pytest.Config, log: object) -> object | None:
         def _split_scope(self, nodeid: str) -> str:
             return self._groups.get(nodeid) or nodeid.split("::", 1)[0]
 
+        _browser_lane: Any = None
+
         def schedule(self) -> None:
             if self.collection is None and self.registered_collections:
-                self._groups = groups(list(next(iter(self.registered_collections.values()))))
+                collection = list(next(iter(self.registered_collections.values())))
+                self._groups = groups(collection)
+                self._browser_lane = browser_lane(self.nodes, collection)
             super().schedule()
+
+        def _assign_work_unit(self, node: Any) -> None:
+            scope = next_scope(list(self.workqueue), browser_only=node is self._browser_lane)
+            if scope is None:  # the browser lane with no browser test left: its work is done
+                node.shutdown()
+                return
+            self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
 
         def remove_node(self, node: Any) -> str | None:
             # A crashed worker's test is reported once, as xdist's default scheduler does, and
@@ -204,6 +223,30 @@ def make_scheduler(config: pytest.Config, log: object) -> object | None:
             return crashed
 
     return GroupScheduling(config, log)
+
+
+def browser_lane(nodes: list[Any], collection: list[str]) -> Any:
+    """The worker that runs browser tests from the start, beside the others' other tests: None
+    unless there are two workers or more and both kinds of test.
+
+    A worker that has run a browser test runs no other test after it (Playwright's event loop
+    stays in its thread, under which the asyncio tests fail), so without a lane every worker
+    ran the browser tests at the end, together: the cores were a tenth idle in the first part
+    (tests waiting on servers and outages) and the browser tests alone filled them after."""
+    if len(nodes) < 2:
+        return None
+    kinds = {SPLIT_UNDER in nodeid.replace("\\", "/") for nodeid in collection}
+    return nodes[0] if kinds == {True, False} else None
+
+
+def next_scope(queue: list[str], browser_only: bool) -> str | None:
+    """The group a worker gets next: the browser lane's next browser group; another worker's
+    next group of other tests, or when none is left, the next browser group."""
+    browser = [scope for scope in queue if SPLIT_UNDER in scope.replace("\\", "/")]
+    if browser_only:
+        return browser[0] if browser else None
+    others = [scope for scope in queue if scope not in set(browser)]
+    return (others or browser or [None])[0]
 
 
 def crash_item(workload: dict[str, dict[str, bool]]) -> str | None:

@@ -54,3 +54,17 @@ def test_browser_modules_are_sent_to_the_workers_in_groups_and_others_whole() ->
     assert [len({found[n] for n in ids}) for ids in (long, web, short)] == [3, 1, 1]
     assert found[long[0]] == found[long[size - 1]] != found[long[size]]
     assert len(set(found.values())) == 5
+
+
+def test_one_worker_runs_browser_tests_from_the_start_and_the_others_join_at_the_end() -> None:
+    assert "browser lane" in " ".join(DOC.split())
+    nodes = ["gw0", "gw1"]
+    mixed = ["tests/web/test_b.py::t", "tests/e2e/test_a.py::t"]
+    assert tiers.browser_lane(nodes, mixed) == "gw0"
+    assert tiers.browser_lane(nodes, mixed[:1]) is None, "no browser test: no lane"
+    assert tiers.browser_lane(nodes[:1], mixed) is None, "one worker: no lane"
+    queue = ["tests/web/test_b.py", "tests/services/test_c.py", "tests/e2e/test_a.py#0"]
+    assert tiers.next_scope(queue, browser_only=True) == "tests/e2e/test_a.py#0"
+    assert tiers.next_scope(queue, browser_only=False) == "tests/web/test_b.py"
+    assert tiers.next_scope(queue[2:], browser_only=False) == "tests/e2e/test_a.py#0"
+    assert tiers.next_scope(queue[:2], browser_only=True) is None, "the lane is done"
