@@ -142,6 +142,10 @@ def default_workers(config: pytest.Config) -> None:
         option.dist = "loadscope"
         option.loadscopereorder = False
         option.seadragons_groups = True
+        # The lane only in the whole suite: a tier chosen by marker may keep a few tests of
+        # tests/e2e that need no browser (the README's commands), and a lane for those alone
+        # would leave the tier one worker short.
+        option.seadragons_lane = lane
 
 
 # Parallel runs hand each module's tests to one worker, except the browser modules: those go in
@@ -194,7 +198,8 @@ def make_scheduler(config: pytest.Config, log: object) -> object | None:
             if self.collection is None and self.registered_collections:
                 collection = list(next(iter(self.registered_collections.values())))
                 self._groups = groups(collection)
-                self._browser_lane = browser_lane(self.nodes, collection)
+                if getattr(self.config.option, "seadragons_lane", False):
+                    self._browser_lane = browser_lane(self.nodes, collection)
             super().schedule()
 
         def _assign_work_unit(self, node: Any) -> None:
