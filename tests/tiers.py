@@ -250,7 +250,7 @@ def next_scope(queue: list[str], browser_only: bool) -> str | None:
     browser = [scope for scope in queue if SPLIT_UNDER in scope.replace("\\", "/")]
     if browser_only:
         return browser[0] if browser else None
-    others = [scope for scope in queue if scope not in set(browser)]
+    others = [scope for scope in queue if scope not in browser]
     return (others or browser or [None])[0]
 
 

@@ -160,11 +160,9 @@ class SharedContext:
         return getattr(self._real, name)
 
     def new_page(self) -> SharedPage:
-        real, self._kept = (self._kept, None) if self._kept is not None else (None, None)
+        real, self._kept = self._kept, None
         if real is None or real.is_closed():
             real = self._real.new_page()
-        else:
-            self._pool.pages_reused += 1
         page = SharedPage(real)
         self._pages.append(page)
         return page
@@ -186,8 +184,6 @@ class ContextPool:
         self._held: list[SharedContext] = []
         self._own: list[Any] = []  # contexts a test asked for with options not shared
         self.made = 0  # contexts created, shared or not
-        self.reused = 0  # contexts handed out again
-        self.pages_reused = 0  # pages handed out again
 
     # What a test calls, in place of the browser's own.
     def new_context(self, **options: Any) -> Any:
@@ -202,7 +198,6 @@ class ContextPool:
         while free:
             real, kept = free.pop()
             if _usable(real):
-                self.reused += 1
                 break
         else:
             real, kept = self._browser.new_context(**options), None
