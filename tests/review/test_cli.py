@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 from app.cli import main
 from app.db.models.accounts import User
 from app.db.models.games import Game
-from app.review import ReviewSettings, analyse_game
+from app.review import GameRecord, ReviewSettings, analyse_game
+from app.review import cli as review_cli
 from app.review.source import records_from_lines
 from app.settings import Settings
 
@@ -36,17 +37,30 @@ def _recorded_line(seed: int) -> str:
 
 @pytest.mark.slow  # the expert analyses whole games
 def test_recorded_games_print_one_analysis_per_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "games.jsonl"
     path.write_text(_recorded_line(5) + "\n\n" + _recorded_line(6) + "\n")
+    # What the command analysed and got, each once: the analysis is a function of the record and
+    # the budget alone (tests/review/test_budget.py), so the record and budget it was given and
+    # the JSON it printed are the whole check, without analysing each game a second time here.
+    analysed: list[tuple[GameRecord, ReviewSettings, dict[str, object]]] = []
+
+    def analyse(record: GameRecord, settings: ReviewSettings) -> dict[str, object]:
+        analysed.append((record, settings, analyse_game(record, settings)))
+        return analysed[-1][2]
+
+    monkeypatch.setattr(review_cli, "analyse_game", analyse)
     assert main(["analyse", "--recorded", str(path), "--rounds", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     records = list(records_from_lines(path.read_text().splitlines()))
     assert [r.game_id for r in records] == ["recorded-5", "recorded-6"]
-    for line, record in zip(lines, records, strict=True):
-        assert json.loads(line) == analyse_game(record, _server_budget(1))
+    assert [(record, settings) for record, settings, _ in analysed] == [
+        (record, _server_budget(1)) for record in records
+    ]
+    for line, (_, _, analysis) in zip(lines, analysed, strict=True):
+        assert json.loads(line) == json.loads(json.dumps(analysis))
 
 
 def test_a_bad_line_is_named_and_nothing_is_printed(
