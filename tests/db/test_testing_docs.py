@@ -68,3 +68,13 @@ def test_one_worker_runs_browser_tests_from_the_start_and_the_others_join_at_the
     assert tiers.next_scope(queue, browser_only=False) == "tests/web/test_b.py"
     assert tiers.next_scope(queue[2:], browser_only=False) == "tests/e2e/test_a.py#0"
     assert tiers.next_scope(queue[:2], browser_only=True) is None, "the lane is done"
+
+
+def test_the_schemathesis_deadline_is_the_documented_one_inside_the_tests_timeout() -> None:
+    from tests.ops import test_contract
+
+    seconds = test_contract.SCHEMATHESIS_SECONDS
+    assert f"`SCHEMATHESIS_SECONDS` ({seconds} s)" in " ".join(DOC.split())
+    test = test_contract.test_schemathesis_finds_no_server_error_undocumented_status_or_mismatch
+    [timeout] = [m.args[0] for m in test.pytestmark if m.name == "timeout"]
+    assert timeout > seconds
