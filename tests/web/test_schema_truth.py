@@ -22,7 +22,7 @@ from app.services.watching import spectator_delay
 from app.settings import Settings
 from app.shared.errors import ServiceError
 from app.web.inputs import has_control
-from app.web.openapi_truth import FREE_JSON
+from app.web.openapi_truth import FORMATS_WITHOUT_CONTROLS, FREE_JSON
 
 Factory = Callable[..., TestClient]
 
@@ -75,6 +75,19 @@ def test_request_text_anywhere_bans_control_characters(openapi: dict[str, Any]) 
                     if kind.get("type") == "string" and "enum" not in kind:
                         assert re.fullmatch(kind["pattern"], "ok"), (path, param["name"])
                         assert not re.fullmatch(kind["pattern"], "a\x01"), (path, param["name"])
+
+
+def test_an_email_is_said_by_its_format_which_admits_no_control_character(
+    openapi: dict[str, Any],
+) -> None:
+    """The address's format already bans control characters (RFC 5321: printable ASCII), so it
+    carries no pattern beside it; a validator that holds to formats refuses each kind."""
+    [text, _] = openapi["components"]["schemas"]["EmailIn"]["properties"]["email"]["anyOf"]
+    assert text["format"] in FORMATS_WITHOUT_CONTROLS and "pattern" not in text
+    email = jsonschema_rs.validator_for(text, validate_formats=True)
+    assert email.is_valid("nessie@example.org")
+    for bad in ("nes\x01sie@example.org", "nessie@exa\x7fmple.org", '"a\x1b"@b.org', "a@b.org\x85"):
+        assert has_control(bad) and not email.is_valid(bad), repr(bad)
 
 
 def test_the_limits_that_are_settings_are_the_settings(
