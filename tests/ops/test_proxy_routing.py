@@ -199,7 +199,11 @@ async def test_a_game_moved_by_the_proxy_catches_up_on_the_other_instance(
         other = servers[1 - home]
         # A socket is counted once the server has loaded its game, just after the handshake the
         # client saw: on a slow machine the count lagged the reconnects (read 0.0 at once).
-        assert await _metric_reaches(other, "seadragons_open_sockets", 3.0) == 3.0
+        wait_until(
+            lambda: _metric(other, "seadragons_open_sockets") == 3.0,
+            timeout=20,
+            what="the other instance to count the 3 reconnected sockets",
+        )
         for i in range(2):
             mover = await _mover(seats)
             reply = await mover.act(mover.doc["legal_actions"][0], f"after{i}")
@@ -217,14 +221,6 @@ async def test_a_game_moved_by_the_proxy_catches_up_on_the_other_instance(
         caddy.stop()
         for s in servers:
             s.stop()
-
-
-async def _metric_reaches(server: Server, name: str, value: float, timeout: float = 20) -> float:
-    """The metric once it reads `value`, or what it read last when `timeout` ran out."""
-    end = time.monotonic() + timeout
-    while (found := _metric(server, name)) != value and time.monotonic() < end:
-        await asyncio.sleep(0.05)
-    return found
 
 
 def _metric(server: Server, name: str) -> float:
