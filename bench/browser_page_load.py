@@ -7,10 +7,12 @@ load goes to /games/1 and waits until the page has the table drawn (as the brows
   tests/e2e/contexts.py);
 - `pooled`: the context and page from tests/e2e/contexts.py's pool, handed back after each
   load (the browser tests now: cleared and reset between tests);
-- `floor`: one page navigated again and again, nothing cleared (what no pool can beat).
+- `floor`: one page navigated again and again, nothing cleared (what no pool can beat);
+each in the full browser (`/usr/bin/chromium`) and in its headless shell
+(`/usr/bin/chromium-headless-shell`, what the browser tests drive).
 Reported: the machine's busy CPU-seconds per load (every process, from /proc/stat: Chromium's
 processes die with their context, so their own counters cannot be read after), median of the
-rounds, and the ratio to `context`. Run it on a quiet machine.
+rounds, and the ratio to the full browser's `context`. Run it on a quiet machine.
 
     .venv/bin/python bench/browser_page_load.py --rounds 7 --loads 6
 """
@@ -28,12 +30,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_http  # noqa: E402
+from tests.e2e.conftest import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    FULL_CHROMIUM,
+    free_port,
+    wait_http,
+)
 from tests.e2e.contexts import ContextPool  # noqa: E402
 from tests.e2e.stub_server import Table, make_app  # noqa: E402
 
 READY = "() => window.seadragons && window.seadragons.state.doc && !window.seadragons.state.pending"
 VIEWPORT = {"width": 1280, "height": 800}
+# The browser tests' headless shell against the full browser they drove before.
+BROWSERS = {"full": FULL_CHROMIUM, "shell": CHROMIUM}
 
 
 def busy_seconds() -> float:
@@ -46,6 +56,29 @@ def busy_seconds() -> float:
 def load(page: Any, url: str) -> None:
     page.goto(url + "/games/1")
     page.wait_for_function(READY)
+
+
+def _ways(browser_name: str, browser: Any, url: str) -> dict[str, Callable[[], None]]:
+    pool = ContextPool(lambda: browser, lambda: [url]).connected()
+    kept = browser.new_context(viewport=VIEWPORT).new_page()
+
+    def in_new_context() -> None:
+        context = browser.new_context(viewport=VIEWPORT)
+        load(context.new_page(), url)
+        context.close()
+
+    def pooled() -> None:
+        load(pool.new_context(viewport=VIEWPORT).new_page(), url)
+        pool.release_all()
+
+    def floor() -> None:
+        load(kept, url)
+
+    return {
+        f"{browser_name}, context": in_new_context,
+        f"{browser_name}, pooled": pooled,
+        f"{browser_name}, floor": floor,
+    }
 
 
 def main() -> None:
@@ -65,28 +98,14 @@ def main() -> None:
     url = f"http://127.0.0.1:{port}"
     wait_http(url + "/rules")
 
+    ways: dict[str, Callable[[], None]] = {}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        pool = ContextPool(lambda: browser, lambda: [url]).connected()
-        kept = browser.new_context(viewport=VIEWPORT).new_page()
-
-        def in_new_context() -> None:
-            context = browser.new_context(viewport=VIEWPORT)
-            load(context.new_page(), url)
-            context.close()
-
-        def pooled() -> None:
-            load(pool.new_context(viewport=VIEWPORT).new_page(), url)
-            pool.release_all()
-
-        def floor() -> None:
-            load(kept, url)
-
-        ways: dict[str, Callable[[], None]] = {
-            "context": in_new_context,
-            "pooled": pooled,
-            "floor": floor,
+        browsers = {
+            name: pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+            for name, path in BROWSERS.items()
         }
+        for name, browser in browsers.items():
+            ways.update(_ways(name, browser, url))
         for way in ways.values():  # warm: the server's first answers, the browser's first page
             way()
         per_load: dict[str, list[float]] = {name: [] for name in ways}
@@ -96,12 +115,13 @@ def main() -> None:
                 for _ in range(args.loads):
                     way()
                 per_load[name].append((busy_seconds() - start) / args.loads)
-        browser.close()
+        for browser in browsers.values():
+            browser.close()
     server.should_exit = True
 
-    base = statistics.median(per_load["context"])
+    base = statistics.median(per_load["full, context"])
     print(f"{args.rounds} rounds of {args.loads} table page loads per way")
-    print("| way | CPU-s a load (median) | min | max | ratio to context |")
+    print("| browser, way | CPU-s a load (median) | min | max | ratio to full, context |")
     print("| --- | --- | --- | --- | --- |")
     for name, values in per_load.items():
         med = statistics.median(values)

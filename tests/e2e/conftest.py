@@ -22,7 +22,13 @@ from tests.e2e.contexts import ContextPool
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
+# The pages run in Debian's headless shell of Chromium (package chromium-headless-shell), what
+# Playwright itself runs for headless tests: the same Blink and V8 as the browser without its
+# browser-level services, and a table page costs 0.33 CPU-s there, 0.47 in the full browser
+# (bench/browser_page_load.py). A test whose subject is such a service (Web Push, the install
+# prompt, the Content-Security-Policy of a real browser) launches FULL_CHROMIUM.
+CHROMIUM = "/usr/bin/chromium-headless-shell"
+FULL_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -65,10 +71,11 @@ def playwright() -> Iterator[Any]:
     (skipped, or failed under CI, without Chromium). Its event loop runs in this thread from then
     on, under which asyncio-based tests (realtime, bot runner) would fail: the browser tests run
     after every other test (tests/tiers.py `run_order`)."""
-    if not Path(CHROMIUM).exists():
-        if REQUIRE:
-            pytest.fail(f"{CHROMIUM} is required (SEADRAGONS_REQUIRE_SERVICES=1)")
-        pytest.skip(f"{CHROMIUM} is not installed: browser tests cannot run")
+    for path in (CHROMIUM, FULL_CHROMIUM):
+        if not Path(path).exists():
+            if REQUIRE:
+                pytest.fail(f"{path} is required (SEADRAGONS_REQUIRE_SERVICES=1)")
+            pytest.skip(f"{path} is not installed: browser tests cannot run")
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, app_process
+from tests.e2e.conftest import CHROMIUM_ARGS, FULL_CHROMIUM, app_process
 from tests.e2e.helpers import shot, watch_console
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -37,7 +37,7 @@ def profile(playwright: Any, tmp_path: Path) -> Iterator[Any]:
     """A Chromium with a profile on disk: Chromium never offers to install from an incognito
     profile, which is what a fresh Playwright context is."""
     ctx = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        str(tmp_path / "profile"), executable_path=FULL_CHROMIUM, args=CHROMIUM_ARGS, headless=True
     )
     try:
         yield ctx
@@ -207,7 +207,7 @@ def test_permission_is_asked_only_on_a_click_and_pages_work_without_the_worker(
 
 def test_pages_work_the_same_with_service_workers_blocked(playwright: Any, server: str) -> None:
     browser = playwright.chromium.launch(
-        executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        executable_path=FULL_CHROMIUM, args=CHROMIUM_ARGS, headless=True
     )
     ctx = browser.new_context(service_workers="block")
     page = ctx.new_page()
