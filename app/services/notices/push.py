@@ -28,7 +28,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import requests
-from pywebpush import WebPushException, webpush
 from sqlalchemy import delete, update
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -100,6 +99,10 @@ class PushSender:
         self.keys = keys or vapid_keys(settings)
 
     def __call__(self, sub: Subscription, data: bytes, topic: str) -> Outcome:
+        # Imported at the first push, not with the app: pywebpush brings aiohttp along, a third
+        # of a second of every process's start (web, worker, CLI) that most never send a push.
+        from pywebpush import WebPushException, webpush
+
         try:
             # Again at send time: the name may point somewhere else now.
             check_endpoint(sub.endpoint, allow_insecure=self.settings.push_allow_insecure)
