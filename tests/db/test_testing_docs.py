@@ -78,3 +78,17 @@ def test_the_schemathesis_deadline_is_the_documented_one_inside_the_tests_timeou
     test = test_contract.test_schemathesis_finds_no_server_error_undocumented_status_or_mismatch
     [timeout] = [m.args[0] for m in test.pytestmark if m.name == "timeout"]
     assert timeout > seconds
+
+
+def test_the_browsers_are_the_documented_ones_and_ci_installs_both() -> None:
+    from tests.e2e import conftest as e2e
+    from tests.ops import test_browser_csp
+
+    text = " ".join(DOC.split())
+    assert f"(`{e2e.CHROMIUM}`, package `chromium-headless-shell`; `CHROMIUM`" in text
+    assert f"(`FULL_CHROMIUM`, `{e2e.FULL_CHROMIUM}`)" in text
+    assert test_browser_csp.CHROMIUM == e2e.FULL_CHROMIUM  # the CSP in the full browser
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    both = "apt-get install -y -qq chromium chromium-headless-shell"
+    assert any(both in line for line in ci)
+    assert "apt-get install chromium chromium-headless-shell" in README
