@@ -53,6 +53,20 @@ def busy_seconds() -> float:
     return (sum(fields) - fields[3] - fields[4]) / 100  # USER_HZ is 100 on Linux
 
 
+def start_stub_server() -> tuple[Any, str]:
+    """The stub server with one mid-game table (/games/1), in a thread; returns it and its URL."""
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(make_app({1: Table(3, 5)}), host="127.0.0.1", port=port, log_level="error")
+    )
+    threading.Thread(target=server.run, daemon=True).start()
+    url = f"http://127.0.0.1:{port}"
+    wait_http(url + "/rules")
+    return server, url
+
+
 def load(page: Any, url: str) -> None:
     page.goto(url + "/games/1")
     page.wait_for_function(READY)
@@ -87,16 +101,9 @@ def main() -> None:
     parser.add_argument("--loads", type=int, default=6, help="page loads per way per round")
     args = parser.parse_args()
 
-    import uvicorn
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(make_app({1: Table(3, 5)}), host="127.0.0.1", port=port, log_level="error")
-    )
-    threading.Thread(target=server.run, daemon=True).start()
-    url = f"http://127.0.0.1:{port}"
-    wait_http(url + "/rules")
+    server, url = start_stub_server()
 
     ways: dict[str, Callable[[], None]] = {}
     with sync_playwright() as pw:

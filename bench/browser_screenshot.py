@@ -19,7 +19,6 @@ import argparse
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.browser_page_load import busy_seconds, load  # noqa: E402
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, free_port, wait_http  # noqa: E402
-from tests.e2e.stub_server import Table, make_app  # noqa: E402
+from bench.browser_page_load import busy_seconds, load, start_stub_server  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 JPEG_QUALITY = 90  # enough to read every word of a page
 WAYS: dict[str, dict[str, Any]] = {
@@ -45,16 +43,9 @@ def main() -> None:
     parser.add_argument("--shots", type=int, default=5, help="screenshots per way per round")
     args = parser.parse_args()
 
-    import uvicorn
     from playwright.sync_api import sync_playwright
 
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(make_app({1: Table(3, 5)}), host="127.0.0.1", port=port, log_level="error")
-    )
-    threading.Thread(target=server.run, daemon=True).start()
-    url = f"http://127.0.0.1:{port}"
-    wait_http(url + "/rules")
+    server, url = start_stub_server()
 
     cpu: dict[str, list[float]] = {name: [] for name in WAYS}
     wall: dict[str, list[float]] = {name: [] for name in WAYS}
