@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 # The pages run in Debian's headless shell of Chromium (package chromium-headless-shell), what
 # Playwright itself runs for headless tests: the same Blink and V8 as the browser without its
-# browser-level services, and a table page costs 0.33 CPU-s there, 0.47 in the full browser
-# (bench/browser_page_load.py). A test whose subject is such a service (Web Push, the install
+# browser-level services, where a table page from the tests' pool costs about two fifths less
+# CPU (docs/benchmarks.md). A test whose subject is such a service (Web Push, the install
 # prompt, the Content-Security-Policy of a real browser) launches FULL_CHROMIUM.
 CHROMIUM = "/usr/bin/chromium-headless-shell"
 FULL_CHROMIUM = "/usr/bin/chromium"

@@ -99,8 +99,9 @@ class PushSender:
         self.keys = keys or vapid_keys(settings)
 
     def __call__(self, sub: Subscription, data: bytes, topic: str) -> Outcome:
-        # Imported at the first push, not with the app: pywebpush brings aiohttp along, a third
-        # of a second of every process's start (web, worker, CLI) that most never send a push.
+        # Imported at the first push, not with the app: pywebpush brings aiohttp along, about
+        # 0.4 CPU-s of every process's start (web, worker, CLI; docs/benchmarks.md), and most
+        # processes never send a push.
         from pywebpush import WebPushException, webpush
 
         try:
