@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import CHROMIUM_ARGS, FULL_CHROMIUM
 from tests.ops.servers import serve, server_env
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 RECORD_VIOLATIONS = """
 window.__csp = [];
 document.addEventListener("securitypolicyviolation",
@@ -37,17 +36,20 @@ def _known_violations() -> set[str]:
 @pytest.mark.server
 @pytest.mark.timeout(240)
 def test_pages_and_the_game_socket_work_under_the_csp(tmp_path: Path) -> None:
-    if not Path(CHROMIUM).exists():
+    if not Path(FULL_CHROMIUM).exists():
         if os.environ.get("SEADRAGONS_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"{CHROMIUM} is required (SEADRAGONS_REQUIRE_SERVICES=1)")
-        pytest.skip(f"{CHROMIUM} is not installed")
+            pytest.fail(f"{FULL_CHROMIUM} is required (SEADRAGONS_REQUIRE_SERVICES=1)")
+        pytest.skip(f"{FULL_CHROMIUM} is not installed")
     from playwright.sync_api import sync_playwright
 
     with (
         serve(server_env(tmp_path, BOT_DELAY_SECONDS="0.2"), tmp_path / "server.log") as server,
         sync_playwright() as pw,
     ):
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        # The policy as a browser people use enforces it: the full one, not the headless shell.
+        browser = pw.chromium.launch(
+            executable_path=FULL_CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
         page = browser.new_page()
         page.add_init_script(RECORD_VIOLATIONS)
         response = page.goto(server.url + "/")
