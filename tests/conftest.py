@@ -16,6 +16,7 @@ import pytest
 
 from app.settings import Settings
 from tests import loop_close, tiers
+from tests.e2e import helpers as e2e_helpers
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
 # The cheapest password hashing Argon2 allows here (settings, and Passwords(**...) alike).
@@ -226,12 +227,22 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     tiers.default_workers(config)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="the browser tests save their screenshots in test-artifacts/ (without it, only "
+        "a failed browser test's pages are saved)",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """The tiers' markers and kept bytecode (tests/tiers.py); an event loop's close that cannot
-    hang a worker (tests/loop_close.py)."""
+    hang a worker (tests/loop_close.py); screenshots when asked for (tests/e2e/helpers.py)."""
     tiers.keep_bytecode()
     tiers.configure(config)
     loop_close.install()
+    e2e_helpers.SCREENSHOTS["wanted"] = bool(config.getoption("screenshots"))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -113,7 +113,35 @@ def _close_pages(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     pool = request.getfixturevalue("browser")
     yield
+    if request.node.stash.get(FAILED, False):
+        save_failed_pages(pool.open_pages(), request.node.name)
     pool.release_all()
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Note a browser test's failure for `_close_pages`, which saves its pages."""
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
+def save_failed_pages(pages: list[Any], test_name: str) -> list[Path]:
+    """What a failed test's pages showed, as test-artifacts/failed-<test>-<n>.png: the run's
+    first clue, with or without --screenshots."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    name = "".join(c if c.isalnum() or c in "-_." else "-" for c in test_name)
+    saved = []
+    for n, page in enumerate(pages, 1):
+        path = ARTIFACTS / f"failed-{name}-{n}.png"
+        with contextlib.suppress(Exception):  # a crashed page: the others may still be saved
+            page.screenshot(path=str(path), full_page=True, timeout=10_000)
+            saved.append(path)
+    return saved
 
 
 @pytest.fixture(scope="session")

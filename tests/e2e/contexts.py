@@ -245,6 +245,16 @@ class ContextPool:
                 real.close()
         self._own.clear()
 
+    def open_pages(self) -> list[Any]:
+        """The pages the current test has open, in the contexts it took (to save a failed
+        test's screens before they are handed back)."""
+        contexts = [shared._real for shared in self._held] + self._own
+        pages = []
+        for real in contexts:
+            with contextlib.suppress(Exception):
+                pages += [page for page in real.pages if not page.is_closed()]
+        return pages
+
     def close(self) -> None:
         self.release_all()
         self._free.clear()

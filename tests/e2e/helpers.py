@@ -6,13 +6,24 @@ from pathlib import Path
 from typing import Any
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+# Whether the run was asked for its screenshots (`pytest --screenshots`, set by
+# tests/conftest.py). They are for a person to look at, and a run nobody looks at would pay for
+# some 150 of them (about 40 CPU-seconds of the browser tests, docs/testing.md); a failed
+# browser test saves its open pages whatever this says (tests/e2e/conftest.py).
+SCREENSHOTS = {"wanted": False}
 
 
-def shot(page: Any, name: str, full_page: bool = True) -> Path:
-    """Save a screenshot as test-artifacts/<name>.png."""
+def shot(page: Any, name: str, full_page: bool = True) -> Path | None:
+    """Save a screenshot of a page (or of one element, given a locator) as
+    test-artifacts/<name>.png when the run asked for screenshots; the path, or None."""
+    if not SCREENSHOTS["wanted"]:
+        return None
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)
+    if hasattr(page, "goto"):
+        page.screenshot(path=str(path), full_page=full_page)
+    else:  # a locator: the element alone
+        page.screenshot(path=str(path))
     return path
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.helpers import ARTIFACTS, shot, watch_console
+from tests.e2e.helpers import shot, watch_console
 from tests.e2e.pagecheck import assert_page_reads_right, clipped_on
 from tests.e2e.play import MY_MOVE_OR_OVER
 from tests.e2e.test_replay_review_real_server import _analysis_of
@@ -133,7 +133,7 @@ def test_the_table_in_each_decision_the_end_and_the_replay_read_spanish(
     print("decisions read:", sorted(seen))
     kinds = {k for key in seen for k in json.loads(key)[0]}
     assert {"place", "draw"} <= kinds, seen  # the placement and the draw at least were read
-    desk.locator("#reward").screenshot(path=str(ARTIFACTS / "words-reward-es.png"))
+    shot(desk.locator("#reward"), "words-reward-es")
     # Gold as coins (never "1O", read as ten); each Bonus tile with this table's value only.
     reward = desk.inner_text("#reward")
     assert desk.locator("#reward .rw-coin").count() > 0
@@ -191,7 +191,7 @@ def test_the_table_in_each_decision_the_end_and_the_replay_read_spanish(
         " porcentuales')"
     )
     _check(pages, "review at a mistake")
-    desk.locator("#analysis").screenshot(path=str(ARTIFACTS / "words-review-es.png"))
+    shot(desk.locator("#analysis"), "words-review-es")
     assert not errors, errors
     for page in pages.values():
         page.context.close()

@@ -4,10 +4,12 @@ permissions, the page it showed), and one a test changed for good is never hande
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.e2e import conftest as e2e_conftest
 from tests.e2e.contexts import ContextPool
 
 pytestmark = pytest.mark.e2e
@@ -90,3 +92,25 @@ def test_a_context_or_page_changed_for_good_is_not_handed_out_again(
     own = browser.new_context(service_workers="block")
     assert not hasattr(own, "_pool"), "options the pool does not know: a context of its own"
     own.close()
+
+
+def test_a_failed_tests_open_pages_are_saved(
+    browser: ContextPool, stub_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done = browser.new_context(viewport={"width": 500, "height": 400})
+    done.new_page().goto(stub_url + "/rules")
+    done.close()  # handed back: not this test's any more
+    held = browser.new_page(viewport={"width": 500, "height": 400})
+    held.goto(stub_url + "/rules")
+    own = browser.new_context(service_workers="block").new_page()
+    own.goto(stub_url + "/static/css/app.css")
+    pages = browser.open_pages()
+    assert sorted(p.url for p in pages) == sorted([held.url, own.url])
+
+    monkeypatch.setattr(e2e_conftest, "ARTIFACTS", tmp_path)
+    saved = e2e_conftest.save_failed_pages(pages, "test_x[sqlite-a/b]")
+    assert [p.name for p in saved] == [
+        "failed-test_x-sqlite-a-b--1.png",
+        "failed-test_x-sqlite-a-b--2.png",
+    ]
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in saved)

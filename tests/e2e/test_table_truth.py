@@ -15,7 +15,7 @@ import pytest
 
 from app.engine import final_scores, legal_actions, preview, to_act, view_for
 from app.engine.content import expansion_content
-from tests.e2e.helpers import ARTIFACTS, shot, watch_console
+from tests.e2e.helpers import shot, watch_console
 from tests.e2e.play import CELL_CENTRE, PLACEABLE_CARDS, place_with_keyboard
 from tests.e2e.stub_server import Table
 
@@ -431,10 +431,7 @@ def test_the_create_table_form_fits_its_panel(browser: Any, stub_url: str) -> No
         )
         assert outside == [], (viewport, outside)
         assert "slow to think" in page.inner_text("#bot-levels")  # the levels explained
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.locator("#create").screenshot(
-            path=str(ARTIFACTS / f"truth-create-{viewport['width']}.png")
-        )
+        shot(page.locator("#create"), f"truth-create-{viewport['width']}")
         page.close()
 
 
