@@ -12,6 +12,10 @@ recalculations and layouts in the window.
     git archive cdb5da2 static | tar -x -C /tmp/before   # the same page before the change
     nice -n 10 .venv/bin/python bench/idle_page_cpu.py --seconds 20 --static-dir /tmp/before/static
     nice -n 10 .venv/bin/python bench/idle_page_cpu.py --seconds 20 --dragon-every 2.5
+
+`--page lesson`: a tutorial's first step instead (/learn?lesson=base, served by the real app in
+this process on a temporary SQLite database: the stub has no lessons), whose marked controls
+and board square pulse when the step is shown.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -69,12 +74,26 @@ def cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def lesson_app() -> Any:
+    """The real app on a temporary SQLite database: the tutorials need the engine's lessons."""
+    import tempfile
+
+    from app.main import create_app
+    from app.settings import Settings
+
+    data = Path(tempfile.mkdtemp(prefix="idle-lesson-"))
+    return create_app(
+        Settings(database_url=f"sqlite:///{data / 'bench.db'}", data_dir=data, secret_key="bench")
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--settle", type=float, default=3.0, help="wait before measuring")
     ap.add_argument("--reduced-motion", action="store_true", help="prefers-reduced-motion")
     ap.add_argument("--dragon-every", type=float, help="place a Dragon every this many seconds")
+    ap.add_argument("--page", choices=["game", "lesson"], default="game")
     ap.add_argument(
         "--static-dir",
         help="serve this static/ instead (e.g. an older commit's: git archive REV static | tar -x)",
@@ -92,7 +111,12 @@ def main() -> None:
     table.advance(12, random.Random(7))
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(make_app({1: table}), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(
+            lesson_app() if args.page == "lesson" else make_app({1: table}),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+        )
     )
     threading.Thread(target=server.run, daemon=True).start()
     url = f"http://127.0.0.1:{port}"
@@ -103,9 +127,13 @@ def main() -> None:
             viewport={"width": 1280, "height": 800},
             reduced_motion="reduce" if args.reduced_motion else "no-preference",
         )
-        page.goto(f"{url}/games/1")
-        page.wait_for_selector("#turn-banner:not([hidden])")
-        page.wait_for_selector("#players .turn-dot")
+        if args.page == "lesson":
+            page.goto(f"{url}/learn?lesson=base")
+            page.wait_for_selector("#hand .lesson-target")
+        else:
+            page.goto(f"{url}/games/1")
+            page.wait_for_selector("#turn-banner:not([hidden])")
+            page.wait_for_selector("#players .turn-dot")
         cdp = page.context.new_cdp_session(page)
         cdp.send("Performance.enable")
         # Every process of this browser: the headless shell and its renderer, GPU and utility
@@ -126,7 +154,7 @@ def main() -> None:
         m1, c1, t1 = metrics(), cpu_seconds(chromium), time.monotonic()
         wall = t1 - t0
         what = f"{placed} Dragons placed" if args.dragon_every else "idle"
-        print(f"game page, {what}, {wall:.1f} s, load average {os.getloadavg()[0]:.2f}")
+        print(f"{args.page} page, {what}, {wall:.1f} s, load average {os.getloadavg()[0]:.2f}")
         busy = m1["TaskDuration"] - m0["TaskDuration"]
         print(f"renderer main thread busy: {100 * busy / wall:.2f}% of a core")
         print(f"all Chromium processes:    {100 * (c1 - c0) / wall:.2f}% of a core")

@@ -115,11 +115,17 @@ def click_target(page: Any, where: str = "") -> None:
 
 TARGET_BEATS = """() => [...document.querySelectorAll('canvas.board-layer:not([hidden])')]
   .flatMap(c => c.getAnimations()).map(a => a.effect.getComputedTiming().iterations)"""
+# Every animation on the page, the marked controls' outlines with the board's layers.
+PAGE_BEATS = """() => document.getAnimations().map(a => [a.effect.target.tagName,
+  a.effect.getComputedTiming().iterations])"""
 
 
 def play_step(page: Any, move: dict[str, Any]) -> None:
     action = move["action"]
     kind = action["type"]
+    # Nothing on the page pulses endlessly: not the board's target, not a marked control.
+    beats = page.evaluate(PAGE_BEATS)
+    assert all(isinstance(n, int) and n <= 6 for _, n in beats), beats
     if kind == "place":
         if page.evaluate("() => window.seadragons.state.selected") != action["card"]:
             page.click(f"#hand button[data-card='{action['card']}']")
