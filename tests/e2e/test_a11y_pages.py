@@ -20,6 +20,12 @@ from tests.e2e.helpers import ARTIFACTS, settle, watch_console
 
 pytestmark = pytest.mark.e2e
 
+# Animations that never end (WCAG 2.2.2: nothing moves on its own for more than five seconds
+# without a way to stop it; and an endless one repaints for as long as the page stays open).
+ENDLESS = """() => document.getAnimations()
+  .filter(a => a.effect.getComputedTiming().iterations === Infinity)
+  .map(a => `${a.effect.target.tagName}.${a.effect.target.className} ${a.animationName || ''}`)"""
+
 SIZES = {
     "desktop": {"viewport": {"width": 1280, "height": 800}},
     "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
@@ -116,6 +122,7 @@ def test_every_page_passes_axe(browser: Any, real_server: str) -> None:
                     page.wait_for_selector("#scores table.scores")
                 settle(page)
                 assert page.evaluate("document.documentElement.lang") == locale[:2]
+                assert page.evaluate(ENDLESS) == [], name
                 assert_no_blocking(page, f"{size}/{locale}/{name}", log)
             assert not errors, errors
             ctx.close()
