@@ -19,9 +19,9 @@ import pytest
 
 from tests import tiers
 from tests.e2e.contexts import ContextPool
+from tests.e2e.helpers import ARTIFACTS
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 # The pages run in Debian's headless shell of Chromium (package chromium-headless-shell), what
 # Playwright itself runs for headless tests: the same Blink and V8 as the browser without its
 # browser-level services, where a table page from the tests' pool costs about two fifths less
